@@ -1,0 +1,49 @@
+package io.lockfabric.check;
+
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One 8-byte counter per lock on the memory node, incremented by every exclusive holder with a
+ * remote READ, +1, WRITE (not atomic: only mutual exclusion keeps increments from being lost).
+ * After a run each counter must equal the number of exclusive grants its lock had.
+ */
+public final class GuardedCounters {
+    public static final String PROTOCOL = "guarded-counter";
+    public static final int WORD_BYTES = 8;
+
+    private GuardedCounters() {
+    }
+
+    public static TableSpec tableSpec(String name, long locks) {
+        return new TableSpec(name, PROTOCOL, locks, Math.max(1, locks) * WORD_BYTES);
+    }
+
+    public static long address(Table table, long lock) {
+        return table.at(lock * WORD_BYTES);
+    }
+
+    /** The exclusive holder's increment: READ then WRITE (two verbs). */
+    public static void increment(QueuePair qp, Table table, long lock) {
+        long addr = address(table, lock);
+        qp.write8(addr, qp.read8(addr) + 1);
+    }
+
+    /** Counters that differ from the exclusive grants counted in {@code expected} (lock → count). */
+    public static List<Violation> verify(QueuePair qp, Table table, Map<Long, Long> expected) {
+        List<Violation> found = new ArrayList<>();
+        for (long lock = 0; lock < table.spec().locks(); lock++) {
+            long want = expected.getOrDefault(lock, 0L);
+            long got = qp.read8(address(table, lock));
+            if (got != want) {
+                found.add(new Violation.Counter(lock, want, got));
+            }
+        }
+        return found;
+    }
+}

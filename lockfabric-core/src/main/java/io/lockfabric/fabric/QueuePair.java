@@ -1,0 +1,81 @@
+package io.lockfabric.fabric;
+
+/**
+ * One client's connection to one memory node (an RDMA RC queue pair). Every verb blocks until it
+ * completes; a {@link Batch} completes several in one round trip. Verbs posted on one queue pair
+ * are executed in order.
+ *
+ * <p>A queue pair belongs to its endpoint's thread; it is not thread-safe. Errors: a bad address,
+ * length or alignment throws {@link RemoteAccessException} and changes nothing.
+ *
+ * <p>Implementations must implement {@link #execute(Verb)}, {@link #execute(Batch)} and
+ * {@link #rpc}; the typed verbs default to {@code execute(Verb)} and a fabric may override them to
+ * avoid allocation on its hot path.
+ */
+public interface QueuePair {
+    /** The memory node this queue pair is connected to. */
+    int memoryNode();
+
+    /** Executes one verb and returns its result as described by {@link Verb#executeOn}. */
+    Object execute(Verb verb);
+
+    /** Executes every verb of the batch, in order, as one round trip; results land in the batch. */
+    void execute(Batch batch);
+
+    /**
+     * A request served by the memory node's CPU: {@code service} names a handler registered on
+     * the memory node (a lock table's service id). Blocks until the handler replies, which it may
+     * do later (a server-side lock manager replies when it grants).
+     *
+     * @throws RpcException if no such service exists or the handler failed the call
+     */
+    byte[] rpc(int service, byte[] request);
+
+    default long read8(long address) {
+        return (Long) execute(new Verb.Read8(address));
+    }
+
+    default Int128 read16(long address) {
+        return (Int128) execute(new Verb.Read16(address));
+    }
+
+    default byte[] read(long address, int length) {
+        return (byte[]) execute(new Verb.Read(address, length));
+    }
+
+    default void write8(long address, long value) {
+        execute(new Verb.Write8(address, value));
+    }
+
+    default void write(long address, byte[] data) {
+        execute(new Verb.Write(address, data));
+    }
+
+    /** Compare-and-swap; returns the old value (the swap happened iff it equals {@code expect}). */
+    default long cas(long address, long expect, long swap) {
+        return (Long) execute(new Verb.Cas(address, expect, swap));
+    }
+
+    /** Fetch-and-add (wraps modulo 2^64); returns the old value. */
+    default long faa(long address, long delta) {
+        return (Long) execute(new Verb.Faa(address, delta));
+    }
+
+    /** Masked compare-and-swap; see {@link io.lockfabric.fabric.memory.MemoryRegion#maskedCas}. */
+    default long maskedCas(long address, long compare, long compareMask, long swap, long swapMask) {
+        return (Long) execute(new Verb.MaskedCas(address, compare, compareMask, swap, swapMask));
+    }
+
+    /** Masked fetch-and-add; see {@link io.lockfabric.fabric.memory.MemoryRegion#maskedFaa}. */
+    default long maskedFaa(long address, long add, long boundaryMask) {
+        return (Long) execute(new Verb.MaskedFaa(address, add, boundaryMask));
+    }
+
+    default Int128 maskedCas128(long address, Int128 compare, Int128 compareMask, Int128 swap, Int128 swapMask) {
+        return (Int128) execute(new Verb.MaskedCas128(address, compare, compareMask, swap, swapMask));
+    }
+
+    default Int128 maskedFaa128(long address, Int128 add, Int128 boundaryMask) {
+        return (Int128) execute(new Verb.MaskedFaa128(address, add, boundaryMask));
+    }
+}

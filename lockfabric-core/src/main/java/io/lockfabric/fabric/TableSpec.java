@@ -1,0 +1,78 @@
+package io.lockfabric.fabric;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What a lock table needs on a memory node: a unique name, the protocol that owns it, the number
+ * of locks, its size in bytes, and its initial contents (a {@code fill} pattern repeated from
+ * offset 0; empty means all zeros). The first client to open a name creates the table; a later
+ * open must agree on protocol, locks and bytes.
+ *
+ * @param memoryNode the memory node that hosts the table
+ * @param service    server-side code for rpcs on this table, created once on the memory node
+ *                   when the table is created; null if the protocol needs none. Not compared.
+ */
+public record TableSpec(String name, String protocol, long locks, long bytes, byte[] fill, int memoryNode,
+                        ServiceFactory service) {
+    /** Creates the rpc handler of a table, given the table's memory region on its memory node. */
+    @FunctionalInterface
+    public interface ServiceFactory {
+        RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region);
+    }
+
+    public TableSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(protocol, "protocol");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("table name must not be blank");
+        }
+        if (locks < 0) {
+            throw new IllegalArgumentException("locks must be >= 0, got " + locks);
+        }
+        if (bytes <= 0 || bytes > RemoteAddress.OFFSET_MASK) {
+            throw new IllegalArgumentException("table bytes must be in (0, 2^48), got " + bytes);
+        }
+        fill = fill == null ? new byte[0] : fill.clone();
+        if (memoryNode < 0) {
+            throw new IllegalArgumentException("memory node must be >= 0");
+        }
+    }
+
+    public TableSpec(String name, String protocol, long locks, long bytes) {
+        this(name, protocol, locks, bytes, new byte[0], 0, null);
+    }
+
+    public TableSpec withFill(byte[] pattern) {
+        return new TableSpec(name, protocol, locks, bytes, pattern, memoryNode, service);
+    }
+
+    public TableSpec withService(ServiceFactory factory) {
+        return new TableSpec(name, protocol, locks, bytes, fill, memoryNode, factory);
+    }
+
+    public TableSpec onMemoryNode(int node) {
+        return new TableSpec(name, protocol, locks, bytes, fill, node, service);
+    }
+
+    /** Whether {@code other} describes the same table (name, protocol, locks, bytes, fill, node). */
+    public boolean sameShape(TableSpec other) {
+        return name.equals(other.name) && protocol.equals(other.protocol) && locks == other.locks
+                && bytes == other.bytes && Arrays.equals(fill, other.fill) && memoryNode == other.memoryNode;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableSpec t && sameShape(t);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, protocol, locks, bytes, Arrays.hashCode(fill), memoryNode);
+    }
+
+    @Override
+    public String toString() {
+        return "table '" + name + "' (" + protocol + ", " + locks + " locks, " + bytes + " bytes, mn " + memoryNode + ")";
+    }
+}

@@ -1,0 +1,100 @@
+package io.lockfabric.lock;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Values of a protocol's {@link LockOption}s; anything not given takes the default. Built from
+ * {@code name=value} pairs and validated against the protocol's option list once, so a typo is an
+ * error, not a silently ignored setting. Immutable.
+ */
+public final class LockOptions {
+    public static final LockOptions DEFAULTS = new LockOptions(Map.of());
+
+    private final Map<String, Long> values;
+
+    private LockOptions(Map<String, Long> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    public static LockOptions of(Map<String, Long> values) {
+        return new LockOptions(values);
+    }
+
+    /**
+     * Parses {@code name=value} pairs; a value may end in {@code ns}, {@code us}, {@code ms} or
+     * {@code s} when its option name ends in {@code -ns} (it is converted to nanoseconds), and may
+     * be {@code inf} for "no limit" ({@link Long#MAX_VALUE}).
+     */
+    public static LockOptions parse(List<String> pairs) {
+        Map<String, Long> map = new LinkedHashMap<>();
+        for (String pair : pairs) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0 || eq == pair.length() - 1) {
+                throw new IllegalArgumentException("option '" + pair + "' is not name=value");
+            }
+            String name = pair.substring(0, eq).trim();
+            map.put(name, parseValue(name, pair.substring(eq + 1).trim()));
+        }
+        return new LockOptions(map);
+    }
+
+    static long parseValue(String name, String text) {
+        String t = text.toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("inf") || t.equals("infinity") || t.equals("∞")) {
+            return Long.MAX_VALUE;
+        }
+        long scale = 1;
+        if (name.endsWith("-ns")) {
+            if (t.endsWith("ns")) {
+                t = t.substring(0, t.length() - 2);
+            } else if (t.endsWith("us") || t.endsWith("µs")) {
+                t = t.substring(0, t.length() - 2);
+                scale = 1_000;
+            } else if (t.endsWith("ms")) {
+                t = t.substring(0, t.length() - 2);
+                scale = 1_000_000;
+            } else if (t.endsWith("s")) {
+                t = t.substring(0, t.length() - 1);
+                scale = 1_000_000_000;
+            }
+        }
+        try {
+            return Math.multiplyExact(Long.parseLong(t.trim().replace("_", "")), scale);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("option " + name + ": '" + text + "' is not a number", e);
+        }
+    }
+
+    /** Checks every given option is one of {@code known}; returns this. */
+    public LockOptions validate(String protocol, List<LockOption> known) {
+        for (String name : values.keySet()) {
+            if (known.stream().noneMatch(o -> o.name().equals(name))) {
+                String list = known.isEmpty() ? "none"
+                        : known.stream().map(LockOption::name).collect(Collectors.joining(", "));
+                throw new IllegalArgumentException("protocol " + protocol + " has no option '" + name
+                        + "' (its options: " + list + ")");
+            }
+        }
+        return this;
+    }
+
+    public long get(LockOption option) {
+        return values.getOrDefault(option.name(), option.defaultValue());
+    }
+
+    public boolean isSet(String name) {
+        return values.containsKey(name);
+    }
+
+    public Map<String, Long> asMap() {
+        return values;
+    }
+
+    @Override
+    public String toString() {
+        return values.toString();
+    }
+}

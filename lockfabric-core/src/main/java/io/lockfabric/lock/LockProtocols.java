@@ -1,0 +1,39 @@
+package io.lockfabric.lock;
+
+import io.lockfabric.lock.juc.JucProtocol;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The registry of lock protocols, by name. */
+public final class LockProtocols {
+    private static final List<LockProtocol> ALL = List.of(
+            new JucProtocol());
+
+    private LockProtocols() {
+    }
+
+    /** Every registered protocol, in a stable order (the reference first, then the baselines). */
+    public static List<LockProtocol> all() {
+        return ALL;
+    }
+
+    public static List<String> names() {
+        return ALL.stream().map(LockProtocol::name).toList();
+    }
+
+    /**
+     * The protocol of that name.
+     *
+     * @throws IllegalArgumentException naming the known protocols if there is none
+     */
+    public static LockProtocol byName(String name) {
+        for (LockProtocol p : ALL) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown protocol '" + name + "'; known: "
+                + ALL.stream().map(LockProtocol::name).collect(Collectors.joining(", ")));
+    }
+}
