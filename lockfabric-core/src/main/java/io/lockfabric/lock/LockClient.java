@@ -20,6 +20,11 @@ public interface LockClient extends AutoCloseable {
     /** Number of locks in the table. */
     long locks();
 
+    /** This client's retry, abort and reset counts so far. */
+    default LockStats stats() {
+        return LockStats.ZERO;
+    }
+
     @Override
     default void close() {
     }

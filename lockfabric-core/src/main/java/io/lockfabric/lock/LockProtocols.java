@@ -1,5 +1,8 @@
 package io.lockfabric.lock;
 
+import io.lockfabric.lock.cas.CasProtocol;
+import io.lockfabric.lock.cas.CasRwProtocol;
+import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 
 import java.util.List;
@@ -8,7 +11,11 @@ import java.util.stream.Collectors;
 /** The registry of lock protocols, by name. */
 public final class LockProtocols {
     private static final List<LockProtocol> ALL = List.of(
-            new JucProtocol());
+            new JucProtocol(),
+            CasProtocol.noBackoff(),
+            CasProtocol.withBackoff(),
+            new CasRwProtocol(),
+            new DslrProtocol());
 
     private LockProtocols() {
     }

@@ -1,0 +1,87 @@
+package io.lockfabric.check;
+
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.Mode;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Mutual exclusion of every registered protocol on one fabric: stress with the checker (no
+ * conflicting overlap, fencing order, guarded counters exact). Each fabric subclasses this with
+ * {@link #newFabric()} and may scale the load with {@link #opsPerClient()}.
+ */
+public abstract class MutualExclusionContractTest {
+    protected abstract Fabric newFabric();
+
+    /** Acquire–release cycles per client for the main stress (8 clients). */
+    protected int opsPerClient() {
+        return 12_500;
+    }
+
+    static Stream<String> protocols() {
+        return LockProtocols.names().stream();
+    }
+
+    private LockProtocol protocolFor(Fabric fabric, String name) {
+        LockProtocol p = LockProtocols.byName(name);
+        Assumptions.assumeTrue(!p.requiresInProcessFabric() || fabric.isInProcess(),
+                name + " runs only in process; this fabric is " + fabric.name());
+        return p;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("protocols")
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void hotLocksMixedReadsAndWrites(String name) {
+        try (Fabric fabric = newFabric()) {
+            LockProtocol p = protocolFor(fabric, name);
+            var cfg = LockStress.Config.of(8, 16, 0.99, 0.5, opsPerClient());
+            var result = LockStress.run(fabric, p, cfg);
+            assertTrue(result.violations().isEmpty(), result.summary());
+            assertEquals(8L * opsPerClient(), result.holds().size(), "every cycle recorded once");
+            if (p.supportsShared()) {
+                assertTrue(result.sharedGrants() > 0, "shared grants happened");
+            } else {
+                assertEquals(0, result.sharedGrants(), "an exclusive-only protocol grants exclusive");
+            }
+            assertTrue(result.holds().stream().allMatch(h -> h.releasedAt() != Hold.NEVER), "all released");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("protocols")
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void oneLockWritersOnly(String name) {
+        try (Fabric fabric = newFabric()) {
+            LockProtocol p = protocolFor(fabric, name);
+            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0, opsPerClient() / 4));
+            assertTrue(result.violations().isEmpty(), result.summary());
+            assertEquals(result.holds().size(), result.exclusiveGrants());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("protocols")
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void readersShareOneLock(String name) {
+        try (Fabric fabric = newFabric()) {
+            LockProtocol p = protocolFor(fabric, name);
+            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0.9, opsPerClient() / 4));
+            assertTrue(result.violations().isEmpty(), result.summary());
+            if (p.supportsShared()) {
+                assertTrue(result.holds().stream().anyMatch(h -> h.mode() == Mode.SHARED));
+            }
+        }
+    }
+}
