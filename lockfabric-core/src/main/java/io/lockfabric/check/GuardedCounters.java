@@ -4,6 +4,8 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,8 @@ import java.util.Map;
 public final class GuardedCounters {
     public static final String PROTOCOL = "guarded-counter";
     public static final int WORD_BYTES = 8;
+    /** Size of one READ when verifying. */
+    public static final int VERIFY_CHUNK_BYTES = 64 * 1024;
 
     private GuardedCounters() {
     }
@@ -34,14 +38,23 @@ public final class GuardedCounters {
         qp.write8(addr, qp.read8(addr) + 1);
     }
 
-    /** Counters that differ from the exclusive grants counted in {@code expected} (lock → count). */
+    /**
+     * Counters that differ from the exclusive grants counted in {@code expected} (lock → count).
+     * Reads the table in range READs of {@link #VERIFY_CHUNK_BYTES}.
+     */
     public static List<Violation> verify(QueuePair qp, Table table, Map<Long, Long> expected) {
         List<Violation> found = new ArrayList<>();
-        for (long lock = 0; lock < table.spec().locks(); lock++) {
-            long want = expected.getOrDefault(lock, 0L);
-            long got = qp.read8(address(table, lock));
-            if (got != want) {
-                found.add(new Violation.Counter(lock, want, got));
+        long locks = table.spec().locks();
+        for (long first = 0; first < locks; first += VERIFY_CHUNK_BYTES / WORD_BYTES) {
+            int n = (int) Math.min(VERIFY_CHUNK_BYTES / WORD_BYTES, locks - first);
+            ByteBuffer words = ByteBuffer.wrap(qp.read(address(table, first), n * WORD_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n; i++) {
+                long lock = first + i;
+                long want = expected.getOrDefault(lock, 0L);
+                long got = words.getLong(i * WORD_BYTES);
+                if (got != want && found.size() < MutualExclusionChecker.MAX_REPORTED) {
+                    found.add(new Violation.Counter(lock, want, got));
+                }
             }
         }
         return found;
