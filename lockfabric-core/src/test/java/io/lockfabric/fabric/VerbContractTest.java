@@ -617,13 +617,19 @@ public abstract class VerbContractTest {
         Int128 expected = new Int128(0x1111_2222_3333_FF44L, 0x5555_6666_7777_88FFL);
         assertEquals(expected, qp.read16(a), "only swapMask bits of both halves are replaced");
 
-        old = qp.maskedCas128(a, new Int128(0x4444L, 0x5554_0000_0000_0000L), cmpMask, Int128.ZERO, Int128.ONES);
+        old = qp.maskedCas128(a, new Int128(0xFF44L, 0x5554_0000_0000_0000L), cmpMask, Int128.ZERO, Int128.ONES);
         assertEquals(expected, old, "a failed maskedCas128 returns the whole old value, got " + old);
         assertEquals(expected, qp.read16(a), "one masked bit of the hi half differs: nothing may change");
 
-        old = qp.maskedCas128(a, new Int128(0x4445L, 0x5555_0000_0000_0000L), cmpMask, Int128.ZERO, Int128.ONES);
+        old = qp.maskedCas128(a, new Int128(0xFF45L, 0x5555_0000_0000_0000L), cmpMask, Int128.ZERO, Int128.ONES);
         assertEquals(expected, old, "a failed maskedCas128 returns the whole old value");
         assertEquals(expected, qp.read16(a), "one masked bit of the lo half differs: nothing may change");
+
+        old = qp.maskedCas128(a, new Int128(0xFF44L, 0x5555_0000_0000_0000L), cmpMask, Int128.ZERO,
+                new Int128(0, 0xFFFF_0000_0000_0000L));
+        assertEquals(expected, old, "a successful maskedCas128 returns the whole old value");
+        assertEquals(new Int128(0x1111_2222_3333_FF44L, 0x0000_6666_7777_88FFL), qp.read16(a),
+                "both masked halves match: only the swapMask bits of hi are cleared");
     }
 
     @Test
