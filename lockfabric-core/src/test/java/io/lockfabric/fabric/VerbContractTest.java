@@ -437,16 +437,25 @@ public abstract class VerbContractTest {
             long cmp = r.nextBoolean() ? (old & cmpMask) | (edgy(r) & ~cmpMask) : edgy(r);
             long swap = edgy(r);
             long swapMask = edgy(r);
-            batch.clear();
-            batch.write8(a, old);
-            int m = batch.maskedCas(a, cmp, cmpMask, swap, swapMask);
-            int rd = batch.read8(a);
-            qp.execute(batch);
+            long returned;
+            long got;
+            if ((i & 1) == 0) { // as a batch
+                batch.clear();
+                batch.write8(a, old);
+                int m = batch.maskedCas(a, cmp, cmpMask, swap, swapMask);
+                int rd = batch.read8(a);
+                qp.execute(batch);
+                returned = batch.longResult(m);
+                got = batch.longResult(rd);
+            } else { // as typed calls
+                qp.write8(a, old);
+                returned = qp.maskedCas(a, cmp, cmpMask, swap, swapMask);
+                got = qp.read8(a);
+            }
             String msg = seedMsg(SEED + 3, i) + "maskedCas(old " + hex(old) + ", cmp " + hex(cmp) + ", cmpMask "
                     + hex(cmpMask) + ", swap " + hex(swap) + ", swapMask " + hex(swapMask) + ")";
-            assertEquals(old, batch.longResult(m), msg + " must return the old value");
+            assertEquals(old, returned, msg + " must return the old value");
             long expected = VerbReference.maskedCasNewValue(old, cmp, cmpMask, swap, swapMask);
-            long got = batch.longResult(rd);
             assertEquals(expected, got, msg + ": expected " + hex(expected) + ", got " + hex(got));
         }
     }
@@ -536,16 +545,25 @@ public abstract class VerbContractTest {
             long old = edgy(r);
             long add = edgy(r);
             long boundary = randomBoundaries(r);
-            batch.clear();
-            batch.write8(a, old);
-            int f = batch.maskedFaa(a, add, boundary);
-            int rd = batch.read8(a);
-            qp.execute(batch);
+            long returned;
+            long got;
+            if ((i & 1) == 0) { // as a batch
+                batch.clear();
+                batch.write8(a, old);
+                int f = batch.maskedFaa(a, add, boundary);
+                int rd = batch.read8(a);
+                qp.execute(batch);
+                returned = batch.longResult(f);
+                got = batch.longResult(rd);
+            } else { // as typed calls
+                qp.write8(a, old);
+                returned = qp.maskedFaa(a, add, boundary);
+                got = qp.read8(a);
+            }
             String msg = seedMsg(SEED + 4, i) + "maskedFaa(old " + hex(old) + ", add " + hex(add) + ", boundary "
                     + hex(boundary) + ")";
-            assertEquals(old, batch.longResult(f), msg + " must return the old value");
+            assertEquals(old, returned, msg + " must return the old value");
             long expected = VerbReference.maskedFaa(old, add, boundary);
-            long got = batch.longResult(rd);
             assertEquals(expected, got, msg + ": expected " + hex(expected) + ", got " + hex(got)
                     + " (differing bits " + hex(expected ^ got) + ")");
         }
