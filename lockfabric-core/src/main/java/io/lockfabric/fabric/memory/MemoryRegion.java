@@ -92,6 +92,19 @@ public final class MemoryRegion {
         return new Int128(read8(off), read8(off + 8));
     }
 
+    /**
+     * Reads {@code len} bytes into a new array. The range is checked before the array is
+     * allocated, so a bad length (negative, or far past the end) fails with
+     * {@link RemoteAccessException} instead of a {@code NegativeArraySizeException} or a huge
+     * allocation.
+     */
+    public byte[] read(long off, int len) {
+        checkRange(off, len);
+        byte[] dst = new byte[len];
+        copyOut(off, dst, 0, len);
+        return dst;
+    }
+
     public void read(long off, byte[] dst, int dstOff, int len) {
         if (dstOff < 0 || len < 0 || dstOff > dst.length - len) {
             throw new IllegalArgumentException("destination slice [" + dstOff + ", +" + len + ") outside array of " + dst.length);
