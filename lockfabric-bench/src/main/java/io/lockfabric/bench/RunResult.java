@@ -1,0 +1,29 @@
+package io.lockfabric.bench;
+
+/**
+ * The outcome of one protocol on one workload: the parameters, the measured operations and time,
+ * latencies, remote operations per cycle (the lock protocol's own, and apart from them those of the
+ * critical sections the runner issued), retries and aborts, and the check outcome.
+ *
+ * <p>{@code retries} and {@code aborts} are 0 until the lock SPI exposes them: the runner reports
+ * only what it can count itself or read from the endpoint counters.
+ *
+ * @param lockOpsPerCycle the protocol's remote operations per acquire–release cycle
+ * @param csOpsPerCycle   the runner's own operations per cycle: critical-section READs / WRITEs and,
+ *                        with check on, the guarded counter's READ + WRITE
+ */
+public record RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps,
+                        long measuredNs, LatencySummary acquireLatency, LatencySummary operationLatency,
+                        OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, long retries, long aborts,
+                        CheckResult check, CounterCrossCheck crossCheck) {
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    /** Completed operations (acquire–cs–release cycles) per second of the measured phase. */
+    public double goodput() {
+        return measuredNs <= 0 ? 0 : measuredOps * NANOS_PER_SECOND / measuredNs;
+    }
+
+    public double measuredSeconds() {
+        return measuredNs / NANOS_PER_SECOND;
+    }
+}

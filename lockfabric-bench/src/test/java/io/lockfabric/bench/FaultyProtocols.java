@@ -1,0 +1,107 @@
+package io.lockfabric.bench;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockUnavailableException;
+import io.lockfabric.lock.Mode;
+
+/** Deliberately wrong protocols, to show the runner's check and failure handling catch them. */
+final class FaultyProtocols {
+    private FaultyProtocols() {
+    }
+
+    private record FaultyGrant(long lockId, Mode mode, long fencingToken) implements Grant {
+    }
+
+    /** Grants every request at once: no mutual exclusion at all, and per-client fencing tokens. */
+    static LockProtocol noExclusion() {
+        return new Base("no-exclusion") {
+            @Override
+            public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+                return new Client(table.spec().locks()) {
+                    private long token;
+
+                    @Override
+                    public Grant acquire(long lockId, Mode mode) {
+                        return new FaultyGrant(lockId, mode, ++token);
+                    }
+                };
+            }
+        };
+    }
+
+    /** Fails every acquisition after {@code okAcquisitions} per client. */
+    static LockProtocol failingAfter(int okAcquisitions) {
+        return new Base("failing") {
+            @Override
+            public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+                return new Client(table.spec().locks()) {
+                    private int count;
+
+                    @Override
+                    public Grant acquire(long lockId, Mode mode) {
+                        if (++count > okAcquisitions) {
+                            throw new LockUnavailableException("lock " + lockId + " gone");
+                        }
+                        return new FaultyGrant(lockId, Mode.EXCLUSIVE, count);
+                    }
+                };
+            }
+        };
+    }
+
+    private abstract static class Base implements LockProtocol {
+        private final String name;
+
+        Base(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return "test-only faulty protocol";
+        }
+
+        @Override
+        public boolean supportsShared() {
+            return true;
+        }
+
+        @Override
+        public boolean strictFencing() {
+            return true;
+        }
+
+        @Override
+        public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
+            return new TableSpec(tableName, name, locks, 8);
+        }
+    }
+
+    private abstract static class Client implements LockClient {
+        private final long locks;
+
+        Client(long locks) {
+            this.locks = locks;
+        }
+
+        @Override
+        public void release(Grant grant) {
+        }
+
+        @Override
+        public long locks() {
+            return locks;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.lockfabric.bench;
+
+import io.lockfabric.lock.LockProtocols;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MicroBenchConfigTest {
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        MicroBenchConfig c = MicroBenchConfig.builder().build();
+        assertEquals(8, c.clients());
+        assertEquals(1_000, c.locks());
+        assertEquals(0.99, c.zipf());
+        assertEquals(0.5, c.readRatio());
+        assertEquals(1, c.cs());
+        assertEquals(MicroBenchConfig.DEFAULT_DURATION_NS, c.durationNs());
+        assertFalse(c.byOperations());
+        assertFalse(c.check());
+    }
+
+    @Test
+    void rejectsBadValues() {
+        var b = MicroBenchConfig.builder();
+        assertThrows(IllegalArgumentException.class, () -> b.clients(0).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().locks(0).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().zipf(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().readRatio(1.01).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().readRatio(Double.NaN).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().cs(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().warmupNs(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().durationNs(0).build());
+    }
+
+    @Test
+    void operationsAreSplitWithoutLoss() {
+        MicroBenchConfig c = MicroBenchConfig.builder().clients(3).operations(10).build();
+        assertTrue(c.byOperations());
+        assertEquals(0, c.durationNs());
+        assertEquals(List.of(4L, 3L, 3L), List.of(c.operationsOf(0), c.operationsOf(1), c.operationsOf(2)));
+    }
+
+    @Test
+    void protocolOptionsAreCheckedAgainstTheProtocols() {
+        var juc = LockProtocols.byName("juc");
+        assertThrows(IllegalArgumentException.class, () -> ProtocolOptions.parse(List.of("novalue")));
+        assertThrows(IllegalArgumentException.class, () -> ProtocolOptions.parse(List.of("no-such-protocol.x=1")));
+        assertThrows(IllegalArgumentException.class, () -> ProtocolOptions.parse(List.of("x=abc")));
+        ProtocolOptions unknownName = ProtocolOptions.parse(List.of("no-such-option=1"));
+        assertThrows(IllegalArgumentException.class, () -> unknownName.validate(List.of(juc)));
+        ProtocolOptions forJuc = ProtocolOptions.parse(List.of("juc.x=1"));
+        assertThrows(IllegalArgumentException.class, () -> forJuc.validate(List.of(juc)));
+        assertTrue(ProtocolOptions.NONE.forProtocol(juc).asMap().isEmpty());
+    }
+}

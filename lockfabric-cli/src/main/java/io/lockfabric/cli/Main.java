@@ -1,0 +1,83 @@
+package io.lockfabric.cli;
+
+import io.lockfabric.bench.BenchmarkFailedException;
+import io.lockfabric.lock.LockProtocols;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The {@code lockfabric} command. {@link #run} is the whole program without {@code System.exit},
+ * for tests; {@link #main} exits with its status: {@value #EXIT_OK} ok, {@value #EXIT_VIOLATIONS}
+ * check violations, {@value #EXIT_BAD_INPUT} bad input (one line on stderr, no stack trace),
+ * {@value #EXIT_RUN_FAILED} a run failed.
+ */
+@Command(name = "lockfabric", mixinStandardHelpOptions = true, version = "lockfabric 0.1.0",
+        description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
+        subcommands = {BenchCommand.class, ProtocolsCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
+public final class Main implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_VIOLATIONS = 1;
+    public static final int EXIT_BAD_INPUT = 2;
+    public static final int EXIT_RUN_FAILED = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the command line and returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
+        CommandLine cli = new CommandLine(new Main())
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(errWriter)
+                .setParameterExceptionHandler((e, a) -> {
+                    PrintWriter w = e.getCommandLine().getErr();
+                    w.println("lockfabric: " + e.getMessage() + " (see 'lockfabric " + commandPath(e.getCommandLine())
+                            + "--help')");
+                    w.flush();
+                    return EXIT_BAD_INPUT;
+                })
+                .setExecutionExceptionHandler((e, c, parsed) -> {
+                    PrintWriter w = c.getErr();
+                    int status;
+                    if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+                        w.println("lockfabric: " + e.getMessage());
+                        status = EXIT_BAD_INPUT;
+                    } else if (e instanceof BenchmarkFailedException) {
+                        w.println("lockfabric: run failed: " + e.getMessage());
+                        status = EXIT_RUN_FAILED;
+                    } else {
+                        throw e;
+                    }
+                    w.flush();
+                    return status;
+                });
+        CommandLine bench = cli.getSubcommands().get("bench");
+        bench.getCommandSpec().usageMessage().footer(
+                "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
+                "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed.");
+        return cli.execute(args);
+    }
+
+    private static String commandPath(CommandLine c) {
+        StringBuilder sb = new StringBuilder();
+        for (CommandLine p = c; p.getParent() != null; p = p.getParent()) {
+            sb.insert(0, p.getCommandName() + " ");
+        }
+        return sb.toString();
+    }
+
+    /** {@code lockfabric} with no command: show the usage. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

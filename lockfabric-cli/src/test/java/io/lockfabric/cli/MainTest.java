@@ -1,0 +1,147 @@
+package io.lockfabric.cli;
+
+import io.lockfabric.lock.LockProtocols;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MainTest {
+    /** What one in-process run of the command printed, and its exit status. */
+    record Outcome(int status, String out, String err) {
+    }
+
+    static Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void benchJsonIsOneObjectPerProtocol() {
+        Outcome o = run("bench", "--protocols", "juc", "--ops", "1000", "--clients", "2", "--format", "json", "--check");
+        assertEquals(0, o.status(), o.err());
+        String[] lines = o.out().strip().split("\n");
+        assertEquals(1, lines.length, o.out());
+        String json = lines[0];
+        assertTrue(json.startsWith("{\"protocol\":\"juc\",\"fabric\":\"local\",\"parameters\":{"), json);
+        assertTrue(json.endsWith("}"), json);
+        assertTrue(json.contains("\"measured_ops\":1000,"), json);
+        assertTrue(json.contains("\"ops\":1000,"), json);
+        assertTrue(json.contains("\"ops_per_cycle\":{\"read\":0,\"write\":0,\"cas\":0,\"faa\":0,\"mcas\":0,\"mfaa\":0,"
+                + "\"mcas128\":0,\"mfaa128\":0,\"send\":0,\"rpc\":0}"), json);
+        assertTrue(json.contains("\"check\":{\"enabled\":true,\"clean\":true,"), json);
+        assertTrue(json.contains("\"latency_us\":{\"p50\":"), json);
+        assertTrue(json.contains("\"acquire_latency_us\":{\"p50\":"), json);
+        assertEquals("", o.err(), "no progress noise when not on a terminal");
+    }
+
+    @Test
+    void benchWithoutProtocolsRunsEveryRegisteredOne() {
+        Outcome o = run("bench", "--ops", "400", "--clients", "2", "--locks", "10", "--format", "csv");
+        assertEquals(0, o.status(), o.err());
+        List<String> lines = o.out().strip().lines().toList();
+        assertEquals(1 + LockProtocols.all().size(), lines.size(), o.out());
+        assertTrue(lines.get(0).startsWith("protocol,fabric,clients,locks,"));
+        for (int i = 0; i < LockProtocols.all().size(); i++) {
+            assertTrue(lines.get(i + 1).startsWith(LockProtocols.all().get(i).name() + ",local,2,10,"), lines.get(i + 1));
+        }
+    }
+
+    @Test
+    void benchTableHasAHeaderAndARowPerProtocol() {
+        Outcome o = run("bench", "--protocols", "juc", "--duration", "200ms", "--warmup", "50ms", "--clients", "2");
+        assertEquals(0, o.status(), o.err());
+        List<String> lines = o.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("# local fabric: 2 clients"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("protocol"), lines.get(1));
+        assertTrue(lines.get(2).startsWith("juc"), lines.get(2));
+        assertTrue(lines.get(2).endsWith("off"), lines.get(2));
+    }
+
+    @Test
+    void outputGoesToTheFileWhenAsked(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("r.json");
+        Outcome o = run("bench", "--protocols", "juc", "--ops", "100", "--format", "json", "--output", file.toString());
+        assertEquals(0, o.status(), o.err());
+        assertEquals("", o.out());
+        assertTrue(Files.readString(file).startsWith("{\"protocol\":\"juc\""));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "--protocols nope",
+            "--clients -3",
+            "--clients 0",
+            "--locks 0",
+            "--read-ratio 1.5",
+            "--read-ratio -0.1",
+            "--zipf -1",
+            "--cs -1",
+            "--ops -5",
+            "--duration 5",
+            "--duration -1s",
+            "--ops 10 --duration 1s",
+            "--fabric tcp",
+            "--format xml",
+            "--option nosuch=1",
+            "--option juc.nosuch=1",
+            "--option nosuch.x=1",
+            "--option novalue",
+            "--clients many",
+            "--bogus"})
+    void badInputIsOneLineAndStatusTwo(String args) {
+        String[] argv = ("bench " + args).split(" ");
+        Outcome o = run(argv);
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), args + " -> " + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().startsWith("lockfabric: "), o.err());
+        assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), o.err());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void unknownFabricSaysWhatExists() {
+        Outcome o = run("bench", "--fabric", "sim");
+        assertEquals("lockfabric: fabric sim is not available yet (sim and tcp come later)", o.err().strip());
+    }
+
+    @Test
+    void helpExplainsEveryOption() {
+        Outcome o = run("bench", "--help");
+        assertEquals(0, o.status());
+        for (String option : List.of("--fabric", "--protocols", "--clients", "--locks", "--zipf", "--read-ratio", "--cs",
+                "--duration", "--ops", "--warmup", "--seed", "--format", "--check", "--option", "--output")) {
+            assertTrue(o.out().contains(option), option);
+        }
+        assertTrue(o.out().contains("Default: 8."), "clients default");
+        assertTrue(o.out().contains("Default: 0.99."), "zipf default");
+        assertTrue(o.out().contains("Registered protocols: " + String.join(", ", LockProtocols.names())));
+        Outcome top = run("--help");
+        assertEquals(0, top.status());
+        assertTrue(top.out().contains("bench") && top.out().contains("protocols"));
+    }
+
+    @Test
+    void protocolsListsEveryRegisteredProtocol() {
+        Outcome o = run("protocols");
+        assertEquals(0, o.status());
+        for (var p : LockProtocols.all()) {
+            assertTrue(o.out().contains(p.name() + "\n") || o.out().contains(p.name() + System.lineSeparator()), p.name());
+            assertTrue(o.out().contains(p.description()), p.description());
+        }
+    }
+}
