@@ -8,6 +8,7 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
 import org.HdrHistogram.Histogram;
 
@@ -52,6 +53,8 @@ final class ClientWorker implements Runnable {
     long measureEndNs;
     CounterSnapshot countersAtStart = CounterSnapshot.ZERO;
     CounterSnapshot countersAtEnd = CounterSnapshot.ZERO;
+    LockStats statsAtStart = LockStats.ZERO;
+    LockStats statsAtEnd = LockStats.ZERO;
     Throwable failure;
 
     ClientWorker(int index, Endpoint endpoint, LockClient client, Table data, Table guard, History.Recorder recorder,
@@ -96,6 +99,7 @@ final class ClientWorker implements Runnable {
                 measuring = true;
                 measureStartNs = now;
                 countersAtStart = endpoint.counters();
+                statsAtStart = client.stats();
             }
             if (measuring && (byOps ? remaining == 0 : now >= schedule.endAtNs())) {
                 break;
@@ -131,9 +135,11 @@ final class ClientWorker implements Runnable {
         progress.publish(index, done);
         measureEndNs = now;
         countersAtEnd = endpoint.counters();
+        statsAtEnd = client.stats();
         if (!measuring) {
             measureStartNs = now; // aborted before the measured phase
             countersAtStart = countersAtEnd;
+            statsAtStart = statsAtEnd;
         }
     }
 

@@ -24,7 +24,7 @@ public final class CsvReport implements Report {
         for (VerbKind k : VerbKind.values()) {
             header.add("cs_ops_" + k.label());
         }
-        header.addAll(List.of("retries", "aborts", "check", "violations", "counters_agree"));
+        header.addAll(List.of("retries", "aborts", "resets", "check", "violations", "counters_agree"));
         sb.append(String.join(",", header)).append('\n');
         for (RunResult r : results) {
             MicroBenchConfig c = r.config();
@@ -41,7 +41,7 @@ public final class CsvReport implements Report {
             for (VerbKind k : VerbKind.values()) {
                 row.add(str(r.csOpsPerCycle().get(k)));
             }
-            row.addAll(List.of(str(r.retries()), str(r.aborts()), r.check().summary(),
+            row.addAll(List.of(str(r.retries()), str(r.aborts()), str(r.resets()), r.check().summary(),
                     str(r.check().violations().size()), Boolean.toString(r.crossCheck().agree())));
             sb.append(String.join(",", row.stream().map(CsvReport::quote).toList())).append('\n');
         }

@@ -57,6 +57,7 @@ public final class JsonReport implements Report {
         perKind(json, "cs_ops_per_cycle", r.csOpsPerCycle());
         json.name("retries").value(r.retries());
         json.name("aborts").value(r.aborts());
+        json.name("resets").value(r.resets());
         CheckResult check = r.check();
         json.name("check").beginObject()
                 .name("enabled").value(check.enabled())

@@ -5,8 +5,8 @@ package io.lockfabric.bench;
  * latencies, remote operations per cycle (the lock protocol's own, and apart from them those of the
  * critical sections the runner issued), retries and aborts, and the check outcome.
  *
- * <p>{@code retries} and {@code aborts} are 0 until the lock SPI exposes them: the runner reports
- * only what it can count itself or read from the endpoint counters.
+ * <p>{@code retries}, {@code aborts} and {@code resets} are the protocol's own counts over the
+ * measured phase ({@link io.lockfabric.lock.LockClient#stats()}); 0 for protocols that have none.
  *
  * @param lockOpsPerCycle the protocol's remote operations per acquire–release cycle
  * @param csOpsPerCycle   the runner's own operations per cycle: critical-section READs / WRITEs and,
@@ -15,7 +15,7 @@ package io.lockfabric.bench;
 public record RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps,
                         long measuredNs, LatencySummary acquireLatency, LatencySummary operationLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, long retries, long aborts,
-                        CheckResult check, CounterCrossCheck crossCheck) {
+                        long resets, CheckResult check, CounterCrossCheck crossCheck) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Completed operations (acquire–cs–release cycles) per second of the measured phase. */

@@ -14,6 +14,7 @@ import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockStats;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -176,7 +177,9 @@ public final class Runner {
         long firstStart = Long.MAX_VALUE;
         long lastEnd = Long.MIN_VALUE;
         CounterSnapshot measured = CounterSnapshot.ZERO;
+        LockStats stats = LockStats.ZERO;
         for (ClientWorker w : workers) {
+            stats = stats.plus(w.statsAtEnd.minus(w.statsAtStart));
             acquire.add(w.acquireNanos);
             operation.add(w.operationNanos);
             ops += w.measuredOps;
@@ -190,7 +193,7 @@ public final class Runner {
         return new RunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation),
                 OpsPerCycle.of(measured.minus(runnerIssued), ops), OpsPerCycle.of(runnerIssued, ops),
-                0, 0, check, crossCheck);
+                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck);
     }
 
     private static CounterSnapshot runnerOps(long reads, long writes) {
