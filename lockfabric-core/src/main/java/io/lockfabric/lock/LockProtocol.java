@@ -32,6 +32,11 @@ public interface LockProtocol {
         return false;
     }
 
+    /** What the protocol promises when clients crash or pause (its options may set the lease). */
+    default FailureModel failureModel(LockOptions options) {
+        return FailureModel.NONE;
+    }
+
     /** The tunables this protocol reads from {@link LockOptions}. */
     default List<LockOption> options() {
         return List.of();
