@@ -14,6 +14,15 @@ public interface Fabric extends AutoCloseable {
     Endpoint newEndpoint();
 
     /**
+     * Starts {@code body} as a client's thread of control: a platform thread on a real-time fabric,
+     * a simulated process in virtual time on the simulator. Client code (a lock client and its
+     * endpoint) must run inside such a body, never on a thread the caller made itself, so that
+     * every fabric can run it. An exception thrown by the body ends that client only; the body
+     * should catch and report what it needs.
+     */
+    ClientThread spawn(String name, Runnable body);
+
+    /**
      * Time as an outside observer of the whole fabric sees it (true time, not a client's drifting
      * clock): what the checker records grants and releases in.
      */

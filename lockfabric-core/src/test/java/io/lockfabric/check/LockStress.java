@@ -1,5 +1,6 @@
 package io.lockfabric.check;
 
+import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.QueuePair;
@@ -60,7 +61,7 @@ public final class LockStress {
         String counterName = tableName + "-counters";
         History history = new History(fabric::observerNanoTime);
         double[] cdf = zipfCdf(cfg.locks(), cfg.zipf());
-        List<Thread> threads = new ArrayList<>();
+        List<ClientThread> threads = new ArrayList<>();
         List<LockStats> stats = new ArrayList<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long start = fabric.observerNanoTime();
@@ -70,7 +71,7 @@ public final class LockStress {
             LockClient locks = protocol.open(endpoint, tableName, cfg.locks(), cfg.options());
             Table counters = endpoint.openTable(GuardedCounters.tableSpec(counterName, cfg.locks()));
             History.Recorder recorder = history.recorder(client);
-            Thread t = new Thread(() -> {
+            threads.add(fabric.spawn("stress-" + protocol.name() + "-" + client, () -> {
                 try {
                     SplittableRandom rnd = new SplittableRandom(cfg.seed() * 31 + client);
                     QueuePair qp = endpoint.queuePair(counters.memoryNode());
@@ -99,18 +100,9 @@ public final class LockStress {
                 } finally {
                     endpoint.close();
                 }
-            }, "stress-" + protocol.name() + "-" + client);
-            threads.add(t);
+            }));
         }
-        threads.forEach(Thread::start);
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        threads.forEach(ClientThread::join);
         long elapsed = fabric.observerNanoTime() - start;
         if (failure.get() != null) {
             throw new AssertionError("a client failed", failure.get());

@@ -5,7 +5,7 @@ import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.lock.Mode;
 
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * conflicting overlap, fencing order, guarded counters exact). Each fabric subclasses this with
  * {@link #newFabric()} and may scale the load with {@link #opsPerClient()}.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class MutualExclusionContractTest {
     protected abstract Fabric newFabric();
 
@@ -29,15 +30,17 @@ public abstract class MutualExclusionContractTest {
         return 12_500;
     }
 
-    static Stream<String> protocols() {
-        return LockProtocols.names().stream();
+    /** The protocols this fabric can run (the in-process reference only where clients share a JVM). */
+    Stream<String> protocols() {
+        boolean inProcess;
+        try (Fabric fabric = newFabric()) {
+            inProcess = fabric.isInProcess();
+        }
+        return LockProtocols.all().stream().filter(p -> inProcess || !p.requiresInProcessFabric()).map(LockProtocol::name);
     }
 
     private LockProtocol protocolFor(Fabric fabric, String name) {
-        LockProtocol p = LockProtocols.byName(name);
-        Assumptions.assumeTrue(!p.requiresInProcessFabric() || fabric.isInProcess(),
-                name + " runs only in process; this fabric is " + fabric.name());
-        return p;
+        return LockProtocols.byName(name);
     }
 
     @ParameterizedTest(name = "{0}")

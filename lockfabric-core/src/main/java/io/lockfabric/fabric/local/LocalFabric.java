@@ -1,5 +1,6 @@
 package io.lockfabric.fabric.local;
 
+import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
@@ -85,6 +86,27 @@ public final class LocalFabric implements Fabric {
         LocalMailbox mailbox = new LocalMailbox(this, id);
         mailboxes.put(id, mailbox);
         return new LocalEndpoint(this, ordinal, qps, mailbox, seed * 0x9E3779B97F4A7C15L + ordinal);
+    }
+
+    @Override
+    public ClientThread spawn(String name, Runnable body) {
+        Thread t = Thread.ofPlatform().name(name).start(body);
+        return new ClientThread() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void join() {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FabricException("interrupted while joining " + name, e);
+                }
+            }
+        };
     }
 
     LocalMailbox mailbox(EndpointId id) {

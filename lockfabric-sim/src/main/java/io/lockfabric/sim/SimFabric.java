@@ -1,0 +1,190 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.memory.MemoryNode;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The simulated RDMA cluster: memory nodes with a {@link SimulatedRnic} and {@link SimulatedCpu},
+ * compute nodes of clients, all in virtual time driven by one {@link Simulation}. The protocols
+ * run unchanged: each client's code runs as a {@link SimProcess} started by {@link #spawn}, and
+ * every verb, message, rpc and clock wait becomes events. One seed reproduces a whole run,
+ * faults included.
+ *
+ * <pre>{@code
+ * try (SimFabric fabric = new SimFabric(SimConfig.builder().seed(7).build())) {
+ *     Endpoint e = fabric.newEndpoint();
+ *     ClientThread t = fabric.spawn("client-1", () -> ... e ...);
+ *     t.join();                      // runs the simulation until the client is done
+ * }
+ * }</pre>
+ *
+ * Not thread-safe: used by one driving thread and the simulated processes it runs.
+ */
+public final class SimFabric implements Fabric {
+    /** Default limit on virtual time for {@link ClientThread#join()}: a liveness bound, not a duration. */
+    public static final long DEFAULT_TIME_LIMIT_NS = 60_000_000_000L;
+
+    private final SimConfig config;
+    private final Simulation sim = new Simulation();
+    private final SplittableRandom random;
+    private final MemoryNode[] memoryNodes;
+    private final SimulatedRnic[] nics;
+    private final SimulatedCpu[] cpus;
+    private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
+    private final List<SimEndpoint> endpointList = new ArrayList<>();
+    private boolean closed;
+
+    public SimFabric(SimConfig config) {
+        this.config = config;
+        this.random = new SplittableRandom(config.seed());
+        this.memoryNodes = new MemoryNode[config.memoryNodes()];
+        this.nics = new SimulatedRnic[config.memoryNodes()];
+        this.cpus = new SimulatedCpu[config.memoryNodes()];
+        for (int i = 0; i < memoryNodes.length; i++) {
+            memoryNodes[i] = new MemoryNode(i, config.memoryBytesPerNode());
+            nics[i] = new SimulatedRnic(config);
+            cpus[i] = new SimulatedCpu(config);
+        }
+        sim.timeLimitNs(DEFAULT_TIME_LIMIT_NS);
+    }
+
+    public SimConfig config() {
+        return config;
+    }
+
+    public Simulation simulation() {
+        return sim;
+    }
+
+    @Override
+    public String name() {
+        return "sim";
+    }
+
+    @Override
+    public int memoryNodes() {
+        return memoryNodes.length;
+    }
+
+    MemoryNode memoryNode(int i) {
+        if (i < 0 || i >= memoryNodes.length) {
+            throw new IllegalArgumentException("no memory node " + i + " (fabric has " + memoryNodes.length + ")");
+        }
+        return memoryNodes[i];
+    }
+
+    SimulatedRnic nic(int i) {
+        return nics[i];
+    }
+
+    SimulatedCpu cpu(int i) {
+        return cpus[i];
+    }
+
+    /**
+     * A new client endpoint. Clients fill compute nodes in order: the first
+     * {@code clientsPerComputeNode} endpoints are on compute node 0, and so on (wrapping around).
+     */
+    @Override
+    public Endpoint newEndpoint() {
+        if (closed) {
+            throw new FabricException("fabric is closed");
+        }
+        int ordinal = endpointList.size() + 1;
+        if (ordinal > EndpointId.MAX_QUEUE) {
+            throw new FabricException("too many endpoints");
+        }
+        int cn = ((ordinal - 1) / config.clientsPerComputeNode()) % config.computeNodes();
+        double rate = 1 + (random.nextDouble() * 2 - 1) * config.clockDrift();
+        SimEndpoint e = new SimEndpoint(this, new EndpointId(cn, ordinal), ordinal, rate,
+                config.seed() * 0x9E3779B97F4A7C15L + ordinal);
+        endpoints.put(e.id(), e);
+        endpointList.add(e);
+        return e;
+    }
+
+    SimEndpoint endpoint(EndpointId id) {
+        return endpoints.get(id);
+    }
+
+    @Override
+    public ClientThread spawn(String name, Runnable body) {
+        return sim.spawn(name, body);
+    }
+
+    /** Crashes a client process at virtual time {@code atNs}: it stops forever, holding what it holds. */
+    public void crashAt(SimProcess process, long atNs) {
+        sim.schedule(Math.max(atNs, sim.now()), () -> sim.crash(process));
+    }
+
+    /** Stops a client process for {@code durationNs} from {@code atNs} (a stop-the-world pause). */
+    public void pauseAt(SimProcess process, long atNs, long durationNs) {
+        sim.schedule(Math.max(atNs, sim.now()), () -> process.pausedUntilNs = Math.max(process.pausedUntilNs,
+                sim.now() + durationNs));
+    }
+
+    /** Pauses memory node {@code mn}'s NIC for {@code durationNs} from {@code atNs}. */
+    public void pauseMemoryNodeAt(int mn, long atNs, long durationNs) {
+        nics[mn].pause(atNs, atNs + durationNs);
+    }
+
+    /** Blocks the calling simulated process for {@code trueNanos} of true time. */
+    void sleepTrue(long trueNanos) {
+        SimProcess p = sim.current();
+        if (p == null) {
+            throw new IllegalStateException("clock waits are only available inside a simulated process");
+        }
+        if (trueNanos <= 0) {
+            return;
+        }
+        long token = sim.token(p);
+        sim.schedule(sim.now() + trueNanos, () -> sim.resume(p, token, null, null));
+        sim.block(p);
+    }
+
+    long oneWayNs() {
+        return config.networkOneWayNs() + jitterNs();
+    }
+
+    long jitterNs() {
+        return config.networkJitterNs() == 0 ? 0 : random.nextLong(config.networkJitterNs() + 1);
+    }
+
+    @Override
+    public long observerNanoTime() {
+        return sim.now();
+    }
+
+    /** Clients are on other machines: they share no Java objects. */
+    @Override
+    public boolean isInProcess() {
+        return false;
+    }
+
+    @Override
+    public CounterSnapshot memoryNodeCounters(int memoryNode) {
+        return nics[memoryNode].counters();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            sim.shutdown();
+            for (MemoryNode n : memoryNodes) {
+                n.close();
+            }
+        }
+    }
+}

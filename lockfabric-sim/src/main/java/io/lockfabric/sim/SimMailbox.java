@@ -1,0 +1,102 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.VerbKind;
+
+import java.util.ArrayDeque;
+
+/**
+ * A mailbox in virtual time. A send costs the sender {@code clientMessageCpuNs} and arrives after
+ * the CN-to-CN latency (intra-CN latency within one compute node); a send to a crashed or closed
+ * endpoint fails at once (RNR). Messages from one sender arrive in order.
+ */
+final class SimMailbox implements Mailbox {
+    private final SimFabric fabric;
+    private final SimEndpoint endpoint;
+    private final Counters counters = new Counters();
+    private final ArrayDeque<Message> inbox = new ArrayDeque<>();
+    /** Token of the await the owner is blocked in, or -1. */
+    private long awaitToken = -1;
+    /** Per receiver: the latest arrival time scheduled by this sender, to keep FIFO despite jitter. */
+    private final java.util.Map<EndpointId, Long> lastArrival = new java.util.HashMap<>();
+
+    SimMailbox(SimFabric fabric, SimEndpoint endpoint) {
+        this.fabric = fabric;
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public EndpointId id() {
+        return endpoint.id();
+    }
+
+    CounterSnapshot counters() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public void send(EndpointId to, int channel, int type, long lock, long a, long b) {
+        SimProcess p = endpoint.enterRequired("send");
+        SimEndpoint target = fabric.endpoint(to);
+        if (target == null || !target.alive()) {
+            throw new PeerUnreachableException(to);
+        }
+        counters.record(VerbKind.SEND, Message.WIRE_BYTES);
+        Message m = new Message(endpoint.id(), channel, type, lock, a, b);
+        Simulation sim = fabric.simulation();
+        long latency = to.node() == endpoint.id().node() ? fabric.config().intraCnMessageNs()
+                : fabric.config().cnMessageOneWayNs();
+        long arrival = sim.now() + fabric.config().clientMessageCpuNs() + latency + fabric.jitterNs();
+        arrival = Math.max(arrival, lastArrival.getOrDefault(to, 0L));
+        lastArrival.put(to, arrival);
+        sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), type);
+        sim.schedule(arrival, () -> target.simMailbox().deliver(m));
+        fabric.sleepTrue(fabric.config().clientMessageCpuNs());
+    }
+
+    void deliver(Message m) {
+        if (!endpoint.alive()) {
+            return;
+        }
+        inbox.add(m);
+        SimProcess owner = endpoint.owner();
+        if (awaitToken >= 0 && owner != null) {
+            long token = awaitToken;
+            awaitToken = -1;
+            fabric.simulation().resume(owner, token, null, null);
+        }
+    }
+
+    @Override
+    public Message poll() {
+        endpoint.enter();
+        return inbox.poll();
+    }
+
+    @Override
+    public Message await(long deadlineNanos) {
+        SimProcess p = endpoint.enterRequired("await");
+        Message m = inbox.poll();
+        if (m != null) {
+            return m;
+        }
+        Simulation sim = fabric.simulation();
+        long trueDeadline = endpoint.simClock().trueTimeOf(deadlineNanos);
+        if (trueDeadline <= sim.now()) {
+            return null;
+        }
+        long token = sim.token(p);
+        awaitToken = token;
+        if (trueDeadline != Long.MAX_VALUE) {
+            sim.schedule(trueDeadline, () -> sim.resume(p, token, null, null));
+        }
+        sim.block(p);
+        awaitToken = -1;
+        return inbox.poll();
+    }
+}

@@ -1,0 +1,176 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.fabric.Batch;
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.RpcCall;
+import io.lockfabric.fabric.RpcException;
+import io.lockfabric.fabric.Verb;
+import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.fabric.memory.MemoryNode;
+
+import java.util.List;
+
+/**
+ * A queue pair in virtual time. Called from a simulated process, a verb leaves after the client's
+ * CPU cost, crosses the network, is admitted by the {@link SimulatedRnic}, takes effect on the
+ * {@link MemoryNode} at its completion time (its linearization point), and the reply crosses back.
+ * Called from outside the simulation (setting up, verifying after a run), verbs execute at once
+ * and cost no virtual time.
+ */
+final class SimQueuePair implements QueuePair {
+    private final SimFabric fabric;
+    private final SimEndpoint endpoint;
+    private final MemoryNode node;
+    private final SimulatedRnic nic;
+    private final SimulatedCpu cpu;
+    private final Counters counters = new Counters();
+
+    SimQueuePair(SimFabric fabric, SimEndpoint endpoint, MemoryNode node, SimulatedRnic nic, SimulatedCpu cpu) {
+        this.fabric = fabric;
+        this.endpoint = endpoint;
+        this.node = node;
+        this.nic = nic;
+        this.cpu = cpu;
+    }
+
+    @Override
+    public int memoryNode() {
+        return node.index();
+    }
+
+    CounterSnapshot counters() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public Object execute(Verb verb) {
+        SimProcess p = endpoint.enter();
+        counters.recordAll(verb);
+        if (p == null) {
+            return node.execute(verb);
+        }
+        Simulation sim = fabric.simulation();
+        long token = sim.token(p);
+        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        sim.schedule(arrival, () -> {
+            long finish = nic.admit(verb, sim.now(), sim.now());
+            sim.schedule(finish, () -> {
+                Object result = null;
+                RuntimeException error = null;
+                try {
+                    result = node.execute(verb);
+                } catch (RuntimeException e) {
+                    error = e;
+                }
+                sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(result));
+                Object r = result;
+                RuntimeException err = error;
+                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, r, err));
+            });
+        });
+        return sim.block(p);
+    }
+
+    @Override
+    public void execute(Batch batch) {
+        SimProcess p = endpoint.enter();
+        List<Verb> verbs = batch.verbs();
+        verbs.forEach(counters::recordAll);
+        if (p == null) {
+            batch.complete(node.execute(verbs));
+            return;
+        }
+        Simulation sim = fabric.simulation();
+        long token = sim.token(p);
+        Object[] results = new Object[verbs.size()];
+        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        sim.schedule(arrival, () -> runBatchVerb(p, token, verbs, results, 0, sim.now()));
+        sim.block(p);
+        batch.complete(results);
+    }
+
+    /** Admits verb {@code i} once verb {@code i − 1} completed (in order), then the next. */
+    private void runBatchVerb(SimProcess p, long token, List<Verb> verbs, Object[] results, int i, long notBefore) {
+        Simulation sim = fabric.simulation();
+        Verb verb = verbs.get(i);
+        long finish = nic.admit(verb, sim.now(), notBefore);
+        sim.schedule(finish, () -> {
+            try {
+                results[i] = node.execute(verb);
+            } catch (RuntimeException e) {
+                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, e));
+                return;
+            }
+            sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(results[i]));
+            if (i + 1 < verbs.size()) {
+                runBatchVerb(p, token, verbs, results, i + 1, sim.now());
+            } else {
+                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, null));
+            }
+        });
+    }
+
+    @Override
+    public byte[] rpc(int service, byte[] request) {
+        SimProcess p = endpoint.enter();
+        counters.record(VerbKind.RPC, request.length);
+        byte[] copy = request.clone();
+        if (p == null) {
+            throw new IllegalStateException("rpc is only available inside a simulated process");
+        }
+        Simulation sim = fabric.simulation();
+        long token = sim.token(p);
+        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        EndpointId caller = endpoint.id();
+        sim.schedule(arrival, () -> {
+            nic.countRpc(copy.length);
+            long finish = cpu.admit(sim.now());
+            sim.schedule(finish, () -> node.call(service, new RpcCall() {
+                private boolean done;
+
+                @Override
+                public EndpointId caller() {
+                    return caller;
+                }
+
+                @Override
+                public byte[] request() {
+                    return copy;
+                }
+
+                @Override
+                public void reply(byte[] response) {
+                    complete(response.clone(), null);
+                }
+
+                @Override
+                public void fail(String reason) {
+                    complete(null, new RpcException(reason));
+                }
+
+                private void complete(byte[] response, RuntimeException error) {
+                    if (done) {
+                        return;
+                    }
+                    done = true;
+                    sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
+                    sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, response, error));
+                }
+            }));
+        });
+        return (byte[]) sim.block(p);
+    }
+
+    private static long hashOf(Object result) {
+        return switch (result) {
+            case null -> 0;
+            case Long l -> l;
+            case io.lockfabric.fabric.Int128 v -> v.lo() * 31 + v.hi();
+            case byte[] b -> java.util.Arrays.hashCode(b);
+            default -> result.hashCode();
+        };
+    }
+}

@@ -1,0 +1,17 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.check.MutualExclusionContractTest;
+import io.lockfabric.fabric.Fabric;
+
+/** The mutual-exclusion contract on the simulated cluster (2 compute nodes × 4 clients). */
+class SimMutualExclusionTest extends MutualExclusionContractTest {
+    @Override
+    protected Fabric newFabric() {
+        return new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).seed(11).build());
+    }
+
+    @Override
+    protected int opsPerClient() {
+        return 2_000;
+    }
+}
