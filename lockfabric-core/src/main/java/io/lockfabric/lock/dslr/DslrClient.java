@@ -81,6 +81,27 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * tickets exhausted and every writer done ({@code nX == maxX}) they skip the last readers
  * ({@code nS → countMax}) after {@code 3L/2}.
  *
+ * <p><b>Hazards left</b> (the lease assumption, not prevented by the word alone):
+ * <ul>
+ * <li>A holder paused between its lease check and its release FAA landing (or whose FAA is delayed
+ * in flight by about {@code L}) may still land after a reset skipped it and count a later ticket
+ * as done. Tickets are not strict fencing tokens, so a guarded resource cannot reject it.</li>
+ * <li>Clock drift between holder and waiter must stay well under the {@code L/2} margin.</li>
+ * <li>Epoch ABA: a skipped waiter that does not poll while its epoch ends (overflow reset) and a
+ * new one serves up to its ticket may take the new epoch's counters for its grant. It notices the
+ * reset if the max counter is still at or below its ticket, i.e. unless a whole new epoch's worth
+ * of tickets passed in one of its poll gaps (relevant only with tiny {@code count-max}).</li>
+ * <li>A client that crashes between its overflow FAA and its undo leaves the max counter inflated:
+ * the all-done word is never reached and the lock stays in overflow (no reset is made from such a
+ * word, so the undo-borrows-from-its-neighbour hazard cannot occur).</li>
+ * <li>Overflow corner cases where bouncing clients cannot tell crashed readers from in-flight
+ * undos, so they do not reset: exclusive tickets exhausted, the last writer skipped while it
+ * waited for a crashed reader; or shared tickets exhausted and every client of the last reader
+ * group crashed behind a crashed writer.</li>
+ * <li>A live waiter starved for about {@code L/2} may lose the race to a waiter behind it and be
+ * skipped; it restarts (bounded by {@code max-restarts}).</li>
+ * </ul>
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class DslrClient implements LockClient {

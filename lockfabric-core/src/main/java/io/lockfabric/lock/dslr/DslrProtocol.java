@@ -67,13 +67,15 @@ public final class DslrProtocol implements LockProtocol {
     }
 
     /**
-     * With a lease {@code L}: a crashed client (holder, or waiter whose turn comes) blocks the lock
-     * for at most {@code 2L + 2 × max-wait + slack} counted from the later of the crash and the
-     * first waiter's request: a waiter first sees the stuck counters within one poll
-     * ({@code ≤ max-wait} + a round trip), resets {@code 2L} later (a writer stuck only on crashed
-     * readers after {@code 3L/2}), and notices the expiry within one more poll. {@code k} crashed
+     * With a lease {@code L} and poll cap {@code P = max-wait}: a crashed client (a holder, or a
+     * waiter whose turn comes) blocks the lock for at most {@code 2L + 3P + slack}, counted from
+     * the later of the crash and the first waiter's request: the waiter first sees the stuck
+     * counters within one poll, resets {@code 2L} later (a writer stuck only on crashed readers of
+     * its group: {@code 3L/2} after its turn began) at its next poll, and the ticket next in line
+     * sees the reset at its next poll. Slack: round trips and timer overshoot. {@code k} crashed
      * clients in line cost up to {@code k} bounds. Holders must finish within {@code L} of their
-     * grant on their own clock.
+     * grant on their own clock (DSLR's assumption); a starved live waiter may be skipped and
+     * restart, which the bound does not cover.
      */
     @Override
     public FailureModel failureModel(LockOptions options) {
@@ -81,7 +83,7 @@ public final class DslrProtocol implements LockProtocol {
         if (lease == Long.MAX_VALUE) {
             return FailureModel.NONE;
         }
-        long bound = 2 * lease + 2 * options.get(MAX_WAIT_NS) + RECOVERY_SLACK_NS;
+        long bound = 2 * lease + 3 * options.get(MAX_WAIT_NS) + RECOVERY_SLACK_NS;
         return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters skip a crashed writer after"
                 + " 2 x lease, a writer skips crashed readers of its group after 1.5 x lease; per crashed"
                 + " client the lock recovers within " + bound + " ns; a holder past its lease does not release"

@@ -125,7 +125,7 @@ class DslrLeaseTest {
         FailureModel m = dslr.failureModel(LockOptions.DEFAULTS);
         assertTrue(m.recoversFromCrash());
         assertEquals(DslrProtocol.DEFAULT_LEASE_NS, m.leaseNs());
-        assertEquals(2 * 10_000_000L + 2 * 1_000_000L + DslrProtocol.RECOVERY_SLACK_NS, m.recoveryBoundNs());
+        assertEquals(2 * 10_000_000L + 3 * 1_000_000L + DslrProtocol.RECOVERY_SLACK_NS, m.recoveryBoundNs());
         assertSame(FailureModel.NONE, dslr.failureModel(LockOptions.of(Map.of("lease-ns", Long.MAX_VALUE))));
         var tooShort = LockOptions.of(Map.of("lease-ns", 2_000_000L)); // max-wait stays 1 ms
         var e = assertThrows(IllegalArgumentException.class, () -> dslr.failureModel(tooShort));
