@@ -3,8 +3,16 @@ package io.lockfabric.lock.dslr;
 import io.lockfabric.check.History;
 import io.lockfabric.check.LockStress;
 import io.lockfabric.check.MutualExclusionChecker;
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.Grant;
@@ -20,9 +28,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.random.RandomGenerator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -59,7 +70,11 @@ class DslrLeaseTest {
         final History.Recorder recorder;
 
         Client(LocalFabric fabric, String table, LockOptions options, History history, int id) {
-            endpoint = fabric.newEndpoint();
+            this(fabric.newEndpoint(), table, options, history, id);
+        }
+
+        Client(Endpoint endpoint, String table, LockOptions options, History history, int id) {
+            this.endpoint = endpoint;
             lock = (DslrClient) dslr.open(endpoint, table, 1, options);
             qp = endpoint.queuePair(0);
             address = endpoint.openTable(dslr.tableSpec(table, 1, options)).address();
@@ -370,6 +385,159 @@ class DslrLeaseTest {
                     assertConsistentIdle(w.word());
                 }
             }
+        }
+    }
+
+    @Test
+    void aResetBehindAReaderAndAWriterSkipsOnlyTheCrashedWriter() throws Exception {
+        LockOptions options = shortLease(Map.of());
+        History history = new History(System::nanoTime);
+        try (LocalFabric fabric = LocalFabric.builder().build()) {
+            Client crashed = new Client(fabric, "skip-min", options, null, 0);
+            crashed.acquire(Mode.EXCLUSIVE);
+            Client reader = new Client(fabric, "skip-min", options, history, 1);
+            Client writer = new Client(fabric, "skip-min", options, history, 2);
+            var r = CompletableFuture.supplyAsync(() -> {
+                Grant g = reader.acquire(Mode.SHARED);
+                LockSupport.parkNanos(500_000); // the writer behind must wait for this
+                reader.release(g);
+                return g;
+            }, t -> Thread.ofPlatform().start(t));
+            while (DslrLayout.maxS(crashed.word()) < 1) {
+                Thread.onSpinWait();
+            }
+            var w = writer.cycleAsync(fabric, Mode.EXCLUSIVE);
+            await(w);
+            r.get(10, TimeUnit.SECONDS);
+            // "Jump to what I wait for" by the writer would have set nS past the reader and granted both.
+            assertTrue(MutualExclusionChecker.overlaps(history.holds()).isEmpty(), "reader and writer overlapped");
+            assertEquals(1, reader.lock.leaseResets() + writer.lock.leaseResets(), "one skip: the crashed writer only");
+            assertConsistentIdle(writer.word());
+        }
+    }
+
+    @Test
+    void aWaiterPausedWhileItsTurnCameDoesNotUseTheExpiredGrant() throws Exception {
+        long lease = 20_000_000;
+        LockOptions options = LockOptions.of(Map.of("lease-ns", lease, "max-wait-ns", 200_000L, "omega-ns", 2_000L));
+        History history = new History(System::nanoTime);
+        try (LocalFabric fabric = LocalFabric.builder().build()) {
+            Client holder = new Client(fabric, "paused-waiter", options, history, 0);
+            Grant h = holder.acquire(Mode.EXCLUSIVE);
+            PausingEndpoint pausing = new PausingEndpoint(fabric.newEndpoint());
+            Client reader = new Client(pausing, "paused-waiter", options, history, 1);
+            Client writer = new Client(fabric, "paused-waiter", options, history, 2);
+            var r = reader.cycleAsync(fabric, Mode.SHARED);
+            while (DslrLayout.maxS(holder.word()) < 1) {
+                Thread.onSpinWait();
+            }
+            var w = CompletableFuture.supplyAsync(() -> {
+                Grant g = writer.acquire(Mode.EXCLUSIVE);
+                try {
+                    pausing.woke.await(lease * 3 / 4, TimeUnit.NANOSECONDS); // hold across the reader's wake-up
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                LockSupport.parkNanos(1_000_000);
+                writer.release(g);
+                return 0L;
+            }, t -> Thread.ofPlatform().start(t));
+            while (DslrLayout.maxX(holder.word()) < 2) {
+                Thread.onSpinWait();
+            }
+            pausing.pauseNextSleepNs.set(2 * lease); // the reader stalls just as its turn comes
+            LockSupport.parkNanos(1_000_000);
+            holder.release(h);
+            await(w);
+            await(r);
+            assertEquals(1, writer.lock.leaseResets(), "the writer skipped the (paused) reader of its group");
+            assertEquals(1, reader.lock.lateReleases(), "the reader saw its grant only after its lease and dropped it");
+            assertEquals(1, reader.lock.stats().aborts(), "and took a fresh ticket");
+            assertTrue(MutualExclusionChecker.overlaps(history.holds()).isEmpty(), "the stale grant was not used");
+            assertConsistentIdle(writer.word());
+        }
+    }
+
+    /** An endpoint whose clock can be told to stall its next sleep: a client paused mid-wait. */
+    private static final class PausingEndpoint implements Endpoint {
+        final Endpoint inner;
+        final AtomicLong pauseNextSleepNs = new AtomicLong();
+        final CountDownLatch woke = new CountDownLatch(1);
+        private final Clock clock;
+
+        PausingEndpoint(Endpoint inner) {
+            this.inner = inner;
+            Clock c = inner.clock();
+            this.clock = new Clock() {
+                @Override
+                public long nanoTime() {
+                    return c.nanoTime();
+                }
+
+                @Override
+                public void sleepNanos(long nanos) {
+                    long pause = pauseNextSleepNs.getAndSet(0);
+                    c.sleepNanos(nanos + pause);
+                    if (pause > 0) {
+                        woke.countDown();
+                    }
+                }
+
+                @Override
+                public IdleStrategy idleStrategy() {
+                    return c.idleStrategy();
+                }
+            };
+        }
+
+        @Override
+        public Fabric fabric() {
+            return inner.fabric();
+        }
+
+        @Override
+        public EndpointId id() {
+            return inner.id();
+        }
+
+        @Override
+        public int ordinal() {
+            return inner.ordinal();
+        }
+
+        @Override
+        public QueuePair queuePair(int memoryNode) {
+            return inner.queuePair(memoryNode);
+        }
+
+        @Override
+        public Mailbox mailbox() {
+            return inner.mailbox();
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public RandomGenerator random() {
+            return inner.random();
+        }
+
+        @Override
+        public Table openTable(TableSpec spec) {
+            return inner.openTable(spec);
+        }
+
+        @Override
+        public CounterSnapshot counters() {
+            return inner.counters();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
         }
     }
 
