@@ -26,7 +26,7 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * word from "every valid ticket released" to 0, retrying while holders finish and undos land.
  * Because tickets restart at each reset, fencing tokens (the ticket) are not strict.
  *
- * <h2>Lease-based recovery (paper §4.4, made precise)</h2>
+ * <h2>Lease-based recovery (the paper's lease rule, made precise)</h2>
  *
  * A holder may use a grant for at most {@code L = lease} on its own clock, counted from a
  * conservative start: the issue time of the last observation (FAA, READ or CAS) that did
@@ -119,7 +119,7 @@ final class DslrClient implements LockClient {
     private final long maxWaitNs;
     private final int countMax;
     private final TruncatedExponentialBackoff resetBackoff;
-    /** {@link Long#MAX_VALUE}: no lease, no recovery (the paper without §4.4). */
+    /** {@link Long#MAX_VALUE}: no lease, no recovery (crashed holders block the lock). */
     private final long leaseNs;
     private final long skipWriterAfterNs;
     private final long skipReadersAfterNs;
