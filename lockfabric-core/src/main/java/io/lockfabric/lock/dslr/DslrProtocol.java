@@ -86,7 +86,13 @@ public final class DslrProtocol implements LockProtocol {
         if (lease == Long.MAX_VALUE) {
             return FailureModel.NONE;
         }
-        long bound = 2 * lease + 3 * options.get(MAX_WAIT_NS) + RECOVERY_SLACK_NS;
+        long bound;
+        try {
+            bound = Math.addExact(Math.addExact(Math.multiplyExact(2, lease), Math.multiplyExact(3, options.get(MAX_WAIT_NS))),
+                    RECOVERY_SLACK_NS);
+        } catch (ArithmeticException huge) {
+            bound = Long.MAX_VALUE;
+        }
         return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters skip a crashed writer after"
                 + " 2 x lease, a writer skips crashed readers of its group after 1.5 x lease; per crashed"
                 + " client the lock recovers within " + bound + " ns; a holder past its lease does not release"
