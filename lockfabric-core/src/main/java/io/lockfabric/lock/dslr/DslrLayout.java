@@ -30,6 +30,13 @@ public final class DslrLayout {
     public static final long ONE_N_S = 1L << N_S_SHIFT;
     public static final long ONE_N_X = 1L << N_X_SHIFT;
 
+    public static final long MAX_S_MASK = COUNTER_MASK << MAX_S_SHIFT;
+    public static final long MAX_X_MASK = COUNTER_MASK << MAX_X_SHIFT;
+    public static final long N_S_MASK = COUNTER_MASK << N_S_SHIFT;
+    public static final long N_X_MASK = COUNTER_MASK << N_X_SHIFT;
+    /** The two now-serving counters: what a lease reset watches and rewrites. */
+    public static final long SERVING_MASK = N_X_MASK | N_S_MASK;
+
     private DslrLayout() {
     }
 
@@ -47,6 +54,16 @@ public final class DslrLayout {
 
     public static int nX(long w) {
         return (int) ((w >>> N_X_SHIFT) & COUNTER_MASK);
+    }
+
+    /** {@code w} with nX replaced (the other three counters kept). */
+    public static long withNX(long w, int nX) {
+        return (w & ~N_X_MASK) | (((long) nX & COUNTER_MASK) << N_X_SHIFT);
+    }
+
+    /** {@code w} with nS replaced (the other three counters kept). */
+    public static long withNS(long w, int nS) {
+        return (w & ~N_S_MASK) | (((long) nS & COUNTER_MASK) << N_S_SHIFT);
     }
 
     public static long word(int nX, int nS, int maxX, int maxS) {

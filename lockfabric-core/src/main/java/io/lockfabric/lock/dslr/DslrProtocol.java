@@ -3,6 +3,7 @@ package io.lockfabric.lock.dslr;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
@@ -11,7 +12,10 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
 
 import java.util.List;
 
-/** {@code dslr}: DSLR's bakery reader-writer lock. See {@link DslrClient}. */
+/**
+ * {@code dslr}: DSLR's bakery reader-writer lock with lease-based recovery from crashed holders.
+ * See {@link DslrClient} for the protocol and which tickets a lease reset skips.
+ */
 public final class DslrProtocol implements LockProtocol {
     public static final String NAME = "dslr";
     public static final LockOption OMEGA_NS = new LockOption("omega-ns", 20_000,
@@ -23,6 +27,21 @@ public final class DslrProtocol implements LockProtocol {
     public static final LockOption RESET_BACKOFF_NS = new LockOption("reset-backoff-ns",
             TruncatedExponentialBackoff.DEFAULT_INIT_NS,
             "initial backoff of a client that met a reset in progress (and of the resetter's CAS)");
+    /** DSLR's lease: 10 ms in the paper. */
+    public static final long DEFAULT_LEASE_NS = 10_000_000;
+    public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
+            "longest a holder may keep the lock; waiters skip counters stuck for 2 x lease (inf: no recovery)");
+    public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 8,
+            "fresh tickets an acquisition takes after its ticket was skipped, before giving up");
+    /** A lease must leave room for round trips and timer slack. */
+    public static final long MIN_LEASE_NS = 100_000;
+    /** The lease must be at least this many poll caps, so a waiter notices its grant early in it. */
+    public static final int LEASE_PER_MAX_WAIT = 4;
+    /**
+     * Round trips, CAS retries and timer overshoot allowed for in the recovery bound (a cold JVM's
+     * class loading or a descheduled thread can exceed it on a real clock; virtual time cannot).
+     */
+    public static final long RECOVERY_SLACK_NS = 500_000;
 
     @Override
     public String name() {
@@ -47,7 +66,53 @@ public final class DslrProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(OMEGA_NS, MAX_WAIT_NS, COUNT_MAX, RESET_BACKOFF_NS);
+        return List.of(OMEGA_NS, MAX_WAIT_NS, COUNT_MAX, RESET_BACKOFF_NS, LEASE_NS, MAX_RESTARTS);
+    }
+
+    /**
+     * With a lease {@code L} and poll cap {@code P = max-wait}: a crashed client (a holder, or a
+     * waiter whose turn comes) blocks the lock for at most {@code 2L + 3P + slack}, counted from
+     * the later of the crash and the first waiter's request: the waiter first sees the stuck
+     * counters within one poll, resets {@code 2L} later (a writer stuck only on crashed readers of
+     * its group: {@code 3L/2} after its turn began) at its next poll, and the ticket next in line
+     * sees the reset at its next poll. Slack: round trips and timer overshoot. {@code k} crashed
+     * clients in line cost up to {@code k} bounds. Holders must finish within {@code L} of their
+     * grant on their own clock (DSLR's assumption); a starved live waiter may be skipped and
+     * restart, which the bound does not cover.
+     */
+    @Override
+    public FailureModel failureModel(LockOptions options) {
+        long lease = validLease(options);
+        if (lease == Long.MAX_VALUE) {
+            return FailureModel.NONE;
+        }
+        long bound;
+        try {
+            bound = Math.addExact(Math.addExact(Math.multiplyExact(2, lease), Math.multiplyExact(3, options.get(MAX_WAIT_NS))),
+                    RECOVERY_SLACK_NS);
+        } catch (ArithmeticException huge) {
+            bound = Long.MAX_VALUE;
+        }
+        return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters skip a crashed writer after"
+                + " 2 x lease, a writer skips crashed readers of its group after 1.5 x lease; per crashed"
+                + " client the lock recovers within " + bound + " ns; a holder past its lease does not release"
+                + " blindly (writer: guarded CAS, reader: dropped)");
+    }
+
+    private static long validLease(LockOptions options) {
+        long lease = options.get(LEASE_NS);
+        if (lease == Long.MAX_VALUE) {
+            return lease;
+        }
+        long maxWait = options.get(MAX_WAIT_NS);
+        if (lease < MIN_LEASE_NS) {
+            throw new IllegalArgumentException("lease-ns must be >= " + MIN_LEASE_NS + " (or inf), got " + lease);
+        }
+        if (maxWait > lease / LEASE_PER_MAX_WAIT) {
+            throw new IllegalArgumentException("lease-ns (" + lease + ") must be at least " + LEASE_PER_MAX_WAIT
+                    + " x max-wait-ns (" + maxWait + "): lower max-wait-ns or raise the lease");
+        }
+        return lease;
     }
 
     @Override
@@ -69,6 +134,11 @@ public final class DslrProtocol implements LockProtocol {
         if (omega < 0 || maxWait < 0) {
             throw new IllegalArgumentException("omega-ns and max-wait-ns must be >= 0");
         }
-        return new DslrClient(endpoint, table, omega, maxWait, (int) countMax, options.get(RESET_BACKOFF_NS));
+        long maxRestarts = options.get(MAX_RESTARTS);
+        if (maxRestarts < 0 || maxRestarts > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("max-restarts must be in [0, " + Integer.MAX_VALUE + "], got " + maxRestarts);
+        }
+        return new DslrClient(endpoint, table, omega, maxWait, (int) countMax, options.get(RESET_BACKOFF_NS),
+                validLease(options), (int) maxRestarts);
     }
 }
