@@ -6,6 +6,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
 
@@ -65,10 +66,7 @@ final class CasClient implements LockClient {
     }
 
     private long address(long lockId) {
-        if (lockId < 0 || lockId >= table.spec().locks()) {
-            throw new IllegalArgumentException("lock " + lockId + " outside [0, " + table.spec().locks() + ")");
-        }
-        return table.address() + lockId * CasLayout.WORD_BYTES;
+        return LockTables.entryAddress(table, lockId, CasLayout.WORD_BYTES);
     }
 
     private record CasGrant(long lockId, long fencingToken) implements Grant {

@@ -7,6 +7,7 @@ import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
 
 import java.util.List;
@@ -64,10 +65,7 @@ public final class CasProtocol implements LockProtocol {
 
     @Override
     public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
-        if (locks < 1) {
-            throw new IllegalArgumentException("a table needs at least one lock");
-        }
-        return new TableSpec(tableName, name(), locks, Math.multiplyExact(locks, CasLayout.WORD_BYTES));
+        return LockTables.fixedStride(tableName, name(), locks, CasLayout.WORD_BYTES);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
 
@@ -94,10 +95,7 @@ final class CasRwClient implements LockClient {
     }
 
     private long address(long lockId) {
-        if (lockId < 0 || lockId >= table.spec().locks()) {
-            throw new IllegalArgumentException("lock " + lockId + " outside [0, " + table.spec().locks() + ")");
-        }
-        return table.address() + lockId * CasRwLayout.WORD_BYTES;
+        return LockTables.entryAddress(table, lockId, CasRwLayout.WORD_BYTES);
     }
 
     private record CasRwGrant(long lockId, Mode mode, long fencingToken) implements Grant {

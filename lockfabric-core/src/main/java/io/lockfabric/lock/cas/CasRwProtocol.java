@@ -7,6 +7,7 @@ import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
 
 import java.util.List;
@@ -47,10 +48,7 @@ public final class CasRwProtocol implements LockProtocol {
 
     @Override
     public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
-        if (locks < 1) {
-            throw new IllegalArgumentException("a table needs at least one lock");
-        }
-        return new TableSpec(tableName, NAME, locks, Math.multiplyExact(locks, CasRwLayout.WORD_BYTES));
+        return LockTables.fixedStride(tableName, NAME, locks, CasRwLayout.WORD_BYTES);
     }
 
     @Override

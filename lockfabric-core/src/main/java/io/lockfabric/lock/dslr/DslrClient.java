@@ -7,6 +7,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
@@ -413,10 +414,7 @@ final class DslrClient implements LockClient {
     }
 
     private long address(long lockId) {
-        if (lockId < 0 || lockId >= table.spec().locks()) {
-            throw new IllegalArgumentException("lock " + lockId + " outside [0, " + table.spec().locks() + ")");
-        }
-        return table.address() + lockId * DslrLayout.WORD_BYTES;
+        return LockTables.entryAddress(table, lockId, DslrLayout.WORD_BYTES);
     }
 
     /** How long the serving counters have shown one value, on this client's clock. */

@@ -8,6 +8,7 @@ import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
 
 import java.util.List;
@@ -117,10 +118,7 @@ public final class DslrProtocol implements LockProtocol {
 
     @Override
     public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
-        if (locks < 1) {
-            throw new IllegalArgumentException("a table needs at least one lock");
-        }
-        return new TableSpec(tableName, NAME, locks, Math.multiplyExact(locks, DslrLayout.WORD_BYTES));
+        return LockTables.fixedStride(tableName, NAME, locks, DslrLayout.WORD_BYTES);
     }
 
     @Override
