@@ -8,7 +8,6 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.memory.MemoryNode;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -180,10 +179,5 @@ public final class LocalFabric implements Fabric {
             }
             return new LocalFabric(this);
         }
-    }
-
-    /** For tests: every queue pair ever created. */
-    List<LocalQueuePair> queuePairs() {
-        return new ArrayList<>(queuePairs);
     }
 }
