@@ -39,16 +39,12 @@ public abstract class MutualExclusionContractTest {
         return LockProtocols.all().stream().filter(p -> inProcess || !p.requiresInProcessFabric()).map(LockProtocol::name);
     }
 
-    private LockProtocol protocolFor(Fabric fabric, String name) {
-        return LockProtocols.byName(name);
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void hotLocksMixedReadsAndWrites(String name) {
         try (Fabric fabric = newFabric()) {
-            LockProtocol p = protocolFor(fabric, name);
+            LockProtocol p = LockProtocols.byName(name);
             var cfg = LockStress.Config.of(8, 16, 0.99, 0.5, opsPerClient());
             var result = LockStress.run(fabric, p, cfg);
             assertTrue(result.violations().isEmpty(), result.summary());
@@ -67,7 +63,7 @@ public abstract class MutualExclusionContractTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void oneLockWritersOnly(String name) {
         try (Fabric fabric = newFabric()) {
-            LockProtocol p = protocolFor(fabric, name);
+            LockProtocol p = LockProtocols.byName(name);
             var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0, opsPerClient() / 4));
             assertTrue(result.violations().isEmpty(), result.summary());
             assertEquals(result.holds().size(), result.exclusiveGrants());
@@ -79,7 +75,7 @@ public abstract class MutualExclusionContractTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void readersShareOneLock(String name) {
         try (Fabric fabric = newFabric()) {
-            LockProtocol p = protocolFor(fabric, name);
+            LockProtocol p = LockProtocols.byName(name);
             var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0.9, opsPerClient() / 4));
             assertTrue(result.violations().isEmpty(), result.summary());
             if (p.supportsShared()) {

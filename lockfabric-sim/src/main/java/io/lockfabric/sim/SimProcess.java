@@ -137,7 +137,7 @@ public final class SimProcess implements ClientThread {
             state = State.DONE;
         } finally {
             ended = true;
-            sim.processEnded(this);
+            sim.processEnded();
         }
     }
 

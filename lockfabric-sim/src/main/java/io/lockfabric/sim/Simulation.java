@@ -242,7 +242,7 @@ public final class Simulation {
     }
 
     /** Process side: the process ended; the driver continues. */
-    void processEnded(SimProcess p) {
+    void processEnded() {
         passBatonToDriver();
     }
 

@@ -236,7 +236,7 @@ final class DslrClient implements LockClient {
      * word before the FAA; {@link #ticketIssuedAt} is when the successful FAA was issued.
      */
     private long takeTicket(long addr, long delta) {
-        var watch = new Staleness();
+        Staleness watch = null; // made only if the ticket meets an overflow reset
         for (int attempt = 0; ; attempt++) {
             ticketIssuedAt = clock.nanoTime();
             long prev = qp.faa(addr, delta);
@@ -247,6 +247,9 @@ final class DslrClient implements LockClient {
             qp.faa(addr, -delta); // a reset is under way: give the ticket back
             retries++;
             if (leased()) {
+                if (watch == null) {
+                    watch = new Staleness();
+                }
                 helpOverflow(addr, prev, watch);
             }
             resetBackoff.backoff(attempt);
