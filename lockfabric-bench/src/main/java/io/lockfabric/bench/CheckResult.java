@@ -16,6 +16,11 @@ public record CheckResult(boolean enabled, long holds, long exclusiveGrants, boo
         violations = List.copyOf(violations);
     }
 
+    /** The same result with other violations (those left once hazards are set apart). */
+    public CheckResult withViolations(List<Violation> kept) {
+        return new CheckResult(enabled, holds, exclusiveGrants, fencingChecked, kept);
+    }
+
     /** True if checking was on and found nothing wrong. */
     public boolean clean() {
         return enabled && violations.isEmpty();

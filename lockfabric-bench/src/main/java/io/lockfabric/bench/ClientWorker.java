@@ -16,17 +16,19 @@ import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * One client thread of a {@link Runner} run: the workload loop of {@link MicroBenchConfig} on its
- * own endpoint and lock client. Everything it measures (histograms, counts, counter snapshots at
- * its own crossing of the phase boundaries) lives in its own fields, read by the runner after
- * {@code join}; only the progress count is published while it runs.
+ * One client of a {@link Runner} run, the body of its {@link io.lockfabric.fabric.ClientThread}:
+ * the workload loop of {@link MicroBenchConfig} on its own endpoint and lock client. Everything it
+ * measures (histograms, counts, counter snapshots at its own crossing of the phase boundaries)
+ * lives in its own fields, read by the runner after {@code join}; only the progress count is
+ * published while it runs. A client that never returns (crashed or stuck on the simulator) is
+ * closed from outside with {@link #endFromOutside}.
  */
 final class ClientWorker implements Runnable {
     /** Publish the progress count every this many operations (a power of two). */
     private static final int PROGRESS_EVERY_OPS = 64;
     private static final int HISTOGRAM_DIGITS = 3;
 
-    /** When phases start and end, in observer nanoseconds; written before the clients are released. */
+    /** When phases start and end, in observer nanoseconds; fixed before the clients start. */
     record Schedule(long measureAtNs, long endAtNs) {
     }
 
@@ -51,6 +53,10 @@ final class ClientWorker implements Runnable {
     long csWrites;
     long measureStartNs;
     long measureEndNs;
+    /** Observer time the client last completed an operation (or started). */
+    long lastProgressNs;
+    private boolean measuring;
+    private boolean ended;
     CounterSnapshot countersAtStart = CounterSnapshot.ZERO;
     CounterSnapshot countersAtEnd = CounterSnapshot.ZERO;
     LockStats statsAtStart = LockStats.ZERO;
@@ -78,8 +84,7 @@ final class ClientWorker implements Runnable {
     @Override
     public void run() {
         try {
-            Schedule schedule = control.awaitStart();
-            loop(schedule);
+            loop(control.schedule());
         } catch (Throwable t) {
             failure = t;
             control.abort();
@@ -91,9 +96,9 @@ final class ClientWorker implements Runnable {
         final int cs = config.cs();
         final boolean byOps = config.byOperations();
         long remaining = config.operationsOf(index);
-        boolean measuring = false;
         long done = 0;
         long now = observerNanos.getAsLong();
+        lastProgressNs = now;
         while (!control.aborted()) {
             if (!measuring && now >= schedule.measureAtNs()) {
                 measuring = true;
@@ -107,6 +112,9 @@ final class ClientWorker implements Runnable {
             long lock = zipf.next(random);
             Mode requested = random.nextDouble() < readRatio ? Mode.SHARED : Mode.EXCLUSIVE;
             long start = now;
+            if (recorder != null) {
+                recorder.requesting();
+            }
             Grant grant = client.acquire(lock, requested);
             long granted = observerNanos.getAsLong();
             if (recorder != null) {
@@ -121,6 +129,7 @@ final class ClientWorker implements Runnable {
                 client.release(grant);
             }
             now = observerNanos.getAsLong();
+            lastProgressNs = now;
             if (measuring) {
                 acquireNanos.recordValue(granted - start);
                 operationNanos.recordValue(now - start);
@@ -133,13 +142,28 @@ final class ClientWorker implements Runnable {
             }
         }
         progress.publish(index, done);
+        end(now);
+    }
+
+    private void end(long now) {
+        ended = true;
         measureEndNs = now;
         countersAtEnd = endpoint.counters();
         statsAtEnd = client.stats();
         if (!measuring) {
-            measureStartNs = now; // aborted before the measured phase
+            measureStartNs = now; // ended before the measured phase
             countersAtStart = countersAtEnd;
             statsAtStart = statsAtEnd;
+        }
+    }
+
+    /**
+     * Ends the measurement of a client whose loop never returned (it crashed at, or was still
+     * blocked at, observer time {@code atNs}); called by the runner once no client runs any more.
+     */
+    void endFromOutside(long atNs) {
+        if (!ended) {
+            end(measuring ? Math.max(measureStartNs, Math.min(atNs, control.schedule().endAtNs())) : atNs);
         }
     }
 

@@ -1,5 +1,10 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.check.Violation;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The outcome of one protocol on one workload: the parameters, the measured operations and time,
  * latencies, remote operations per cycle (the lock protocol's own, and apart from them those of the
@@ -11,16 +16,25 @@ package io.lockfabric.bench;
  * @param lockOpsPerCycle the protocol's remote operations per acquire–release cycle
  * @param csOpsPerCycle   the runner's own operations per cycle: critical-section READs / WRITEs and,
  *                        with check on, the guarded counter's READ + WRITE
+ * @param faults          on the simulator: the faults injected and the liveness, recovery and hazard
+ *                        findings; {@link FaultOutcome#NONE} elsewhere
  */
 public record RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps,
                         long measuredNs, LatencySummary acquireLatency, LatencySummary operationLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, long retries, long aborts,
-                        long resets, CheckResult check, CounterCrossCheck crossCheck) {
+                        long resets, CheckResult check, CounterCrossCheck crossCheck, FaultOutcome faults) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Completed operations (acquire–cs–release cycles) per second of the measured phase. */
     public double goodput() {
         return measuredNs <= 0 ? 0 : measuredOps * NANOS_PER_SECOND / measuredNs;
+    }
+
+    /** Every violation: the checkers' and the liveness and recovery checks'. */
+    public List<Violation> violations() {
+        List<Violation> all = new ArrayList<>(check.violations());
+        all.addAll(faults.violations());
+        return all;
     }
 
     public double measuredSeconds() {

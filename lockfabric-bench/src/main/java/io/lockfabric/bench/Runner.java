@@ -5,40 +5,54 @@ import io.lockfabric.check.History;
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.MutualExclusionChecker;
 import io.lockfabric.check.Violation;
+import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.sim.Fault;
+import io.lockfabric.sim.FaultPlan;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs the {@link MicroBenchConfig} workload of one protocol on a fabric and measures it.
  *
- * <p>Each of the N clients is a platform thread with its own {@link Endpoint} and
- * {@link LockClient}, both created on the caller's thread and handed over at thread start. The
- * clients start together, run the warmup, and each one snapshots its endpoint's counters when it
- * crosses into the measured phase and again when it leaves it; latencies go to per-thread
- * histograms merged after the run, so nothing is shared on the hot path. The measured phase runs
- * from the first client's crossing to the last client's exit.
+ * <p>Each of the N clients has its own {@link Endpoint} and {@link LockClient}, both created on the
+ * caller's thread, and runs as a {@link ClientThread} started with {@link Fabric#spawn}: a platform
+ * thread on the local fabric, a simulated process on the sim fabric, where every time is virtual.
+ * The phase boundaries are fixed before the clients start; each client snapshots its endpoint's
+ * counters when it crosses into the measured phase and again when it leaves it; latencies go to
+ * per-client histograms merged after the run, so nothing is shared on the hot path. The measured
+ * phase runs from the first client's crossing to the last client's exit.
  *
  * <p>{@code ops_per_cycle} is the endpoint counters' delta minus what the runner itself issued in
  * critical sections (data READs / WRITEs and the guarded counter's READ + WRITE), which is
  * reported apart. Every run uses fresh table names, so runs on one fabric do not interfere.
  * Whole-run client counts are cross-checked against the memory nodes' own counts.
+ *
+ * <p>On the sim fabric a run may suffer the faults of a {@link FaultPlan} ({@link #withFaults}),
+ * scheduled from the workload's seed over warmup plus duration. It then always checks (history,
+ * guarded counters), runs until every live client is done or a liveness bound passes (the
+ * duration plus the longest pause and, for protocols that recover from crashes, the recovery
+ * bound), and reports crashes, stuck clients, recovery times and lease hazards in a
+ * {@link FaultOutcome}.
  *
  * <p>Not thread-safe: one run at a time per runner (and per fabric, for the cross-check).
  */
@@ -46,12 +60,17 @@ public final class Runner {
     /** Size of the data object next to each lock that the critical section reads or writes. */
     public static final int DATA_OBJECT_BYTES = 8;
     static final String DATA_TABLE_PROTOCOL = "bench-data";
+    /** Slack added to a simulated run's liveness bound, beyond its pauses and recovery bound. */
+    static final long LIVENESS_SLACK_NS = 20_000_000L;
+    /** Liveness bound of a simulated run measured by operation count. */
+    static final long OPERATION_RUN_LIMIT_NS = SimFabric.DEFAULT_TIME_LIMIT_NS;
 
     private static final AtomicLong RUN_SEQUENCE = new AtomicLong();
 
     private final Fabric fabric;
     private final boolean showProgress;
     private final PrintStream progressOut;
+    private final FaultPlan faults;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public Runner(Fabric fabric) {
@@ -59,24 +78,38 @@ public final class Runner {
     }
 
     public Runner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
+        this(fabric, showProgress, progressOut, FaultPlan.NONE);
+    }
+
+    private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
+        this.faults = faults;
     }
 
-    /** Start gate and abort flag shared by the clients of one run. */
+    /**
+     * This runner, injecting {@code plan}'s faults in every run.
+     *
+     * @throws IllegalArgumentException if the fabric is not the simulator (only it can inject faults)
+     */
+    public Runner withFaults(FaultPlan plan) {
+        if (!plan.isNone() && !(fabric instanceof SimFabric)) {
+            throw new IllegalArgumentException("faults can only be injected on the sim fabric, not " + fabric.name());
+        }
+        return new Runner(fabric, showProgress, progressOut, plan);
+    }
+
+    /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
     static final class RunControl {
-        private final CountDownLatch go = new CountDownLatch(1);
-        private volatile ClientWorker.Schedule schedule;
+        private final ClientWorker.Schedule schedule;
         private volatile boolean aborted;
 
-        void release(ClientWorker.Schedule s) {
-            schedule = s;
-            go.countDown();
+        RunControl(ClientWorker.Schedule schedule) {
+            this.schedule = schedule;
         }
 
-        ClientWorker.Schedule awaitStart() throws InterruptedException {
-            go.await();
+        ClientWorker.Schedule schedule() {
             return schedule;
         }
 
@@ -96,7 +129,15 @@ public final class Runner {
      * @throws BenchmarkFailedException if a client failed (the first failure is the cause)
      */
     public RunResult run(LockProtocol protocol, MicroBenchConfig config) {
+        if (!faults.isNone()) {
+            if (config.byOperations()) {
+                throw new IllegalArgumentException("a run with faults needs a duration (faults are scheduled over it), "
+                        + "not an operation count");
+            }
+            config = config.withCheck(true);
+        }
         LockOptions options = config.options().forProtocol(protocol);
+        FailureModel failureModel = protocol.failureModel(options);
         String table = "bench-" + protocol.name() + "-" + RUN_SEQUENCE.incrementAndGet();
         TableSpec dataSpec = new TableSpec(table + "-data", DATA_TABLE_PROTOCOL, config.locks(),
                 config.locks() * DATA_OBJECT_BYTES);
@@ -105,44 +146,49 @@ public final class Runner {
         ZipfGenerator zipf = new ZipfGenerator(config.locks(), config.zipf());
         SplittableRandom seeds = new SplittableRandom(config.seed());
         OpCounterSlots progress = new OpCounterSlots(config.clients());
-        RunControl control = new RunControl();
 
         List<Endpoint> endpoints = new ArrayList<>();
         List<LockClient> clients = new ArrayList<>();
-        List<ClientWorker> workers = new ArrayList<>();
+        List<Table> dataTables = new ArrayList<>();
+        RunControl control = null;
         Table guard = null;
         try {
             for (int i = 0; i < config.clients(); i++) {
                 Endpoint endpoint = fabric.newEndpoint();
                 endpoints.add(endpoint);
-                LockClient client = protocol.open(endpoint, table, config.locks(), options);
-                clients.add(client);
-                Table data = endpoint.openTable(dataSpec);
+                clients.add(protocol.open(endpoint, table, config.locks(), options));
+                dataTables.add(endpoint.openTable(dataSpec));
                 guard = config.check() ? endpoint.openTable(guardSpec) : null;
-                workers.add(new ClientWorker(i, endpoint, client, data, guard,
+            }
+            long startNs = fabric.observerNanoTime();
+            long measureAtNs = startNs + config.warmupNs();
+            long endAtNs = config.byOperations() ? Long.MAX_VALUE : measureAtNs + config.durationNs();
+            control = new RunControl(new ClientWorker.Schedule(measureAtNs, endAtNs));
+            List<ClientWorker> workers = new ArrayList<>();
+            for (int i = 0; i < config.clients(); i++) {
+                workers.add(new ClientWorker(i, endpoints.get(i), clients.get(i), dataTables.get(i), guard,
                         history == null ? null : history.recorder(i), zipf, seeds.split(), config,
                         fabric::observerNanoTime, progress, control));
             }
             CounterSnapshot sentBefore = sentBy(endpoints);
             CounterSnapshot servedBefore = servedByMemoryNodes();
 
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < workers.size(); i++) {
-                Thread t = new Thread(workers.get(i), "bench-" + protocol.name() + "-client-" + i);
-                t.start();
-                threads.add(t);
-            }
-            long startNs = fabric.observerNanoTime();
-            long measureAtNs = startNs + config.warmupNs();
-            long endAtNs = config.byOperations() ? Long.MAX_VALUE : measureAtNs + config.durationNs();
             long plannedNs = config.byOperations() ? 0 : config.warmupNs() + config.durationNs();
             ProgressDisplay display = showProgress
                     ? ProgressDisplay.start(protocol.name(), () -> fabric.observerNanoTime() - startNs, plannedNs,
                             progress::total, progressOut)
                     : ProgressDisplay.none();
+            List<ClientThread> threads = new ArrayList<>();
+            Simulated simulated = null;
             try {
-                control.release(new ClientWorker.Schedule(measureAtNs, endAtNs));
-                joinAll(threads, control);
+                for (int i = 0; i < workers.size(); i++) {
+                    threads.add(fabric.spawn("bench-" + protocol.name() + "-client-" + i, workers.get(i)));
+                }
+                if (fabric instanceof SimFabric sim) {
+                    simulated = simulate(sim, config, failureModel, startNs, threads, workers);
+                } else {
+                    threads.forEach(ClientThread::join);
+                }
             } finally {
                 display.close();
             }
@@ -154,10 +200,27 @@ public final class Runner {
             }
             CounterCrossCheck crossCheck = new CounterCrossCheck(sentBy(endpoints).minus(sentBefore),
                     servedByMemoryNodes().minus(servedBefore));
-            CheckResult check = history == null ? CheckResult.DISABLED : check(protocol, history, guard);
-            return summarize(protocol, config, workers, check, crossCheck);
+            FaultAnalysis analysis = simulated == null ? null : simulated.analysis;
+            List<Hold> holds = history == null ? List.of()
+                    : analysis == null ? history.holds() : analysis.adjust(history.holds());
+            CheckResult check = history == null ? CheckResult.DISABLED
+                    : check(protocol, holds, guard, analysis == null ? Map.of() : analysis.uncertainIncrements());
+            FaultOutcome outcome = FaultOutcome.NONE;
+            if (simulated != null) {
+                FaultAnalysis.Split split = analysis.classify(check.violations());
+                check = check.withViolations(split.violations());
+                List<FaultOutcome.Recovery> recoveries = analysis.recoveries(holds);
+                List<Violation> liveness = new ArrayList<>(simulated.stuckViolations);
+                liveness.addAll(analysis.slowRecoveries(recoveries));
+                outcome = new FaultOutcome(faults.spec(), simulated.schedule, simulated.crashed, simulated.stuck,
+                        simulated.livenessAsserted, recoveries, split.hazards(), liveness,
+                        simulated.fabric.droppedMessages(), simulated.fabric.delayedMessages());
+            }
+            return summarize(protocol, config, workers, check, crossCheck, outcome);
         } finally {
-            control.abort();
+            if (control != null) {
+                control.abort();
+            }
             for (LockClient c : clients) {
                 c.close();
             }
@@ -167,8 +230,61 @@ public final class Runner {
         }
     }
 
+    /** What running the clients on the simulator found out, beyond their own measurements. */
+    private record Simulated(SimFabric fabric, List<Fault> schedule, List<Integer> crashed, List<Integer> stuck,
+                             boolean livenessAsserted, List<Violation> stuckViolations, FaultAnalysis analysis) {
+    }
+
+    /**
+     * Injects the faults, runs the simulation until every live client is done or the liveness
+     * bound passes, and ends the measurements of clients that never finished.
+     */
+    private Simulated simulate(SimFabric sim, MicroBenchConfig config, FailureModel model, long startNs,
+                               List<ClientThread> threads, List<ClientWorker> workers) {
+        long horizonNs = config.warmupNs() + config.durationNs();
+        List<Fault> schedule = faults.isNone() ? List.of()
+                : faults.schedule(config.seed(), threads.size(), fabric.memoryNodes(), startNs, horizonNs);
+        sim.inject(faults, schedule, threads);
+        long boundNs = startNs + (config.byOperations() ? OPERATION_RUN_LIMIT_NS
+                : horizonNs + LIVENESS_SLACK_NS + faults.maxPauseNs() + faults.maxMnPauseNs() + faults.maxDelayNs()
+                + (model.recoversFromCrash() && faults.crashesClients() ? model.recoveryBoundNs() : 0));
+        List<SimProcess> processes = threads.stream().map(SimProcess.class::cast).toList();
+        sim.runUntil(() -> processes.stream().allMatch(SimProcess::finished), boundNs, "clients to finish");
+        long now = sim.observerNanoTime();
+
+        long[] crashedAt = new long[processes.size()];
+        Arrays.fill(crashedAt, -1);
+        List<Integer> crashed = new ArrayList<>();
+        List<Integer> stuck = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            SimProcess p = processes.get(i);
+            if (p.crashed()) {
+                crashed.add(i);
+                crashedAt[i] = crashTime(schedule, i, now);
+                workers.get(i).endFromOutside(crashedAt[i]);
+            } else if (!p.finished()) {
+                stuck.add(i);
+                workers.get(i).endFromOutside(now);
+            }
+        }
+        boolean livenessAsserted = crashed.isEmpty() || model.recoversFromCrash();
+        List<Violation> stuckViolations = new ArrayList<>();
+        if (livenessAsserted) {
+            for (int i : stuck) {
+                stuckViolations.add(new Violation.Stuck(i, workers.get(i).lastProgressNs, now));
+            }
+        }
+        return new Simulated(sim, schedule, crashed, stuck, livenessAsserted, stuckViolations,
+                new FaultAnalysis(model, schedule, crashedAt));
+    }
+
+    private static long crashTime(List<Fault> schedule, int client, long otherwise) {
+        return schedule.stream().filter(f -> f.kind() == Fault.Kind.CRASH && f.target() == client)
+                .mapToLong(Fault::atNs).min().orElse(otherwise);
+    }
+
     private RunResult summarize(LockProtocol protocol, MicroBenchConfig config, List<ClientWorker> workers,
-                                CheckResult check, CounterCrossCheck crossCheck) {
+                                CheckResult check, CounterCrossCheck crossCheck, FaultOutcome outcome) {
         Histogram acquire = new Histogram(3);
         Histogram operation = new Histogram(3);
         long ops = 0;
@@ -193,7 +309,7 @@ public final class Runner {
         return new RunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation),
                 OpsPerCycle.of(measured.minus(runnerIssued), ops), OpsPerCycle.of(runnerIssued, ops),
-                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck);
+                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome);
     }
 
     private static CounterSnapshot runnerOps(long reads, long writes) {
@@ -203,15 +319,15 @@ public final class Runner {
         return new CounterSnapshot(counts, new long[VerbKind.count()]);
     }
 
-    private CheckResult check(LockProtocol protocol, History history, Table guard) {
-        List<Hold> holds = history.holds();
+    private CheckResult check(LockProtocol protocol, List<Hold> holds, Table guard, Map<Long, Long> uncertain) {
         List<Violation> violations = new ArrayList<>(MutualExclusionChecker.overlaps(holds));
         if (protocol.strictFencing()) {
             violations.addAll(MutualExclusionChecker.fencing(holds));
         }
         Map<Long, Long> expected = MutualExclusionChecker.exclusiveGrantsPerLock(holds);
         try (Endpoint verifier = fabric.newEndpoint()) {
-            violations.addAll(GuardedCounters.verify(verifier.queuePair(guard.memoryNode()), guard, expected));
+            violations.addAll(GuardedCounters.verify(verifier.queuePair(guard.memoryNode()), guard, expected,
+                    uncertain));
         }
         long exclusive = expected.values().stream().mapToLong(Long::longValue).sum();
         return new CheckResult(true, holds.size(), exclusive, protocol.strictFencing(), violations);
@@ -227,23 +343,5 @@ public final class Runner {
             total = total.plus(fabric.memoryNodeCounters(mn));
         }
         return total;
-    }
-
-    private static void joinAll(List<Thread> threads, RunControl control) {
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    control.abort();
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

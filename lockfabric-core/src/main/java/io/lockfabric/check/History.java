@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * Records grants and releases of many clients, in observer time, without contention: each client
  * writes to its own {@link Recorder}. Record the grant right after {@code acquire} returns and the
  * release right before {@code release} is called, so a recorded hold lies inside the real one and
- * any recorded overlap is a real overlap.
+ * any recorded overlap is a real overlap. Optionally, {@link Recorder#requesting()} right before
+ * {@code acquire} records when the grant was asked for.
  */
 public final class History {
     private final LongSupplier observerTime;
@@ -45,6 +46,7 @@ public final class History {
         private final int client;
         private final List<Hold> closed = new ArrayList<>();
         private final List<Hold> open = new ArrayList<>();
+        private long requestedAt = -1;
 
         private Recorder(int client) {
             this.client = client;
@@ -56,8 +58,15 @@ public final class History {
             granted(start, end, grant.mode(), grant.fencingToken());
         }
 
+        /** The client is about to call {@code acquire}: the next grant was asked for now. */
+        public void requesting() {
+            requestedAt = observerTime.getAsLong();
+        }
+
         public void granted(long start, long end, Mode mode, long token) {
-            open.add(new Hold(client, start, end, mode, token, observerTime.getAsLong(), Hold.NEVER));
+            long now = observerTime.getAsLong();
+            open.add(new Hold(client, start, end, mode, token, requestedAt < 0 ? now : requestedAt, now, Hold.NEVER));
+            requestedAt = -1;
         }
 
         public void releasing(Grant grant) {
@@ -67,7 +76,7 @@ public final class History {
                 Hold h = open.get(i);
                 if (h.start() == start && h.token() == grant.fencingToken() && h.mode() == grant.mode()) {
                     open.remove(i);
-                    closed.add(new Hold(h.client(), h.start(), h.end(), h.mode(), h.token(), h.grantedAt(), now));
+                    closed.add(h.releasedAt(now));
                     return;
                 }
             }

@@ -4,12 +4,23 @@ import io.lockfabric.lock.Mode;
 
 /**
  * One grant as the checker sees it: who held which resource range [start, end) in which mode, its
- * fencing token, and when (observer time) it was granted and released. A mutex lock {@code id} is
- * the range [id, id + 1). {@code releasedAt} is {@link Long#MAX_VALUE} for a grant never released
- * (the holder crashed or the run ended).
+ * fencing token, and when (observer time) it was asked for, granted and released. A mutex lock
+ * {@code id} is the range [id, id + 1). {@code releasedAt} is {@link Long#MAX_VALUE} for a grant
+ * never released (the holder crashed or the run ended).
  */
-public record Hold(int client, long start, long end, Mode mode, long token, long grantedAt, long releasedAt) {
+public record Hold(int client, long start, long end, Mode mode, long token, long requestedAt, long grantedAt,
+                   long releasedAt) {
     public static final long NEVER = Long.MAX_VALUE;
+
+    /** A hold whose request time is not known (taken as its grant time). */
+    public Hold(int client, long start, long end, Mode mode, long token, long grantedAt, long releasedAt) {
+        this(client, start, end, mode, token, grantedAt, grantedAt, releasedAt);
+    }
+
+    /** The same hold, released at {@code at} (a crashed holder's hold ends at its crash). */
+    public Hold releasedAt(long at) {
+        return new Hold(client, start, end, mode, token, requestedAt, grantedAt, at);
+    }
 
     public boolean overlapsInTime(Hold o) {
         return grantedAt < o.releasedAt && o.grantedAt < releasedAt;

@@ -25,4 +25,22 @@ public sealed interface Violation {
                     + " (one increment per exclusive grant)";
         }
     }
+
+    /** A live client made no progress: it was still blocked when the run's liveness bound passed. */
+    record Stuck(int client, long lastProgressNs, long checkedAtNs) implements Violation {
+        public String description() {
+            return "client " + client + " is stuck: no operation completed after " + lastProgressNs
+                    + " ns and still blocked at " + checkedAtNs + " ns";
+        }
+    }
+
+    /** A lock whose holder crashed was granted again later than the protocol's recovery bound. */
+    record SlowRecovery(long lock, int crashedClient, long crashedAtNs, long recoveredAtNs, long boundNs)
+            implements Violation {
+        public String description() {
+            return "lock " + lock + " held by client " + crashedClient + " when it crashed at " + crashedAtNs
+                    + " ns was granted again only at " + recoveredAtNs + " ns, " + (recoveredAtNs - crashedAtNs)
+                    + " ns later; the protocol's recovery bound is " + boundNs + " ns";
+        }
+    }
 }

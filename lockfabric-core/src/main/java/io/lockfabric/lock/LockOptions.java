@@ -42,29 +42,18 @@ public final class LockOptions {
     }
 
     static long parseValue(String name, String text) {
-        String t = text.toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
         if (t.equals("inf") || t.equals("infinity") || t.equals("∞")) {
             return Long.MAX_VALUE;
         }
-        long scale = 1;
-        if (name.endsWith("-ns")) {
-            if (t.endsWith("ns")) {
-                t = t.substring(0, t.length() - 2);
-            } else if (t.endsWith("us") || t.endsWith("µs")) {
-                t = t.substring(0, t.length() - 2);
-                scale = 1_000;
-            } else if (t.endsWith("ms")) {
-                t = t.substring(0, t.length() - 2);
-                scale = 1_000_000;
-            } else if (t.endsWith("s")) {
-                t = t.substring(0, t.length() - 1);
-                scale = 1_000_000_000;
-            }
-        }
         try {
-            return Math.multiplyExact(Long.parseLong(t.trim().replace("_", "")), scale);
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("option " + name + ": '" + text + "' is not a number", e);
+            if (name.endsWith("-ns") && !t.isEmpty() && !Character.isDigit(t.charAt(t.length() - 1))) {
+                return Durations.parseNanos(t);
+            }
+            return Long.parseLong(t.replace("_", ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + name + ": '" + text + "' is not a number"
+                    + (name.endsWith("-ns") ? " or a duration" : ""), e);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
 
 /**
  * The simulated RDMA cluster: memory nodes with a {@link SimulatedRnic} and {@link SimulatedCpu},
@@ -34,6 +35,8 @@ import java.util.SplittableRandom;
 public final class SimFabric implements Fabric {
     /** Default limit on virtual time for {@link ClientThread#join()}: a liveness bound, not a duration. */
     public static final long DEFAULT_TIME_LIMIT_NS = 60_000_000_000L;
+    /** First fact of a fault in the history hash (process indexes are far smaller). */
+    private static final long FAULT_RECORD = -2;
 
     private final SimConfig config;
     private final Simulation sim = new Simulation();
@@ -44,6 +47,11 @@ public final class SimFabric implements Fabric {
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
     private boolean closed;
+    private double dropProbability;
+    private double delayProbability;
+    private long delayNs;
+    private long droppedMessages;
+    private long delayedMessages;
 
     public SimFabric(SimConfig config) {
         this.config = config;
@@ -125,18 +133,91 @@ public final class SimFabric implements Fabric {
 
     /** Crashes a client process at virtual time {@code atNs}: it stops forever, holding what it holds. */
     public void crashAt(SimProcess process, long atNs) {
-        sim.schedule(Math.max(atNs, sim.now()), () -> sim.crash(process));
+        sim.schedule(Math.max(atNs, sim.now()), () -> {
+            sim.record(FAULT_RECORD, Fault.Kind.CRASH.ordinal(), process.index(), 0);
+            sim.crash(process);
+        });
     }
 
     /** Stops a client process for {@code durationNs} from {@code atNs} (a stop-the-world pause). */
     public void pauseAt(SimProcess process, long atNs, long durationNs) {
-        sim.schedule(Math.max(atNs, sim.now()), () -> process.pausedUntilNs = Math.max(process.pausedUntilNs,
-                sim.now() + durationNs));
+        sim.schedule(Math.max(atNs, sim.now()), () -> {
+            sim.record(FAULT_RECORD, Fault.Kind.PAUSE.ordinal(), process.index(), durationNs);
+            process.pausedUntilNs = Math.max(process.pausedUntilNs, sim.now() + durationNs);
+        });
     }
 
     /** Pauses memory node {@code mn}'s NIC for {@code durationNs} from {@code atNs}. */
     public void pauseMemoryNodeAt(int mn, long atNs, long durationNs) {
         nics[mn].pause(atNs, atNs + durationNs);
+    }
+
+    /**
+     * Injects a run's faults: the scheduled crashes and pauses ({@link FaultPlan#schedule}), whose
+     * client targets index {@code clients}, and the plan's message loss and delay.
+     */
+    public void inject(FaultPlan plan, List<Fault> schedule, List<? extends ClientThread> clients) {
+        for (Fault f : schedule) {
+            switch (f.kind()) {
+                case CRASH -> crashAt(process(clients, f.target()), f.atNs());
+                case PAUSE -> pauseAt(process(clients, f.target()), f.atNs(), f.lengthNs());
+                case MN_PAUSE -> pauseMemoryNodeAt(memoryNode(f.target()).index(), f.atNs(), f.lengthNs());
+            }
+        }
+        this.dropProbability = plan.dropProbability();
+        this.delayProbability = plan.delayProbability();
+        this.delayNs = plan.delayNs();
+    }
+
+    private static SimProcess process(List<? extends ClientThread> clients, int target) {
+        if (target < 0 || target >= clients.size() || !(clients.get(target) instanceof SimProcess p)) {
+            throw new IllegalArgumentException("fault target " + target + " is not a simulated client of this run");
+        }
+        return p;
+    }
+
+    /**
+     * Extra latency of one client-to-client message under the injected faults: -1 if it is lost,
+     * else 0 or a delay. Counts what it decides.
+     */
+    long messageFaultNs() {
+        if (dropProbability > 0 && random.nextDouble() < dropProbability) {
+            droppedMessages++;
+            return -1;
+        }
+        if (delayProbability > 0 && random.nextDouble() < delayProbability) {
+            delayedMessages++;
+            return delayNs > 0 ? delayNs : random.nextLong(FaultPlan.MAX_DELAY_NS + 1);
+        }
+        return 0;
+    }
+
+    /** Client-to-client messages lost by an injected fault so far. */
+    public long droppedMessages() {
+        return droppedMessages;
+    }
+
+    /** Client-to-client messages delayed by an injected fault so far. */
+    public long delayedMessages() {
+        return delayedMessages;
+    }
+
+    /**
+     * Runs the simulation until {@code done} holds or virtual time reaches {@code deadlineNs};
+     * returns whether {@code done} holds. Running out of events (every process waits for
+     * something that will never come) also ends it, with false.
+     */
+    public boolean runUntil(BooleanSupplier done, long deadlineNs, String what) {
+        long limit = sim.timeLimitNs();
+        sim.timeLimitNs(deadlineNs);
+        try {
+            sim.runUntil(done, what);
+            return true;
+        } catch (SimulationStuckException e) {
+            return done.getAsBoolean();
+        } finally {
+            sim.timeLimitNs(limit);
+        }
     }
 
     /** Blocks the calling simulated process for {@code trueNanos} of true time. */

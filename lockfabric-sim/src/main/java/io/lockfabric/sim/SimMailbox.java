@@ -13,7 +13,9 @@ import java.util.ArrayDeque;
 /**
  * A mailbox in virtual time. A send costs the sender {@code clientMessageCpuNs} and arrives after
  * the CN-to-CN latency (intra-CN latency within one compute node); a send to a crashed or closed
- * endpoint fails at once (RNR). Messages from one sender arrive in order.
+ * endpoint fails at once (RNR). Messages from one sender arrive in order. An injected fault may
+ * lose a message (the sender does not learn of it) or delay it (and, to keep the order, those
+ * after it).
  */
 final class SimMailbox implements Mailbox {
     private final SimFabric fabric;
@@ -52,10 +54,13 @@ final class SimMailbox implements Mailbox {
         long latency = to.node() == endpoint.id().node() ? fabric.config().intraCnMessageNs()
                 : fabric.config().cnMessageOneWayNs();
         long arrival = sim.now() + fabric.config().clientMessageCpuNs() + latency + fabric.jitterNs();
-        arrival = Math.max(arrival, lastArrival.getOrDefault(to, 0L));
-        lastArrival.put(to, arrival);
+        long fault = fabric.messageFaultNs();
         sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), type);
-        sim.schedule(arrival, () -> target.simMailbox().deliver(m));
+        if (fault >= 0) {
+            arrival = Math.max(arrival + fault, lastArrival.getOrDefault(to, 0L));
+            lastArrival.put(to, arrival);
+            sim.schedule(arrival, () -> target.simMailbox().deliver(m));
+        }
         fabric.sleepTrue(fabric.config().clientMessageCpuNs());
     }
 

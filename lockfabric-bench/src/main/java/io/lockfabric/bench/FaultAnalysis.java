@@ -1,0 +1,176 @@
+package io.lockfabric.bench;
+
+import io.lockfabric.check.Hold;
+import io.lockfabric.check.Violation;
+import io.lockfabric.lock.Durations;
+import io.lockfabric.lock.FailureModel;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.sim.Fault;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a faulty run's history in the light of its faults and of the protocol's
+ * {@link FailureModel}:
+ * <ul>
+ *   <li>a crashed client's open holds end at its crash (a dead client touches nothing after);</li>
+ *   <li>a crashed exclusive holder's guarded-counter increment may or may not have landed;</li>
+ *   <li>each lock held at a crash is timed until it is granted again, against the recovery bound;</li>
+ *   <li>a finding (overlap, fencing, counter) involving a hold whose client was paused longer than
+ *       the lease between asking for it and releasing it is the double-holder hazard the protocol's
+ *       own assumption excludes, reported apart; any other finding is a violation.</li>
+ * </ul>
+ */
+final class FaultAnalysis {
+    private final FailureModel model;
+    private final List<Fault> faults;
+    private final long[] crashedAtNs;
+    private final Set<Hold> openAtCrash = new HashSet<>();
+
+    /** @param crashedAtNs per client, the virtual time it crashed, or -1 */
+    FaultAnalysis(FailureModel model, List<Fault> faults, long[] crashedAtNs) {
+        this.model = model;
+        this.faults = List.copyOf(faults);
+        this.crashedAtNs = crashedAtNs.clone();
+    }
+
+    /** The holds, with a crashed client's unreleased holds ending at its crash. */
+    List<Hold> adjust(List<Hold> holds) {
+        List<Hold> out = new ArrayList<>(holds.size());
+        for (Hold h : holds) {
+            long crash = crashedAt(h.client());
+            if (h.releasedAt() == Hold.NEVER && crash >= 0) {
+                Hold ended = h.releasedAt(Math.max(crash, h.grantedAt()));
+                openAtCrash.add(ended);
+                out.add(ended);
+            } else {
+                out.add(h);
+            }
+        }
+        return out;
+    }
+
+    /** Per lock, the exclusive holds cut by a crash (call after {@link #adjust}). */
+    Map<Long, Long> uncertainIncrements() {
+        Map<Long, Long> counts = new HashMap<>();
+        for (Hold h : openAtCrash) {
+            if (h.mode() == Mode.EXCLUSIVE) {
+                counts.merge(h.start(), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /** For each hold cut by a crash, when a conflicting grant of its lock next came. */
+    List<FaultOutcome.Recovery> recoveries(List<Hold> adjusted) {
+        List<FaultOutcome.Recovery> out = new ArrayList<>();
+        for (Hold dead : openAtCrash) {
+            long next = -1;
+            for (Hold h : adjusted) {
+                if (h.client() != dead.client() && h.overlapsInSpace(dead) && h.mode().conflictsWith(dead.mode())
+                        && h.grantedAt() >= dead.releasedAt() && (next < 0 || h.grantedAt() < next)) {
+                    next = h.grantedAt();
+                }
+            }
+            out.add(new FaultOutcome.Recovery(dead.start(), dead.client(), dead.releasedAt(), next));
+        }
+        out.sort(Comparator.comparingLong(FaultOutcome.Recovery::crashedAtNs)
+                .thenComparingLong(FaultOutcome.Recovery::lock));
+        return out;
+    }
+
+    /**
+     * Recoveries slower than the protocol's bound (only for protocols that claim one). Pauses that
+     * began during the recovery may hold it up by their length: they extend the bound.
+     */
+    List<Violation> slowRecoveries(List<FaultOutcome.Recovery> recoveries) {
+        List<Violation> out = new ArrayList<>();
+        if (!model.recoversFromCrash()) {
+            return out;
+        }
+        for (FaultOutcome.Recovery r : recoveries) {
+            if (!r.recovered()) {
+                continue;
+            }
+            long allowance = model.recoveryBoundNs();
+            for (Fault f : faults) {
+                if (f.kind() != Fault.Kind.CRASH && f.atNs() < r.recoveredAtNs() && f.endNs() > r.crashedAtNs()) {
+                    allowance += f.lengthNs();
+                }
+            }
+            if (r.recoveryNs() > allowance) {
+                out.add(new Violation.SlowRecovery(r.lock(), r.client(), r.crashedAtNs(), r.recoveredAtNs(),
+                        model.recoveryBoundNs()));
+            }
+        }
+        return out;
+    }
+
+    /** Findings of the checkers, split into violations and hazards. */
+    record Split(List<Violation> violations, List<FaultOutcome.Hazard> hazards) {
+    }
+
+    Split classify(List<Violation> findings) {
+        List<Violation> violations = new ArrayList<>();
+        List<FaultOutcome.Hazard> hazards = new ArrayList<>();
+        Map<Long, String> hazardLocks = new HashMap<>();
+        List<Violation> counters = new ArrayList<>();
+        for (Violation v : findings) {
+            String reason = switch (v) {
+                case Violation.Overlap o -> leaseBreak(o.first(), o.second());
+                case Violation.Fencing f -> leaseBreak(f.earlier(), f.later());
+                default -> null;
+            };
+            if (v instanceof Violation.Counter) {
+                counters.add(v);
+            } else if (reason == null) {
+                violations.add(v);
+            } else {
+                hazards.add(new FaultOutcome.Hazard(v, reason));
+                Hold first = v instanceof Violation.Overlap o ? o.first() : ((Violation.Fencing) v).earlier();
+                hazardLocks.putIfAbsent(first.start(), reason);
+            }
+        }
+        for (Violation v : counters) {
+            String reason = hazardLocks.get(((Violation.Counter) v).lock());
+            if (reason == null) {
+                violations.add(v);
+            } else {
+                hazards.add(new FaultOutcome.Hazard(v, reason));
+            }
+        }
+        return new Split(violations, hazards);
+    }
+
+    /** Why either hold broke the lease assumption, or null if neither did. */
+    private String leaseBreak(Hold a, Hold b) {
+        String r = leaseBreak(a);
+        return r != null ? r : leaseBreak(b);
+    }
+
+    private String leaseBreak(Hold h) {
+        long lease = model.leaseNs();
+        if (lease <= 0) {
+            return null; // no lease: the protocol assumes nothing about how long a holder takes
+        }
+        for (Fault f : faults) {
+            if (f.kind() == Fault.Kind.PAUSE && f.target() == h.client() && f.lengthNs() > lease
+                    && f.atNs() < h.releasedAt() && f.endNs() > h.requestedAt()) {
+                return "client " + h.client() + " was paused " + Durations.format(f.lengthNs()) + " > lease "
+                        + Durations.format(lease) + " from " + Durations.format(f.atNs()) + " while asking for or "
+                        + "holding lock " + h.start() + " token " + h.token();
+            }
+        }
+        return null;
+    }
+
+    private long crashedAt(int client) {
+        return client >= 0 && client < crashedAtNs.length ? crashedAtNs[client] : -1;
+    }
+}
