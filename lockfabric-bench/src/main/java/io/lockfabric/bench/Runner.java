@@ -42,6 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * per-client histograms merged after the run, so nothing is shared on the hot path. The measured
  * phase runs from the first client's crossing to the last client's exit.
  *
+ * <p>The data objects (and guarded counters) live on the last memory node: with several memory
+ * nodes, critical-section verbs and lock verbs go to different NICs.
+ *
  * <p>{@code ops_per_cycle} is the endpoint counters' delta minus what the runner itself issued in
  * critical sections (data READs / WRITEs and the guarded counter's READ + WRITE), which is
  * reported apart. Every run uses fresh table names, so runs on one fabric do not interfere.
@@ -49,9 +52,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>On the sim fabric a run may suffer the faults of a {@link FaultPlan} ({@link #withFaults}),
  * scheduled from the workload's seed over warmup plus duration. It then always checks (history,
- * guarded counters), runs until every live client is done or a liveness bound passes (the
- * duration plus the longest pause and, for protocols that recover from crashes, the recovery
- * bound), and reports crashes, stuck clients, recovery times and lease hazards in a
+ * guarded counters), runs until every live client is done or a liveness bound passes (the end of
+ * the duration or of the last pause, whichever is later, plus a slack and, for protocols that
+ * recover from crashes, their recovery bound), and reports crashes, stuck clients, recovery times and lease hazards in a
  * {@link FaultOutcome}.
  *
  * <p>Not thread-safe: one run at a time per runner (and per fabric, for the cross-check).
@@ -139,9 +142,10 @@ public final class Runner {
         LockOptions options = config.options().forProtocol(protocol);
         FailureModel failureModel = protocol.failureModel(options);
         String table = "bench-" + protocol.name() + "-" + RUN_SEQUENCE.incrementAndGet();
+        int dataNode = fabric.memoryNodes() - 1;
         TableSpec dataSpec = new TableSpec(table + "-data", DATA_TABLE_PROTOCOL, config.locks(),
-                config.locks() * DATA_OBJECT_BYTES);
-        TableSpec guardSpec = GuardedCounters.tableSpec(table + "-guard", config.locks());
+                config.locks() * DATA_OBJECT_BYTES).onMemoryNode(dataNode);
+        TableSpec guardSpec = GuardedCounters.tableSpec(table + "-guard", config.locks()).onMemoryNode(dataNode);
         History history = config.check() ? new History(fabric::observerNanoTime) : null;
         ZipfGenerator zipf = new ZipfGenerator(config.locks(), config.zipf());
         SplittableRandom seeds = new SplittableRandom(config.seed());
@@ -245,9 +249,10 @@ public final class Runner {
         List<Fault> schedule = faults.isNone() ? List.of()
                 : faults.schedule(config.seed(), threads.size(), fabric.memoryNodes(), startNs, horizonNs);
         sim.inject(faults, schedule, threads);
-        long boundNs = startNs + (config.byOperations() ? OPERATION_RUN_LIMIT_NS
-                : horizonNs + LIVENESS_SLACK_NS + faults.maxPauseNs() + faults.maxMnPauseNs() + faults.maxDelayNs()
-                + (model.recoversFromCrash() && faults.crashesClients() ? model.recoveryBoundNs() : 0));
+        long lastFaultEnd = schedule.stream().mapToLong(Fault::endNs).max().orElse(startNs);
+        long boundNs = config.byOperations() ? startNs + OPERATION_RUN_LIMIT_NS
+                : Math.max(startNs + horizonNs, lastFaultEnd) + LIVENESS_SLACK_NS + faults.maxDelayNs()
+                + (model.recoversFromCrash() ? model.recoveryBoundNs() : 0);
         List<SimProcess> processes = threads.stream().map(SimProcess.class::cast).toList();
         sim.runUntil(() -> processes.stream().allMatch(SimProcess::finished), boundNs, "clients to finish");
         long now = sim.observerNanoTime();

@@ -7,6 +7,7 @@ import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 
@@ -49,6 +50,45 @@ final class FaultyProtocols {
                             throw new LockUnavailableException("lock " + lockId + " gone");
                         }
                         return new FaultyGrant(lockId, Mode.EXCLUSIVE, count);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * The real {@code cas} lock, except that one release in {@code every} forgets to release: the
+     * lock is then held forever by a client that has moved on.
+     */
+    static LockProtocol forgetfulRelease(int every) {
+        LockProtocol cas = LockProtocols.byName("cas");
+        return new Base("forgetful") {
+            @Override
+            public boolean supportsShared() {
+                return false;
+            }
+
+            @Override
+            public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
+                return cas.tableSpec(tableName, locks, options);
+            }
+
+            @Override
+            public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+                LockClient real = cas.client(endpoint, table, options);
+                return new Client(table.spec().locks()) {
+                    private int releases;
+
+                    @Override
+                    public Grant acquire(long lockId, Mode mode) {
+                        return real.acquire(lockId, mode);
+                    }
+
+                    @Override
+                    public void release(Grant grant) {
+                        if (++releases % every != 0) {
+                            real.release(grant);
+                        }
                     }
                 };
             }

@@ -1,14 +1,21 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.bench.FaultSummary;
 import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.ReportFormat;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
 import io.lockfabric.check.Violation;
+import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.sim.FaultPlan;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -41,23 +48,44 @@ import java.util.concurrent.Callable;
                 "With no options: every registered protocol on the default workload, as a table."})
 final class BenchCommand implements Callable<Integer> {
     static final String LOCAL_FABRIC = "local";
+    static final String SIM_FABRIC = "sim";
+    /** Measured virtual time of a sim run unless --virtual-duration says otherwise. */
+    static final long DEFAULT_VIRTUAL_DURATION_NS = 100_000_000L;
+    static final long DEFAULT_VIRTUAL_WARMUP_NS = 10_000_000L;
 
     @Spec
     CommandSpec spec;
 
     @Option(names = "--fabric", paramLabel = "NAME", defaultValue = LOCAL_FABRIC,
-            description = "Fabric to run on. Only 'local' (memory node and clients in this JVM) exists yet. "
+            description = "Fabric to run on: 'local' (memory node and client threads in this JVM, wall-clock "
+                    + "time) or 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
+                    + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults). "
                     + "Default: ${DEFAULT-VALUE}.")
     String fabric;
 
+    @CommandLine.Mixin
+    SimTopologyOptions topology = new SimTopologyOptions();
+
+    @Option(names = "--virtual-duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Sim fabric: length of the measured phase in virtual time. Default: 100ms "
+                    + "(after a 10ms virtual warmup unless --warmup says otherwise).")
+    Long virtualDurationNs;
+
+    @Option(names = "--faults", paramLabel = "LIST",
+            description = "Sim fabric: faults every run suffers, chosen by --seed: crash[=N], pause[=N][@LEN|@MIN..MAX], "
+                    + "mn-pause[=N][@LEN], drop[=P], delay[=P][@LEN]. Turns --check on and reports crashes, "
+                    + "stuck clients, recovery times and lease hazards. See 'lockfabric sim check --help'.")
+    String faults;
+
     @Option(names = "--protocols", paramLabel = "NAME", split = ",",
             description = "Protocols to compare, comma-separated. Default: every registered protocol "
-                    + "(see 'lockfabric protocols').")
+                    + "(see 'lockfabric protocols'; on the sim fabric, those that do not need one JVM).")
     List<String> protocols;
 
-    @Option(names = "--clients", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_CLIENTS,
-            description = "Client threads, each with its own endpoint and lock client. Default: ${DEFAULT-VALUE}.")
-    int clients;
+    @Option(names = "--clients", paramLabel = "N",
+            description = "Clients, each with its own endpoint and lock client. Default: "
+                    + MicroBenchConfig.DEFAULT_CLIENTS + " (sim: --cns x --clients-per-cn when given).")
+    Integer clients;
 
     @Option(names = "--locks", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_LOCKS,
             description = "Locks in the table. Default: ${DEFAULT-VALUE}.")
@@ -91,7 +119,9 @@ final class BenchCommand implements Callable<Integer> {
     Long warmupNs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_SEED,
-            description = "Seed of the clients' random lock and mode choices. Default: ${DEFAULT-VALUE}.")
+            description = "Seed of the clients' random lock and mode choices; on the sim fabric also of the "
+                    + "network jitter, clock rates and fault schedule, so a sim run is replayed exactly. "
+                    + "Default: ${DEFAULT-VALUE}.")
     long seed;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
@@ -118,31 +148,48 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!LOCAL_FABRIC.equals(fabric)) {
-            throw new BadInputException("fabric " + fabric + " is not available yet (sim and tcp come later)");
+        boolean sim = SIM_FABRIC.equals(fabric);
+        if (!sim && !LOCAL_FABRIC.equals(fabric)) {
+            throw new BadInputException("unknown fabric '" + fabric + "': give local or sim (tcp comes later)");
+        }
+        if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
+            throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
+                    + "--fabric sim only");
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = selectedProtocols();
         ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
         protocolOptions.validate(selected);
-        MicroBenchConfig config = config(protocolOptions);
+        SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
+        FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
+        MicroBenchConfig config = config(protocolOptions, cluster);
 
         PrintWriter err = spec.commandLine().getErr();
         List<RunResult> results = new ArrayList<>();
         for (LockProtocol protocol : selected) {
-            try (LocalFabric f = LocalFabric.builder().seed(seed).build()) {
-                results.add(new Runner(f).run(protocol, config));
+            if (sim && protocol.requiresInProcessFabric()) {
+                throw new BadInputException("protocol " + protocol.name() + " needs its clients in one JVM and "
+                        + "cannot run on the sim fabric");
+            }
+            try (Fabric f = sim ? new SimFabric(cluster) : LocalFabric.builder().seed(seed).build()) {
+                results.add(new Runner(f).withFaults(plan).run(protocol, config));
             }
         }
         String report = reportFormat.report().render(results);
         if (reportFormat == ReportFormat.TABLE) {
-            report = describe(config) + "\n" + report;
+            StringBuilder sb = new StringBuilder(describe(config, cluster)).append('\n').append(report);
+            for (RunResult r : results) {
+                if (!r.faults().plan().equals(FaultPlan.NONE.spec())) {
+                    sb.append(FaultSummary.describe(r));
+                }
+            }
+            report = sb.toString();
         }
         emit(report);
 
         int violations = 0;
         for (RunResult r : results) {
-            for (Violation v : r.check().violations()) {
+            for (Violation v : r.violations()) {
                 err.println(r.protocol() + ": " + v.description());
                 violations++;
             }
@@ -157,7 +204,8 @@ final class BenchCommand implements Callable<Integer> {
 
     private List<LockProtocol> selectedProtocols() {
         if (protocols == null || protocols.isEmpty()) {
-            return LockProtocols.all();
+            return LockProtocols.all().stream()
+                    .filter(p -> !SIM_FABRIC.equals(fabric) || !p.requiresInProcessFabric()).toList();
         }
         Set<String> names = new LinkedHashSet<>();
         for (String p : protocols) {
@@ -172,7 +220,19 @@ final class BenchCommand implements Callable<Integer> {
         return names.stream().map(LockProtocols::byName).toList();
     }
 
-    private MicroBenchConfig config(ProtocolOptions protocolOptions) {
+    private MicroBenchConfig config(ProtocolOptions protocolOptions, SimConfig cluster) {
+        if (cluster != null) {
+            if (durationNs != null) {
+                throw new BadInputException("--duration is wall-clock time; on the sim fabric give --virtual-duration");
+            }
+            if (virtualDurationNs != null && operations != null) {
+                throw new BadInputException("give either --virtual-duration or --ops, not both");
+            }
+            if (operations == null) {
+                durationNs = virtualDurationNs == null ? DEFAULT_VIRTUAL_DURATION_NS : virtualDurationNs;
+                warmupNs = warmupNs == null ? DEFAULT_VIRTUAL_WARMUP_NS : warmupNs;
+            }
+        }
         if (durationNs != null && operations != null) {
             throw new BadInputException("give either --duration or --ops, not both");
         }
@@ -182,7 +242,8 @@ final class BenchCommand implements Callable<Integer> {
         if (durationNs != null && durationNs < 1) {
             throw new BadInputException("--duration must be positive");
         }
-        var b = MicroBenchConfig.builder().clients(clients).locks(locks).zipf(zipf).readRatio(readRatio).cs(cs)
+        int n = cluster != null ? cluster.clients() : clients == null ? MicroBenchConfig.DEFAULT_CLIENTS : clients;
+        var b = MicroBenchConfig.builder().clients(n).locks(locks).zipf(zipf).readRatio(readRatio).cs(cs)
                 .seed(seed).check(check).options(protocolOptions);
         if (operations != null) {
             b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
@@ -193,14 +254,21 @@ final class BenchCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private String describe(MicroBenchConfig c) {
+    private String describe(MicroBenchConfig c, SimConfig cluster) {
+        String virtual = cluster == null ? "" : " virtual";
         String phase = c.byOperations()
                 ? String.format(Locale.ROOT, "%,d ops", c.operations())
-                : String.format(Locale.ROOT, "%.3gs", c.durationNs() / 1e9);
+                : Durations.format(c.durationNs()) + virtual;
+        String clientsText = cluster == null ? c.clients() + " clients"
+                : String.format(Locale.ROOT, "%d CN%s x %d clients, %d MN%s", cluster.computeNodes(),
+                        cluster.computeNodes() == 1 ? "" : "s", cluster.clientsPerComputeNode(), cluster.memoryNodes(),
+                        cluster.memoryNodes() == 1 ? "" : "s");
         return String.format(Locale.ROOT,
-                "# %s fabric: %d clients, %,d locks, zipf %s, %.0f%% reads, cs %d, %s after %.3gs warmup, seed %d%s%s",
-                fabric, c.clients(), c.locks(), c.zipf(), c.readRatio() * 100, c.cs(), phase, c.warmupNs() / 1e9,
-                c.seed(), c.check() ? ", checked" : "", c.options().isEmpty() ? "" : ", options " + c.options());
+                "# %s fabric: %s, %,d locks, zipf %s, %.0f%% reads, cs %d, %s after %s%s warmup, seed %d%s%s%s",
+                fabric, clientsText, c.locks(), c.zipf(), c.readRatio() * 100, c.cs(), phase,
+                Durations.format(c.warmupNs()), virtual, c.seed(), c.check() || faults != null ? ", checked" : "",
+                faults == null ? "" : ", faults " + FaultPlan.parse(faults).spec(),
+                c.options().isEmpty() ? "" : ", options " + c.options());
     }
 
     private void emit(String report) {

@@ -13,37 +13,63 @@ import java.util.SplittableRandom;
  * comma-separated list ({@link #parse}):
  *
  * <pre>
- *   crash[=N]           N clients crash (default 1), at seed-chosen times, holding what they hold
- *   pause[=N[@LEN]]     N stop-the-world pauses of clients (default 1); LEN each, or seed-chosen
- *                       log-uniformly in [1us, 20ms]
- *   mn-pause[=N[@LEN]]  N pauses of a memory node's NIC; LEN or seed-chosen in [1us, 1ms]
- *   drop[=P]            every client-to-client message is lost with probability P (default 0.01)
- *   delay[=P[@LEN]]     every message is delayed with probability P (default 0.1) by LEN, or by a
- *                       seed-chosen time in [0, 100us]
- *   none                no faults
+ *   crash[=N]              N clients crash (default 1) at seed-chosen times, holding what they hold
+ *   pause[=N][@LEN]        N stop-the-world pauses of clients (default 1), each LEN long; LEN is a
+ *                          duration or a range MIN..MAX (seed-chosen, log-uniform); default 1us..20ms
+ *   mn-pause[=N][@LEN]     N pauses of a memory node's NIC; default length 1us..1ms
+ *   drop[=P]               every client-to-client message is lost with probability P (default 0.01)
+ *   delay[=P][@LEN]        every message is delayed with probability P (default 0.1) by LEN, or by a
+ *                          seed-chosen time in [0, 100us]
+ *   none                   no faults
  * </pre>
  *
  * Crashes and pauses fall uniformly in the run's horizon ({@link #schedule}); the same seed gives
  * the same schedule.
  */
-public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPauses, long mnPauseLengthNs,
-                        double dropProbability, double delayProbability, long delayNs) {
-    public static final FaultPlan NONE = new FaultPlan(0, 0, 0, 0, 0, 0, 0, 0);
-    /** Range of seed-chosen client pause lengths (log-uniform). */
-    public static final long MIN_PAUSE_NS = 1_000;
-    public static final long MAX_PAUSE_NS = 20_000_000;
-    public static final long MAX_MN_PAUSE_NS = 1_000_000;
+public record FaultPlan(int crashes, Pauses clientPauses, Pauses mnPauses, double dropProbability,
+                        double delayProbability, long delayNs) {
+    public static final Pauses DEFAULT_CLIENT_PAUSES = new Pauses(1, 1_000, 20_000_000);
+    public static final Pauses DEFAULT_MN_PAUSES = new Pauses(1, 1_000, 1_000_000);
+    public static final FaultPlan NONE = new FaultPlan(0, Pauses.NONE, Pauses.NONE, 0, 0, 0);
     public static final long MAX_DELAY_NS = 100_000;
     public static final double DEFAULT_DROP = 0.01;
     public static final double DEFAULT_DELAY = 0.1;
     private static final long SCHEDULE_SALT = 0x5DEECE66DL;
 
-    public FaultPlan {
-        if (crashes < 0 || pauses < 0 || mnPauses < 0) {
-            throw new IllegalArgumentException("fault counts must be >= 0");
+    /** {@code count} pauses, each of a length in [{@code minNs}, {@code maxNs}] (log-uniform). */
+    public record Pauses(int count, long minNs, long maxNs) {
+        public static final Pauses NONE = new Pauses(0, 0, 0);
+
+        public Pauses {
+            if (count < 0) {
+                throw new IllegalArgumentException("pause count must be >= 0");
+            }
+            if (count > 0 && (minNs <= 0 || maxNs < minNs)) {
+                throw new IllegalArgumentException("pause lengths must be positive, min <= max");
+            }
         }
-        if (pauseLengthNs < 0 || mnPauseLengthNs < 0 || delayNs < 0) {
-            throw new IllegalArgumentException("fault lengths must be >= 0");
+
+        long length(SplittableRandom random) {
+            if (minNs == maxNs) {
+                return minNs;
+            }
+            double u = random.nextDouble();
+            return Math.round(Math.exp(Math.log(minNs) + u * (Math.log(maxNs) - Math.log(minNs))));
+        }
+
+        String spec(String name, Pauses defaults) {
+            if (count == 0) {
+                return null;
+            }
+            String length = minNs == defaults.minNs && maxNs == defaults.maxNs ? ""
+                    : "@" + Durations.format(minNs) + (minNs == maxNs ? "" : ".." + Durations.format(maxNs));
+            return name + "=" + count + length;
+        }
+    }
+
+    public FaultPlan {
+        if (crashes < 0 || delayNs < 0) {
+            throw new IllegalArgumentException("crash count and delay must be >= 0");
         }
         probability("drop", dropProbability);
         probability("delay", delayProbability);
@@ -61,43 +87,34 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
                 continue;
             }
             int eq = item.indexOf('=');
-            String name = eq < 0 ? item : item.substring(0, eq);
-            String value = eq < 0 ? null : item.substring(eq + 1);
-            String count = value == null ? null : before(value);
-            long length = value == null ? 0 : lengthAfter(name, value);
+            int lengthMark = item.indexOf('@');
+            int nameEnd = eq >= 0 ? eq : lengthMark >= 0 ? lengthMark : item.length();
+            String name = item.substring(0, nameEnd).trim();
+            String value = eq >= 0 ? item.substring(eq + 1) : item.substring(nameEnd);
+            int at = value.indexOf('@');
+            String amount = at < 0 ? value : value.substring(0, at);
+            String length = at < 0 ? null : value.substring(at + 1);
+            if (length != null && !(name.equals("pause") || name.equals("mn-pause") || name.equals("delay"))) {
+                throw new IllegalArgumentException("fault '" + name + "' takes no length (@...)");
+            }
             plan = switch (name) {
                 case "none" -> plan;
-                case "crash" -> {
-                    if (length != 0) {
-                        throw new IllegalArgumentException("fault 'crash' takes a count only: crash=N");
-                    }
-                    yield plan.with(count(name, count), plan.pauses, plan.pauseLengthNs, plan.mnPauses,
-                            plan.mnPauseLengthNs, plan.dropProbability, plan.delayProbability, plan.delayNs);
-                }
-                case "pause" -> plan.with(plan.crashes, count(name, count), length, plan.mnPauses,
-                        plan.mnPauseLengthNs, plan.dropProbability, plan.delayProbability, plan.delayNs);
-                case "mn-pause" -> plan.with(plan.crashes, plan.pauses, plan.pauseLengthNs, count(name, count), length,
+                case "crash" -> new FaultPlan(count(name, amount), plan.clientPauses, plan.mnPauses,
                         plan.dropProbability, plan.delayProbability, plan.delayNs);
-                case "drop" -> {
-                    if (length != 0) {
-                        throw new IllegalArgumentException("fault 'drop' takes a probability only: drop=P");
-                    }
-                    yield plan.with(plan.crashes, plan.pauses, plan.pauseLengthNs, plan.mnPauses,
-                            plan.mnPauseLengthNs, chance(name, count, DEFAULT_DROP), plan.delayProbability,
-                            plan.delayNs);
-                }
-                case "delay" -> plan.with(plan.crashes, plan.pauses, plan.pauseLengthNs, plan.mnPauses,
-                        plan.mnPauseLengthNs, plan.dropProbability, chance(name, count, DEFAULT_DELAY), length);
+                case "pause" -> new FaultPlan(plan.crashes, pauses(name, amount, length, DEFAULT_CLIENT_PAUSES),
+                        plan.mnPauses, plan.dropProbability, plan.delayProbability, plan.delayNs);
+                case "mn-pause" -> new FaultPlan(plan.crashes, plan.clientPauses,
+                        pauses(name, amount, length, DEFAULT_MN_PAUSES), plan.dropProbability,
+                        plan.delayProbability, plan.delayNs);
+                case "drop" -> new FaultPlan(plan.crashes, plan.clientPauses, plan.mnPauses,
+                        chance(name, amount, DEFAULT_DROP), plan.delayProbability, plan.delayNs);
+                case "delay" -> new FaultPlan(plan.crashes, plan.clientPauses, plan.mnPauses, plan.dropProbability,
+                        chance(name, amount, DEFAULT_DELAY), length == null ? 0 : positive(name, length));
                 default -> throw new IllegalArgumentException("unknown fault '" + name
                         + "'; known: crash, pause, mn-pause, drop, delay, none");
             };
         }
         return plan;
-    }
-
-    private FaultPlan with(int crashes, int pauses, long pauseLengthNs, int mnPauses, long mnPauseLengthNs,
-                           double drop, double delay, long delayNs) {
-        return new FaultPlan(crashes, pauses, pauseLengthNs, mnPauses, mnPauseLengthNs, drop, delay, delayNs);
     }
 
     public boolean isNone() {
@@ -109,14 +126,14 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
         return crashes > 0;
     }
 
-    /** The longest client pause this plan can produce. */
+    /** The longest client pause this plan can produce (0 if none). */
     public long maxPauseNs() {
-        return pauses == 0 ? 0 : pauseLengthNs > 0 ? pauseLengthNs : MAX_PAUSE_NS;
+        return clientPauses.count() == 0 ? 0 : clientPauses.maxNs();
     }
 
-    /** The longest memory-node pause this plan can produce. */
+    /** The longest memory-node pause this plan can produce (0 if none). */
     public long maxMnPauseNs() {
-        return mnPauses == 0 ? 0 : mnPauseLengthNs > 0 ? mnPauseLengthNs : MAX_MN_PAUSE_NS;
+        return mnPauses.count() == 0 ? 0 : mnPauses.maxNs();
     }
 
     /** The longest extra delay of a message. */
@@ -138,13 +155,13 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
         for (int i = 0; i < crashes; i++) {
             faults.add(new Fault(Fault.Kind.CRASH, random.nextInt(clients), startNs + random.nextLong(horizonNs), 0));
         }
-        for (int i = 0; i < pauses; i++) {
-            long length = pauseLengthNs > 0 ? pauseLengthNs : logUniform(random, MIN_PAUSE_NS, MAX_PAUSE_NS);
+        for (int i = 0; i < clientPauses.count(); i++) {
+            long length = clientPauses.length(random);
             faults.add(new Fault(Fault.Kind.PAUSE, random.nextInt(clients), startNs + random.nextLong(horizonNs),
                     length));
         }
-        for (int i = 0; i < mnPauses; i++) {
-            long length = mnPauseLengthNs > 0 ? mnPauseLengthNs : logUniform(random, MIN_PAUSE_NS, MAX_MN_PAUSE_NS);
+        for (int i = 0; i < mnPauses.count(); i++) {
+            long length = mnPauses.length(random);
             faults.add(new Fault(Fault.Kind.MN_PAUSE, random.nextInt(memoryNodes),
                     startNs + random.nextLong(horizonNs), length));
         }
@@ -158,11 +175,13 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
         if (crashes > 0) {
             items.add("crash=" + crashes);
         }
-        if (pauses > 0) {
-            items.add("pause=" + pauses + (pauseLengthNs > 0 ? "@" + Durations.format(pauseLengthNs) : ""));
+        String p = clientPauses.spec("pause", DEFAULT_CLIENT_PAUSES);
+        if (p != null) {
+            items.add(p);
         }
-        if (mnPauses > 0) {
-            items.add("mn-pause=" + mnPauses + (mnPauseLengthNs > 0 ? "@" + Durations.format(mnPauseLengthNs) : ""));
+        String m = mnPauses.spec("mn-pause", DEFAULT_MN_PAUSES);
+        if (m != null) {
+            items.add(m);
         }
         if (dropProbability > 0) {
             items.add("drop=" + dropProbability);
@@ -178,30 +197,34 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
         return spec();
     }
 
-    private static long logUniform(SplittableRandom random, long min, long max) {
-        double u = random.nextDouble();
-        return Math.round(Math.exp(Math.log(min) + u * (Math.log(max) - Math.log(min))));
-    }
-
-    private static String before(String value) {
-        int at = value.indexOf('@');
-        return at < 0 ? value : value.substring(0, at);
-    }
-
-    private static long lengthAfter(String name, String value) {
-        int at = value.indexOf('@');
-        if (at < 0) {
-            return 0;
+    private static Pauses pauses(String name, String amount, String length, Pauses defaults) {
+        int count = count(name, amount);
+        if (length == null) {
+            return new Pauses(count, defaults.minNs(), defaults.maxNs());
         }
-        long length = Durations.parseNanos(value.substring(at + 1));
-        if (length <= 0) {
+        int range = length.indexOf("..");
+        if (range < 0) {
+            long ns = positive(name, length);
+            return new Pauses(count, ns, ns);
+        }
+        long min = positive(name, length.substring(0, range));
+        long max = positive(name, length.substring(range + 2));
+        if (max < min) {
+            throw new IllegalArgumentException("fault '" + name + "': length range " + length + " has min > max");
+        }
+        return new Pauses(count, min, max);
+    }
+
+    private static long positive(String name, String text) {
+        long ns = Durations.parseNanos(text);
+        if (ns <= 0) {
             throw new IllegalArgumentException("fault '" + name + "': the length must be positive");
         }
-        return length;
+        return ns;
     }
 
     private static int count(String name, String text) {
-        if (text == null || text.isEmpty()) {
+        if (text.isEmpty()) {
             return 1;
         }
         try {
@@ -216,7 +239,7 @@ public record FaultPlan(int crashes, int pauses, long pauseLengthNs, int mnPause
     }
 
     private static double chance(String name, String text, double defaultValue) {
-        if (text == null || text.isEmpty()) {
+        if (text.isEmpty()) {
             return defaultValue;
         }
         try {

@@ -1,0 +1,141 @@
+package io.lockfabric.bench;
+
+import io.lockfabric.check.Violation;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.sim.FaultPlan;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Many seeds of one simulated, checked, faulty workload: each seed gets a fresh {@link SimFabric}
+ * (network jitter, clock rates), its own workload choices and its own fault schedule, all from
+ * that one seed, so any run can be replayed from its seed alone. A {@link Tally} adds up what a
+ * protocol's seeds found.
+ */
+public final class SimCheck {
+    private final SimConfig cluster;
+    private final MicroBenchConfig workload;
+    private final FaultPlan faults;
+
+    /**
+     * @param cluster  the simulated cluster (its seed is replaced by each run's)
+     * @param workload the workload, run for a virtual duration (its seed is replaced by each run's;
+     *                 check is always on)
+     * @param faults   the faults every run suffers
+     */
+    public SimCheck(SimConfig cluster, MicroBenchConfig workload, FaultPlan faults) {
+        if (workload.byOperations()) {
+            throw new IllegalArgumentException("a sim check runs for a virtual duration, not an operation count");
+        }
+        if (workload.clients() != cluster.clients()) {
+            throw new IllegalArgumentException("workload has " + workload.clients() + " clients, cluster "
+                    + cluster.clients());
+        }
+        this.cluster = cluster;
+        this.workload = workload.withCheck(true);
+        this.faults = faults;
+    }
+
+    public SimConfig cluster() {
+        return cluster;
+    }
+
+    public MicroBenchConfig workload() {
+        return workload;
+    }
+
+    public FaultPlan faults() {
+        return faults;
+    }
+
+    /** Runs {@code protocol} with {@code seed}: a pure function of the two. */
+    public RunResult run(LockProtocol protocol, long seed) {
+        try (SimFabric fabric = new SimFabric(cluster.toBuilder().seed(seed).build())) {
+            return new Runner(fabric, false, System.err).withFaults(faults)
+                    .run(protocol, workload.toBuilder().seed(seed).build());
+        }
+    }
+
+    /** What the seeds of one protocol found. Not thread-safe. */
+    public static final class Tally {
+        /** A violation and the seed that produced it. */
+        public record Finding(long seed, Violation violation) {
+        }
+
+        private final String protocol;
+        private long runs;
+        private long operations;
+        private long crashes;
+        private long stuckExpected;
+        private long hazards;
+        private long recoveries;
+        private long maxRecoveryNs = -1;
+        private final List<Finding> violations = new ArrayList<>();
+
+        public Tally(String protocol) {
+            this.protocol = protocol;
+        }
+
+        public void add(long seed, RunResult r) {
+            runs++;
+            operations += r.measuredOps();
+            FaultOutcome f = r.faults();
+            crashes += f.crashedClients().size();
+            if (!f.livenessAsserted()) {
+                stuckExpected += f.stuckClients().size();
+            }
+            hazards += f.hazards().size();
+            for (FaultOutcome.Recovery rec : f.recoveries()) {
+                if (rec.recovered()) {
+                    recoveries++;
+                    maxRecoveryNs = Math.max(maxRecoveryNs, rec.recoveryNs());
+                }
+            }
+            for (Violation v : r.violations()) {
+                violations.add(new Finding(seed, v));
+            }
+        }
+
+        public String protocol() {
+            return protocol;
+        }
+
+        public long runs() {
+            return runs;
+        }
+
+        public long operations() {
+            return operations;
+        }
+
+        public long crashes() {
+            return crashes;
+        }
+
+        /** Clients left blocked behind a crash in a protocol that does not claim to recover. */
+        public long stuckExpected() {
+            return stuckExpected;
+        }
+
+        public long hazards() {
+            return hazards;
+        }
+
+        /** Locks held at a crash that were granted again. */
+        public long recoveries() {
+            return recoveries;
+        }
+
+        /** The slowest of those recoveries, or -1. */
+        public long maxRecoveryNs() {
+            return maxRecoveryNs;
+        }
+
+        public List<Finding> violations() {
+            return List.copyOf(violations);
+        }
+    }
+}

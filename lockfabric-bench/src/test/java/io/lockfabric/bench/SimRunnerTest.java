@@ -1,0 +1,148 @@
+package io.lockfabric.bench;
+
+import io.lockfabric.check.Violation;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.sim.Fault;
+import io.lockfabric.sim.FaultPlan;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The runner on the simulated cluster: virtual-time measurement, faults, liveness, recovery, hazards. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SimRunnerTest {
+    private static final SimConfig CLUSTER = SimConfig.builder().computeNodes(2).clientsPerComputeNode(2).build();
+    private static final MicroBenchConfig WORKLOAD = MicroBenchConfig.builder().clients(4).locks(2).readRatio(0)
+            .durationNs(5_000_000).warmupNs(0).check(true).build();
+    /** dslr with a short lease, so recoveries fit in short runs. */
+    private static final ProtocolOptions SHORT_LEASE = ProtocolOptions.parse(
+            List.of("dslr.lease-ns=1ms", "dslr.max-wait-ns=100us"));
+
+    private static RunResult run(LockProtocol protocol, MicroBenchConfig workload, FaultPlan faults, long seed) {
+        try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(seed).build())) {
+            return new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream())).withFaults(faults)
+                    .run(protocol, workload.toBuilder().seed(seed).build());
+        }
+    }
+
+    @Test
+    void measuresInVirtualTimeAndTheSameSeedGivesTheSameRun() {
+        LockProtocol cas = LockProtocols.byName("cas");
+        RunResult a = run(cas, WORKLOAD, FaultPlan.NONE, 5);
+        RunResult b = run(cas, WORKLOAD, FaultPlan.NONE, 5);
+        RunResult c = run(cas, WORKLOAD, FaultPlan.NONE, 6);
+        assertTrue(a.check().clean(), a.check().violations().toString());
+        assertEquals("sim", a.fabric());
+        assertTrue(a.measuredOps() > 100, "ops " + a.measuredOps());
+        // the measured phase is virtual: 5 ms, give or take the last operations
+        assertTrue(a.measuredNs() >= 5_000_000 && a.measuredNs() < 5_500_000, "measured " + a.measuredNs());
+        assertEquals(a.measuredOps(), b.measuredOps());
+        assertEquals(a.retries(), b.retries());
+        assertEquals(a.operationLatency(), b.operationLatency());
+        assertNotEquals(a.retries() + "/" + a.measuredOps(), c.retries() + "/" + c.measuredOps(),
+                "another seed is another run");
+        assertTrue(a.crossCheck().agree());
+    }
+
+    @Test
+    void aReleaseThatForgetsToReleaseIsCaughtAsStuckClients() {
+        RunResult r = run(FaultyProtocols.forgetfulRelease(50), WORKLOAD, FaultPlan.NONE, 1);
+        assertFalse(r.faults().stuckClients().isEmpty(), "a lock never released blocks the others");
+        assertTrue(r.faults().livenessAsserted(), "no crash: liveness is asserted");
+        assertTrue(r.violations().stream().anyMatch(v -> v instanceof Violation.Stuck), r.violations().toString());
+    }
+
+    @Test
+    void aCrashedCasHolderBlocksItsLockButThatIsNotAViolation() {
+        LockProtocol cas = LockProtocols.byName("cas");
+        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).build();
+        for (long seed = 1; seed <= 20; seed++) {
+            RunResult r = run(cas, oneLock, FaultPlan.parse("crash"), seed);
+            assertTrue(r.violations().isEmpty(), "seed " + seed + ": " + r.violations());
+            if (!r.faults().recoveries().isEmpty()) {
+                assertFalse(r.faults().livenessAsserted());
+                assertEquals(3, r.faults().stuckClients().size(), "everyone else waits forever, seed " + seed);
+                assertFalse(r.faults().recoveries().getFirst().recovered());
+                return;
+            }
+        }
+        fail("no seed of 20 crashed a holder");
+    }
+
+    @Test
+    void aCrashedDslrHolderIsRecoveredWithinTheBoundAndNotBeforeTheLease() {
+        LockProtocol dslr = LockProtocols.byName("dslr");
+        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
+        var model = dslr.failureModel(SHORT_LEASE.forProtocol(dslr));
+        int recovered = 0;
+        for (long seed = 1; seed <= 100 && recovered < 3; seed++) {
+            RunResult r = run(dslr, oneLock, FaultPlan.parse("crash=2"), seed);
+            assertTrue(r.violations().isEmpty(), "seed " + seed + ": " + r.violations());
+            assertTrue(r.faults().stuckClients().isEmpty(), "seed " + seed + ": dslr recovers");
+            for (FaultOutcome.Recovery rec : r.faults().recoveries()) {
+                assertTrue(rec.recovered(), "seed " + seed + ": " + rec);
+                assertTrue(rec.recoveryNs() <= model.recoveryBoundNs(), "seed " + seed + ": " + rec);
+                assertTrue(rec.recoveryNs() >= model.leaseNs(), "nobody may skip a holder within its lease: " + rec);
+                recovered++;
+            }
+        }
+        assertTrue(recovered >= 3, "only " + recovered + " holder crashes in 100 seeds");
+    }
+
+    @Test
+    void pausesPastTheLeaseAreHazardsAndShorterOnesAreHarmless() {
+        LockProtocol dslr = LockProtocols.byName("dslr");
+        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
+        long hazards = 0;
+        for (long seed = 1; seed <= 20; seed++) {
+            RunResult r = run(dslr, oneLock, FaultPlan.parse("pause=4@5ms"), seed);
+            assertTrue(r.violations().isEmpty(), "seed " + seed + ": " + r.violations());
+            hazards += r.faults().hazards().size();
+            for (FaultOutcome.Hazard h : r.faults().hazards()) {
+                assertTrue(h.reason().contains("> lease 1ms"), h.description());
+            }
+            RunResult shortPauses = run(dslr, oneLock, FaultPlan.parse("pause=3@100us..900us"), seed);
+            assertTrue(shortPauses.violations().isEmpty(), "seed " + seed + ": " + shortPauses.violations());
+            assertTrue(shortPauses.faults().hazards().isEmpty(), "pauses under the lease are no excuse");
+        }
+        assertTrue(hazards > 0, "a 5 ms pause of a holder with a 1 ms lease must let another client in");
+    }
+
+    @Test
+    void faultsComeFromTheSeedAndAreReported() {
+        FaultPlan plan = FaultPlan.parse("crash=2,pause=1@2ms,mn-pause=1@50us");
+        RunResult a = run(LockProtocols.byName("cas-rw"), WORKLOAD, plan, 9);
+        RunResult b = run(LockProtocols.byName("cas-rw"), WORKLOAD, plan, 9);
+        assertEquals(4, a.faults().faults().size());
+        assertEquals(a.faults().faults(), b.faults().faults());
+        assertEquals(a.measuredOps(), b.measuredOps());
+        for (Fault f : a.faults().faults()) {
+            assertTrue(f.atNs() >= 0 && f.atNs() < WORKLOAD.durationNs(), f.toString());
+        }
+        assertEquals(plan.spec(), a.faults().plan());
+    }
+
+    @Test
+    void faultsNeedTheSimulatorAndADuration() {
+        try (var local = io.lockfabric.fabric.local.LocalFabric.builder().build()) {
+            assertThrows(IllegalArgumentException.class, () -> new Runner(local).withFaults(FaultPlan.parse("crash")));
+        }
+        MicroBenchConfig byOps = WORKLOAD.toBuilder().operations(100).build();
+        assertThrows(IllegalArgumentException.class,
+                () -> run(LockProtocols.byName("cas"), byOps, FaultPlan.parse("pause"), 1));
+    }
+}
