@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,13 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -36,6 +32,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,8 +46,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Each test gets a new fabric, one endpoint, and a {@value #TABLE_BYTES}-byte table on it. The
  * randomized tests use {@link SplittableRandom} with the fixed seed {@link #SEED}, which every
  * failure message names. Operation counts are kept modest so the suite also runs over a network.
+ *
+ * <p>Every test body runs as a client of the fabric, started with {@link Fabric#spawn} (see
+ * {@link TestBodyAsClient}); tests that need more clients start them the same way and wait for
+ * them only through the fabric (clocks, idle strategies, mailboxes, {@link ClientThread#join()}),
+ * never on Java locks, latches or threads of their own, so that the simulator can run them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(VerbContractTest.TestBodyAsClient.class)
 public abstract class VerbContractTest {
     protected static final long SEED = 0x5EED_7AB1E5L;
     protected static final int TABLE_BYTES = 4096;
@@ -142,61 +148,169 @@ public abstract class VerbContractTest {
         q.maskedCas128(address, Int128.ZERO, Int128.ZERO, value, Int128.ONES);
     }
 
+    /** Client code of a test: whatever it throws fails the test. */
+    @FunctionalInterface
+    protected interface ClientBody {
+        void run() throws Throwable;
+    }
+
+    /** A client started by {@link #startClient}, with what its body threw. */
+    protected static final class StartedClient {
+        private final ClientThread thread;
+        private volatile boolean ended;
+        private volatile Throwable failure;
+
+        private StartedClient(Fabric fabric, String name, ClientBody body) {
+            this.thread = fabric.spawn(name, () -> {
+                try {
+                    body.run();
+                } catch (Throwable t) {
+                    failure = t;
+                } finally {
+                    ended = true;
+                }
+            });
+        }
+
+        /** Whether the body has returned or thrown. */
+        public boolean hasEnded() {
+            return ended;
+        }
+
+        /** Waits until the body has ended and rethrows what it threw. */
+        public void join() {
+            thread.join();
+            rethrow(failure);
+        }
+    }
+
+    /**
+     * Starts {@code body} as a client of the fabric with {@link Fabric#spawn}: a thread on a
+     * real-time fabric, a simulated process on the simulator.
+     */
+    protected StartedClient startClient(String name, ClientBody body) {
+        return new StartedClient(fabric, name, body);
+    }
+
+    /**
+     * Runs {@code body} as a client of the fabric and waits for it: how every test body runs (see
+     * {@link TestBodyAsClient}).
+     */
+    protected void runAsClient(String name, ClientBody body) {
+        startClient(name, body).join();
+    }
+
+    /**
+     * Waits from a test body, idling on the test endpoint's clock, until every one of
+     * {@code clients} has ended, failing if that takes longer than
+     * {@value #CONCURRENT_TIMEOUT_SECONDS} s; then rethrows the first failure among them, in start
+     * order.
+     */
+    protected void joinAll(List<StartedClient> clients, String what) {
+        Clock clock = endpoint.clock();
+        long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(CONCURRENT_TIMEOUT_SECONDS);
+        IdleStrategy idle = clock.idleStrategy();
+        while (!clients.stream().allMatch(StartedClient::hasEnded)) {
+            if (clock.nanoTime() >= deadline) {
+                fail(what + " did not finish within " + CONCURRENT_TIMEOUT_SECONDS + " s");
+            }
+            idle.idle();
+        }
+        Throwable first = null;
+        for (StartedClient c : clients) {
+            try {
+                c.join();
+            } catch (Throwable t) {
+                first = first == null ? t : first;
+            }
+        }
+        rethrow(first);
+    }
+
+    /** Rethrows {@code t} unchanged if it is unchecked, wrapped in an {@link AssertionError} if not. */
+    private static void rethrow(Throwable t) {
+        if (t instanceof Error e) {
+            throw e;
+        }
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t != null) {
+            throw new AssertionError("client failed: " + t, t);
+        }
+    }
+
+    /**
+     * A start line for {@code parties} clients: counts the caller in, then idles on its clock until
+     * all have arrived, so that the clients' operations overlap.
+     */
+    protected static void awaitStartLine(AtomicInteger arrived, int parties, Clock clock) {
+        arrived.incrementAndGet();
+        IdleStrategy idle = clock.idleStrategy();
+        while (arrived.get() < parties) {
+            idle.idle();
+        }
+    }
+
+    /** One of {@link #runConcurrently}'s clients: number {@code index} from 0, on its own endpoint. */
     @FunctionalInterface
     protected interface Client {
         void run(int index, Endpoint endpoint, QueuePair queuePair) throws Exception;
     }
 
     /**
-     * Runs {@code clients} bodies at once, each on its own thread with its own endpoint (created and
-     * closed by this thread), and rethrows the first failure.
+     * Runs {@code clients} bodies at once, each as a client of the fabric with its own endpoint
+     * (created and closed by the caller), and rethrows the first failure.
      */
-    protected void runConcurrently(int clients, Client body) throws Exception {
+    protected void runConcurrently(int clients, Client body) {
         List<Endpoint> endpoints = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
             Endpoint e = fabric.newEndpoint();
             e.openTable(table.spec());
             endpoints.add(e);
         }
-        CyclicBarrier start = new CyclicBarrier(clients);
-        ExecutorService pool = Executors.newFixedThreadPool(clients, r -> {
-            Thread t = new Thread(r, "verb-contract-client");
-            t.setDaemon(true);
-            return t;
-        });
+        AtomicInteger arrived = new AtomicInteger();
+        List<StartedClient> started = new ArrayList<>();
         try {
-            List<Future<?>> futures = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
                 int index = i;
                 Endpoint e = endpoints.get(i);
-                futures.add(pool.submit(() -> {
-                    start.await();
+                started.add(startClient("verb-contract-client-" + index, () -> {
+                    awaitStartLine(arrived, clients, e.clock());
                     body.run(index, e, e.queuePair(table.memoryNode()));
-                    return null;
                 }));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONCURRENT_TIMEOUT_SECONDS);
-            for (Future<?> f : futures) {
-                try {
-                    f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (ExecutionException ex) {
-                    Throwable cause = ex.getCause();
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    if (cause instanceof Exception exc) {
-                        throw exc;
-                    }
-                    throw ex;
-                } catch (TimeoutException ex) {
-                    fail("concurrent clients did not finish within " + CONCURRENT_TIMEOUT_SECONDS + " s");
-                }
-            }
+            joinAll(started, "concurrent clients");
         } finally {
-            pool.shutdownNow();
             for (Endpoint e : endpoints) {
                 e.close();
             }
+        }
+    }
+
+    /**
+     * Runs every test body (not the set-up and tear-down around it) as a client of the fabric, as
+     * the SPI requires of client code: on the simulator only a simulated process may send, call an
+     * rpc or wait on a clock or mailbox, and only its verbs take the simulated path through the
+     * network and the RNIC.
+     */
+    static final class TestBodyAsClient implements InvocationInterceptor {
+        @Override
+        public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
+                ExtensionContext context) {
+            run(invocation, call, context);
+        }
+
+        @Override
+        public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
+                ExtensionContext context) {
+            run(invocation, call, context);
+        }
+
+        private static void run(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
+                ExtensionContext context) {
+            VerbContractTest test = (VerbContractTest) context.getRequiredTestInstance();
+            test.runAsClient(call.getExecutable().getName(), invocation::proceed);
         }
     }
 
@@ -997,7 +1111,7 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void rpcServiceMayReplyLaterFromAnotherCall() throws Exception {
+    void rpcServiceMayReplyLaterFromAnotherCall() {
         TableSpec spec = new TableSpec("deferred", "test", 1, 64).withService(region -> {
             AtomicReference<RpcCall> parked = new AtomicReference<>();
             return call -> {
@@ -1055,9 +1169,13 @@ public abstract class VerbContractTest {
 
         endpoint.mailbox().send(other.id(), 1, 2, 3, 4, 5);
         Message back = null;
+        IdleStrategy idle = other.clock().idleStrategy();
         long deadline = other.clock().nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (back == null && other.clock().nanoTime() < deadline) {
             back = other.mailbox().poll();
+            if (back == null) {
+                idle.idle();
+            }
         }
         assertEquals(new Message(endpoint.id(), 1, 2, 3, 4, 5), back, "poll receives the reply, stamped");
     }
@@ -1075,35 +1193,31 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void awaitWakesUpForAMessageFromAnotherThread() throws Exception {
+    void awaitWakesUpForAMessageFromAnotherClient() {
         EndpointId target = endpoint.id();
-        Thread sender = new Thread(() -> {
-            Endpoint e = fabric.newEndpoint();
-            try {
-                e.clock().sleepNanos(TimeUnit.MILLISECONDS.toNanos(20));
-                e.mailbox().send(target, 0, 42, 0, 0, 0);
-            } finally {
-                e.close();
-            }
+        Endpoint e = newEndpoint();
+        StartedClient sender = startClient("sender", () -> {
+            e.clock().sleepNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            e.mailbox().send(target, 0, 42, 0, 0, 0);
         });
-        sender.setDaemon(true);
-        sender.start();
         Message m = endpoint.mailbox().await(endpoint.clock().nanoTime() + TimeUnit.SECONDS.toNanos(20));
-        sender.join(TimeUnit.SECONDS.toMillis(20));
+        joinAll(List.of(sender), "the sender");
         assertNotNull(m, "await must return the message sent meanwhile");
         assertEquals(42, m.type(), "message type");
     }
 
     @Test
-    void messagesFromOneSenderArriveInOrder() throws Exception {
+    void messagesFromOneSenderArriveInOrder() {
         final int senders = 3;
         final int perSender = 1_000;
-        EndpointId target = endpoint.id();
-        List<EndpointId> ids = startSenders(senders, perSender, target);
+        List<Endpoint> from = new ArrayList<>();
         Map<EndpointId, Long> next = new LinkedHashMap<>();
-        for (EndpointId id : ids) {
-            next.put(id, 0L);
+        for (int s = 0; s < senders; s++) {
+            Endpoint e = newEndpoint();
+            from.add(e);
+            next.put(e.id(), 0L);
         }
+        List<StartedClient> running = startSenders(from, perSender, endpoint.id());
         long deadline = endpoint.clock().nanoTime() + TimeUnit.SECONDS.toNanos(CONCURRENT_TIMEOUT_SECONDS);
         for (int i = 0; i < senders * perSender; i++) {
             Message m = endpoint.mailbox().await(deadline);
@@ -1115,33 +1229,26 @@ public abstract class VerbContractTest {
             assertEquals(m.from().pack(), m.b(), "from is stamped with the real sender");
             next.put(m.from(), expected + 1);
         }
+        joinAll(running, "the senders");
         assertNull(endpoint.mailbox().poll(), "no extra messages");
     }
 
     /**
-     * Starts {@code senders} threads, each with its own endpoint, that send {@code perSender}
-     * messages numbered 0.. in {@code a} (and their own packed id in {@code b}) to {@code target}.
+     * Starts a client on each of {@code senders} that sends {@code perSender} messages numbered 0..
+     * in {@code a} (and its own packed id in {@code b}) to {@code target}, all from one start line.
      */
-    private List<EndpointId> startSenders(int senders, int perSender, EndpointId target) {
-        List<EndpointId> ids = new ArrayList<>();
-        CyclicBarrier start = new CyclicBarrier(senders);
-        for (int s = 0; s < senders; s++) {
-            Endpoint e = newEndpoint();
-            ids.add(e.id());
-            Thread t = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (Exception ex) {
-                    throw new IllegalStateException(ex);
-                }
+    private List<StartedClient> startSenders(List<Endpoint> senders, int perSender, EndpointId target) {
+        AtomicInteger arrived = new AtomicInteger();
+        List<StartedClient> running = new ArrayList<>();
+        for (Endpoint e : senders) {
+            running.add(startClient("sender-" + e.id(), () -> {
+                awaitStartLine(arrived, senders.size(), e.clock());
                 for (long seq = 0; seq < perSender; seq++) {
                     e.mailbox().send(target, 0, 1, 0, seq, e.id().pack());
                 }
-            }, "sender-" + e.id());
-            t.setDaemon(true);
-            t.start();
+            }));
         }
-        return ids;
+        return running;
     }
 
     @Test
@@ -1363,7 +1470,7 @@ public abstract class VerbContractTest {
     // ================================================================ concurrency
 
     @Test
-    void int128EntriesAreNeverSeenTornBy128BitAtomics() throws Exception {
+    void int128EntriesAreNeverSeenTornBy128BitAtomics() {
         final int clients = 3;
         final int opsPerClient = 3_000;
         long entry = at(512);
@@ -1402,7 +1509,7 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void concurrentMaskedFaaOnSeparateFieldsIsExact() throws Exception {
+    void concurrentMaskedFaaOnSeparateFieldsIsExact() {
         final int clients = 4;
         final int adds = 3_000;
         long word = at(256);
@@ -1426,7 +1533,7 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void concurrentFaaIsExact() throws Exception {
+    void concurrentFaaIsExact() {
         final int clients = 4;
         final int adds = 3_000;
         long word = at(264);
@@ -1444,7 +1551,7 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void concurrentCasIncrementLoopsAreExact() throws Exception {
+    void concurrentCasIncrementLoopsAreExact() {
         final int clients = 3;
         final int increments = 2_000;
         long word = at(272);
@@ -1468,7 +1575,7 @@ public abstract class VerbContractTest {
     }
 
     @Test
-    void concurrentAtomicOrSetsEveryBit() throws Exception {
+    void concurrentAtomicOrSetsEveryBit() {
         final int clients = 4;
         long word = at(280);
         runConcurrently(clients, (index, ep, q) -> {
