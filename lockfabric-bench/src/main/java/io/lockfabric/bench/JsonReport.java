@@ -2,6 +2,7 @@ package io.lockfabric.bench;
 
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.sim.Fault;
 
 import java.util.List;
 
@@ -13,7 +14,9 @@ import java.util.List;
  * {@code ops_per_cycle} and {@code cs_ops_per_cycle} (one key per verb kind: {@code read},
  * {@code write}, {@code cas}, {@code faa}, {@code mcas}, {@code mfaa}, {@code mcas128},
  * {@code mfaa128}, {@code send}, {@code rpc}), {@code retries}, {@code aborts}, {@code check} and
- * {@code cross_check}.
+ * {@code cross_check}; on the sim fabric also {@code faults} (the plan, the scheduled faults,
+ * crashed and stuck clients, recoveries, hazards, liveness violations, dropped and delayed
+ * messages).
  */
 public final class JsonReport implements Report {
     @Override
@@ -75,7 +78,34 @@ public final class JsonReport implements Report {
                 .name("memory_node_ops").value(r.crossCheck().memoryNodeOps())
                 .name("agree").value(r.crossCheck().agree())
                 .endObject();
+        if (r.fabric().equals("sim")) {
+            faults(json, r.faults());
+        }
         json.endObject();
+    }
+
+    private static void faults(JsonWriter json, FaultOutcome f) {
+        json.name("faults").beginObject().name("plan").value(f.plan()).name("scheduled").beginArray();
+        for (Fault fault : f.faults()) {
+            json.beginObject().name("kind").value(fault.kind().label()).name("target").value(fault.target())
+                    .name("at_ns").value(fault.atNs()).name("length_ns").value(fault.lengthNs()).endObject();
+        }
+        json.endArray().name("crashed_clients").beginArray();
+        f.crashedClients().forEach(c -> json.value((long) c));
+        json.endArray().name("stuck_clients").beginArray();
+        f.stuckClients().forEach(c -> json.value((long) c));
+        json.endArray().name("liveness_asserted").value(f.livenessAsserted()).name("recoveries").beginArray();
+        for (FaultOutcome.Recovery rec : f.recoveries()) {
+            json.beginObject().name("lock").value(rec.lock()).name("client").value(rec.client())
+                    .name("crashed_at_ns").value(rec.crashedAtNs()).name("recovered_at_ns").value(rec.recoveredAtNs())
+                    .endObject();
+        }
+        json.endArray().name("hazards").beginArray();
+        f.hazards().forEach(h -> json.value(h.description()));
+        json.endArray().name("violations").beginArray();
+        f.violations().forEach(v -> json.value(v.description()));
+        json.endArray().name("dropped_messages").value(f.droppedMessages())
+                .name("delayed_messages").value(f.delayedMessages()).endObject();
     }
 
     private static void latency(JsonWriter json, String name, LatencySummary l) {

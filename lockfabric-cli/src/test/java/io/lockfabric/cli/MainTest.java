@@ -115,8 +115,81 @@ class MainTest {
 
     @Test
     void unknownFabricSaysWhatExists() {
-        Outcome o = run("bench", "--fabric", "sim");
-        assertEquals("lockfabric: fabric sim is not available yet (sim and tcp come later)", o.err().strip());
+        Outcome o = run("bench", "--fabric", "tcp");
+        assertEquals("lockfabric: unknown fabric 'tcp': give local or sim (tcp comes later)", o.err().strip());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "--fabric sim --duration 1s",
+            "--cns 2",
+            "--faults crash",
+            "--virtual-duration 5ms",
+            "--fabric sim --faults bogus",
+            "--fabric sim --faults pause=-1",
+            "--fabric sim --faults crash --ops 100",
+            "--fabric sim --protocols juc",
+            "--fabric sim --clients 3 --cns 2",
+            "--fabric sim --clients 4 --cns 2 --clients-per-cn 3",
+            "--fabric sim --mns 0"})
+    void badSimInputIsOneLineAndStatusTwo(String args) {
+        Outcome o = run(("bench " + args).split(" "));
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), args + " -> " + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().startsWith("lockfabric: "), o.err());
+    }
+
+    @Test
+    void benchOnTheSimulatorIsVirtualAndReplaysExactly() {
+        String[] args = {"bench", "--fabric", "sim", "--cns", "2", "--clients-per-cn", "2", "--mns", "2",
+                "--protocols", "cas,dslr", "--locks", "4", "--virtual-duration", "2ms", "--warmup", "0s",
+                "--format", "json", "--seed", "3"};
+        Outcome first = run(args);
+        Outcome again = run(args);
+        assertEquals(0, first.status(), first.err());
+        List<String> lines = first.out().strip().lines().toList();
+        assertEquals(2, lines.size(), first.out());
+        assertTrue(lines.get(0).startsWith("{\"protocol\":\"cas\",\"fabric\":\"sim\""), lines.get(0));
+        assertTrue(lines.get(0).contains("\"clients\":4,"), lines.get(0));
+        assertTrue(lines.get(0).contains("\"faults\":{\"plan\":\"none\",\"scheduled\":[],"), lines.get(0));
+        assertEquals(first.out(), again.out(), "virtual time and one seed: the same report byte for byte");
+    }
+
+    @Test
+    void benchWithFaultsDescribesThem() {
+        Outcome o = run("bench", "--fabric", "sim", "--clients", "4", "--protocols", "dslr", "--locks", "1",
+                "--virtual-duration", "3ms", "--warmup", "0s", "--faults", "crash=2,pause@1ms", "--seed", "2",
+                "--option", "lease-ns=1ms", "--option", "max-wait-ns=100us");
+        assertEquals(0, o.status(), o.err());
+        assertTrue(o.out().contains("faults crash=2,pause=1@1ms"), o.out());
+        assertTrue(o.out().contains("# dslr faults crash=2,pause=1@1ms: "), o.out());
+        assertTrue(o.out().contains("crashed clients: "), o.out());
+    }
+
+    @Test
+    void simCheckSweepsSeedsAndEachSeedReplaysAlone() {
+        Outcome sweep = run("sim", "check", "--protocols", "cas,dslr", "--seeds", "5", "--virtual-duration", "2ms",
+                "--clients", "4", "--locks", "2", "--verbose", "--option", "dslr.lease-ns=1ms",
+                "--option", "dslr.max-wait-ns=100us");
+        assertEquals(0, sweep.status(), sweep.err());
+        assertTrue(sweep.out().startsWith("# sim check: 5 seeds from 1, faults crash=1,pause=1,"), sweep.out());
+        assertTrue(sweep.out().lines().anyMatch(l -> l.matches("cas +5 .*")), sweep.out());
+        assertTrue(sweep.out().lines().anyMatch(l -> l.matches("dslr +5 .*")), sweep.out());
+        Outcome one = run("sim", "check", "--protocols", "dslr", "--seed", "4", "--virtual-duration", "2ms",
+                "--clients", "4", "--locks", "2", "--option", "dslr.lease-ns=1ms",
+                "--option", "dslr.max-wait-ns=100us");
+        assertEquals(0, one.status(), one.err());
+        String seed4 = one.out().lines().filter(l -> l.startsWith("# seed 4: ")).findFirst().orElseThrow();
+        assertTrue(sweep.out().contains(seed4), "the seed alone replays what the sweep saw: " + seed4);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--seeds 0", "--protocols juc", "--faults nope", "--clients 3", "--virtual-duration 0s",
+            "--option dslr.lease-ns=1ms"})
+    void badSimCheckInputIsStatusTwo(String args) {
+        Outcome o = run(("sim check " + args).split(" "));
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), args + " -> " + o.err());
+        assertTrue(o.err().startsWith("lockfabric: "), o.err());
     }
 
     @Test
@@ -124,15 +197,22 @@ class MainTest {
         Outcome o = run("bench", "--help");
         assertEquals(0, o.status());
         for (String option : List.of("--fabric", "--protocols", "--clients", "--locks", "--zipf", "--read-ratio", "--cs",
-                "--duration", "--ops", "--warmup", "--seed", "--format", "--check", "--option", "--output")) {
+                "--duration", "--ops", "--warmup", "--seed", "--format", "--check", "--option", "--output", "--cns",
+                "--clients-per-cn", "--mns", "--virtual-duration", "--faults")) {
             assertTrue(o.out().contains(option), option);
         }
-        assertTrue(o.out().contains("Default: 8."), "clients default");
+        assertTrue(o.out().contains("Default: 8 (sim"), "clients default");
         assertTrue(o.out().contains("Default: 0.99."), "zipf default");
         assertTrue(o.out().contains("Registered protocols: " + String.join(", ", LockProtocols.names())));
         Outcome top = run("--help");
         assertEquals(0, top.status());
-        assertTrue(top.out().contains("bench") && top.out().contains("protocols"));
+        assertTrue(top.out().contains("bench") && top.out().contains("protocols") && top.out().contains("sim"));
+        Outcome check = run("sim", "check", "--help");
+        assertEquals(0, check.status());
+        for (String option : List.of("--protocols", "--seeds", "--first-seed", "--seed", "--faults", "--cns",
+                "--clients-per-cn", "--mns", "--virtual-duration", "--option", "Exit status")) {
+            assertTrue(check.out().contains(option), option);
+        }
     }
 
     @Test

@@ -17,8 +17,8 @@ import java.util.List;
  * A queue pair in virtual time. Called from a simulated process, a verb leaves after the client's
  * CPU cost, crosses the network, is admitted by the {@link SimulatedRnic}, takes effect on the
  * {@link MemoryNode} at its completion time (its linearization point), and the reply crosses back.
- * Called from outside the simulation (setting up, verifying after a run), verbs execute at once
- * and cost no virtual time.
+ * Called from outside the simulation (setting up, verifying after a run), verbs execute at once,
+ * cost no virtual time and are not counted by the memory node's NIC (which counts what it serves).
  */
 final class SimQueuePair implements QueuePair {
     private final SimFabric fabric;
@@ -116,11 +116,11 @@ final class SimQueuePair implements QueuePair {
     @Override
     public byte[] rpc(int service, byte[] request) {
         SimProcess p = endpoint.enter();
-        counters.record(VerbKind.RPC, request.length);
-        byte[] copy = request.clone();
         if (p == null) {
             throw new IllegalStateException("rpc is only available inside a simulated process");
         }
+        counters.record(VerbKind.RPC, request.length);
+        byte[] copy = request.clone();
         Simulation sim = fabric.simulation();
         long token = sim.token(p);
         long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
