@@ -86,8 +86,10 @@ final class FaultAnalysis {
     }
 
     /**
-     * Recoveries slower than the protocol's bound (only for protocols that claim one). Pauses that
-     * began during the recovery may hold it up by their length: they extend the bound.
+     * Recoveries slower than the protocol's bound (only for protocols that claim one). The bound
+     * holds per crashed client: every client that crashed before the lock was granted again may
+     * sit in its queue (a dead ticket) and cost one bound. Pauses during the recovery may hold it
+     * up by their length: they extend the bound too.
      */
     List<Violation> slowRecoveries(List<FaultOutcome.Recovery> recoveries) {
         List<Violation> out = new ArrayList<>();
@@ -98,7 +100,13 @@ final class FaultAnalysis {
             if (!r.recovered()) {
                 continue;
             }
-            long allowance = model.recoveryBoundNs();
+            long crashesBefore = 0;
+            for (long at : crashedAtNs) {
+                if (at >= 0 && at < r.recoveredAtNs()) {
+                    crashesBefore++;
+                }
+            }
+            long allowance = model.recoveryBoundNs() * Math.max(1, crashesBefore);
             for (Fault f : faults) {
                 if (f.kind() != Fault.Kind.CRASH && f.atNs() < r.recoveredAtNs() && f.endNs() > r.crashedAtNs()) {
                     allowance += f.lengthNs();

@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * scheduled from the workload's seed over warmup plus duration. It then always checks (history,
  * guarded counters), runs until every live client is done or a liveness bound passes (the end of
  * the duration or of the last pause, whichever is later, plus a slack and, for protocols that
- * recover from crashes, their recovery bound), and reports crashes, stuck clients, recovery times and lease hazards in a
+ * recover from crashes, their recovery bound once per crash), and reports crashes, stuck clients, recovery times and lease hazards in a
  * {@link FaultOutcome}.
  *
  * <p>Not thread-safe: one run at a time per runner (and per fabric, for the cross-check).
@@ -252,7 +252,7 @@ public final class Runner {
         long lastFaultEnd = schedule.stream().mapToLong(Fault::endNs).max().orElse(startNs);
         long boundNs = config.byOperations() ? startNs + OPERATION_RUN_LIMIT_NS
                 : Math.max(startNs + horizonNs, lastFaultEnd) + LIVENESS_SLACK_NS + faults.maxDelayNs()
-                + (model.recoversFromCrash() ? model.recoveryBoundNs() : 0);
+                + (model.recoversFromCrash() ? model.recoveryBoundNs() * Math.max(1, faults.crashes()) : 0);
         List<SimProcess> processes = threads.stream().map(SimProcess.class::cast).toList();
         sim.runUntil(() -> processes.stream().allMatch(SimProcess::finished), boundNs, "clients to finish");
         long now = sim.observerNanoTime();

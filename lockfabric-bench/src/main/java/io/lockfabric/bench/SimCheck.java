@@ -73,6 +73,7 @@ public final class SimCheck {
         private long hazards;
         private long recoveries;
         private long maxRecoveryNs = -1;
+        private long minRecoveryNs = -1;
         private final List<Finding> violations = new ArrayList<>();
 
         public Tally(String protocol) {
@@ -92,6 +93,7 @@ public final class SimCheck {
                 if (rec.recovered()) {
                     recoveries++;
                     maxRecoveryNs = Math.max(maxRecoveryNs, rec.recoveryNs());
+                    minRecoveryNs = minRecoveryNs < 0 ? rec.recoveryNs() : Math.min(minRecoveryNs, rec.recoveryNs());
                 }
             }
             for (Violation v : r.violations()) {
@@ -132,6 +134,11 @@ public final class SimCheck {
         /** The slowest of those recoveries, or -1. */
         public long maxRecoveryNs() {
             return maxRecoveryNs;
+        }
+
+        /** The fastest of those recoveries, or -1. */
+        public long minRecoveryNs() {
+            return minRecoveryNs;
         }
 
         public List<Finding> violations() {

@@ -184,7 +184,7 @@ final class SimCheckCommand implements Callable<Integer> {
 
     private static String table(List<LockProtocol> selected, List<SimCheck.Tally> tallies, ProtocolOptions options) {
         String[] header = {"protocol", "runs", "ops", "violations", "hazards", "crashes", "stuck (expected)",
-                "recoveries", "slowest recovery"};
+                "recoveries", "recovery time (fastest..slowest)"};
         List<String[]> rows = new ArrayList<>();
         rows.add(header);
         for (int i = 0; i < tallies.size(); i++) {
@@ -193,7 +193,9 @@ final class SimCheckCommand implements Callable<Integer> {
             rows.add(new String[]{t.protocol(), String.valueOf(t.runs()), String.format(Locale.ROOT, "%,d",
                     t.operations()), String.valueOf(t.violations().size()), String.valueOf(t.hazards()),
                     String.valueOf(t.crashes()), String.valueOf(t.stuckExpected()), String.valueOf(t.recoveries()),
-                    FaultSummary.recovery(t.maxRecoveryNs(), model.recoversFromCrash() ? model.recoveryBoundNs() : 0)});
+                    (t.minRecoveryNs() < 0 ? "" : Durations.format(t.minRecoveryNs()) + "..")
+                            + FaultSummary.recovery(t.maxRecoveryNs(),
+                            model.recoversFromCrash() ? model.recoveryBoundNs() : 0)});
         }
         int[] widths = new int[header.length];
         for (String[] row : rows) {

@@ -5,7 +5,7 @@ package io.lockfabric.lock;
  * locks become usable again by themselves; then {@code leaseNs} is the longest a holder may keep a
  * lock (a holder paused past it breaks the protocol's assumption, the double-holder hazard fencing
  * tokens guard against) and {@code recoveryBoundNs} bounds the time from a crash until the lock is
- * usable again. The simulator asserts liveness only within these promises.
+ * usable again, per crashed client ahead in the lock's queue (each dead client is skipped in turn). The simulator asserts liveness only within these promises.
  */
 public record FailureModel(boolean recoversFromCrash, long leaseNs, long recoveryBoundNs, String summary) {
     public static final FailureModel NONE = new FailureModel(false, 0, 0,

@@ -44,6 +44,7 @@ public final class SimFabric implements Fabric {
     private final MemoryNode[] memoryNodes;
     private final SimulatedRnic[] nics;
     private final SimulatedCpu[] cpus;
+    private final PauseWindows[] pauses;
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
     private boolean closed;
@@ -59,10 +60,12 @@ public final class SimFabric implements Fabric {
         this.memoryNodes = new MemoryNode[config.memoryNodes()];
         this.nics = new SimulatedRnic[config.memoryNodes()];
         this.cpus = new SimulatedCpu[config.memoryNodes()];
+        this.pauses = new PauseWindows[config.memoryNodes()];
         for (int i = 0; i < memoryNodes.length; i++) {
             memoryNodes[i] = new MemoryNode(i, config.memoryBytesPerNode());
-            nics[i] = new SimulatedRnic(config);
-            cpus[i] = new SimulatedCpu(config);
+            pauses[i] = new PauseWindows();
+            nics[i] = new SimulatedRnic(config, pauses[i]);
+            cpus[i] = new SimulatedCpu(config, pauses[i]);
         }
         sim.timeLimitNs(DEFAULT_TIME_LIMIT_NS);
     }
@@ -147,9 +150,14 @@ public final class SimFabric implements Fabric {
         });
     }
 
-    /** Pauses memory node {@code mn}'s NIC for {@code durationNs} from {@code atNs}. */
+    /**
+     * Pauses memory node {@code mn} (its NIC and its CPU) for {@code durationNs} from {@code atNs}:
+     * nothing starts service meanwhile; what is in service finishes.
+     */
     public void pauseMemoryNodeAt(int mn, long atNs, long durationNs) {
-        nics[mn].pause(atNs, atNs + durationNs);
+        memoryNode(mn);
+        pauses[mn].add(atNs, atNs + durationNs);
+        sim.record(FAULT_RECORD, Fault.Kind.MN_PAUSE.ordinal(), mn, durationNs);
     }
 
     /**

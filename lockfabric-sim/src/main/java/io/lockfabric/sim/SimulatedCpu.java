@@ -1,13 +1,18 @@
 package io.lockfabric.sim;
 
-/** The memory node's CPU for rpcs: {@code mnCpuCores} cores, {@code rpcServiceNs} per request. */
+/**
+ * The memory node's CPU for rpcs: {@code mnCpuCores} cores, {@code rpcServiceNs} per request;
+ * nothing starts while the memory node is paused.
+ */
 final class SimulatedCpu {
     private final long[] coreFreeAt;
     private final long serviceNs;
+    private final PauseWindows pauses;
 
-    SimulatedCpu(SimConfig config) {
+    SimulatedCpu(SimConfig config, PauseWindows pauses) {
         this.coreFreeAt = new long[config.mnCpuCores()];
         this.serviceNs = config.rpcServiceNs();
+        this.pauses = pauses;
     }
 
     /** Admits a request arriving at {@code arrival}; returns when its handler runs. */
@@ -18,7 +23,7 @@ final class SimulatedCpu {
                 core = i;
             }
         }
-        long finish = Math.max(arrival, coreFreeAt[core]) + serviceNs;
+        long finish = pauses.firstFreeAt(Math.max(arrival, coreFreeAt[core])) + serviceNs;
         coreFreeAt[core] = finish;
         return finish;
     }

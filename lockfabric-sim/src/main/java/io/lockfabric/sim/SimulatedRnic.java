@@ -24,18 +24,12 @@ final class SimulatedRnic {
     private final long[] unitFreeAt;
     private final Map<Long, Long> wordBusyUntil = new HashMap<>();
     private final Counters inbound = new Counters();
-    private long pausedFrom = Long.MAX_VALUE;
-    private long pausedUntil;
+    private final PauseWindows pauses;
 
-    SimulatedRnic(SimConfig config) {
+    SimulatedRnic(SimConfig config, PauseWindows pauses) {
         this.config = config;
+        this.pauses = pauses;
         this.unitFreeAt = new long[config.nicUnits()];
-    }
-
-    /** Pauses the NIC during [from, until): nothing starts service then. */
-    void pause(long from, long until) {
-        pausedFrom = from;
-        pausedUntil = until;
     }
 
     /**
@@ -43,17 +37,14 @@ final class SimulatedRnic {
      * (the previous verb of its batch); returns the virtual time its execution completes.
      */
     long admit(Verb verb, long arrival, long notBefore) {
-        long start = Math.max(arrival, notBefore);
-        if (start >= pausedFrom && start < pausedUntil) {
-            start = pausedUntil;
-        }
+        long start = pauses.firstFreeAt(Math.max(arrival, notBefore));
         int unit = 0;
         for (int i = 1; i < unitFreeAt.length; i++) {
             if (unitFreeAt[i] < unitFreeAt[unit]) {
                 unit = i;
             }
         }
-        start = Math.max(start, unitFreeAt[unit]);
+        start = pauses.firstFreeAt(Math.max(start, unitFreeAt[unit]));
         boolean serialized = verb.kind().isAtomic() || verb.kind() == VerbKind.WRITE;
         long firstWord = verb.address() & ~7L;
         int words = serialized ? serializedWords(verb) : 0;
