@@ -1,6 +1,9 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.lock.Durations;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockOption;
+import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockProtocols;
 import picocli.CommandLine.Command;
@@ -24,6 +27,10 @@ final class ProtocolsCommand implements Callable<Integer> {
             out.printf("%s%n    %s%n", p.name(), p.description());
             out.printf("    shared mode: %s; strict fencing: %s%s%n", p.supportsShared() ? "yes" : "no (granted exclusive)",
                     p.strictFencing() ? "yes" : "no", p.requiresInProcessFabric() ? "; in-process fabric only" : "");
+            FailureModel model = p.failureModel(LockOptions.DEFAULTS);
+            out.printf("    failure model: %s%s%n", model.summary(), model.recoversFromCrash()
+                    ? " (lease " + Durations.format(model.leaseNs()) + ", recovery bound "
+                    + Durations.format(model.recoveryBoundNs()) + " per crashed client)" : "");
             if (p.options().isEmpty()) {
                 out.println("    options: none");
             }

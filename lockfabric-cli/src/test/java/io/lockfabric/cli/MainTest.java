@@ -222,6 +222,9 @@ class MainTest {
         for (var p : LockProtocols.all()) {
             assertTrue(o.out().contains(p.name() + "\n") || o.out().contains(p.name() + System.lineSeparator()), p.name());
             assertTrue(o.out().contains(p.description()), p.description());
+            assertTrue(o.out().contains("failure model: " + p.failureModel(io.lockfabric.lock.LockOptions.DEFAULTS)
+                    .summary()), p.name());
         }
+        assertTrue(o.out().contains("(lease 10ms, recovery bound 23.5ms per crashed client)"), o.out());
     }
 }
