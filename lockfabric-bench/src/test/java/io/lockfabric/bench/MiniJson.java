@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A tiny strict JSON parser for tests: objects → Map, arrays → List, numbers → Double. */
-final class MiniJson {
+public final class MiniJson {
     private final String s;
     private int i;
 
@@ -14,7 +14,7 @@ final class MiniJson {
         this.s = s;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
         Object v = p.value();
         p.ws();
@@ -25,7 +25,7 @@ final class MiniJson {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> object(Object o) {
+    public static Map<String, Object> object(Object o) {
         return (Map<String, Object>) o;
     }
 

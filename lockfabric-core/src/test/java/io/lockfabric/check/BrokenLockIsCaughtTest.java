@@ -54,7 +54,7 @@ class BrokenLockIsCaughtTest {
 
         @Override
         public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
-            return new TableSpec(tableName, name(), locks, locks * 8);
+            return new TableSpec(tableName, name(), locks, locks * 16);
         }
 
         @Override
@@ -72,7 +72,9 @@ class BrokenLockIsCaughtTest {
                             endpoint.clock().sleepNanos(100);
                         }
                     }
-                    long token = reuseToken ? 7 : acquisitions * 1000 + endpoint.ordinal();
+                    // one counter per lock: tokens increase with every grant, so only real
+                    // overlaps can put them out of order
+                    long token = reuseToken ? 7 : qp.faa(table.at((table.spec().locks() + lockId) * 8), 1) + 1;
                     return new SimpleGrant(lockId, token);
                 }
 

@@ -6,6 +6,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.memory.MemoryNode;
 
 import java.util.ArrayList;
@@ -45,6 +46,8 @@ public final class SimFabric implements Fabric {
     private final SimulatedRnic[] nics;
     private final SimulatedCpu[] cpus;
     private final PauseWindows[] pauses;
+    private final ComputeNodeNic[] cnNics;
+    private final List<MemoryWatcher> watchers = new ArrayList<>();
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
     private boolean closed;
@@ -66,6 +69,10 @@ public final class SimFabric implements Fabric {
             pauses[i] = new PauseWindows();
             nics[i] = new SimulatedRnic(config, pauses[i]);
             cpus[i] = new SimulatedCpu(config, pauses[i]);
+        }
+        this.cnNics = new ComputeNodeNic[config.computeNodes()];
+        for (int i = 0; i < cnNics.length; i++) {
+            cnNics[i] = new ComputeNodeNic(config);
         }
         sim.timeLimitNs(DEFAULT_TIME_LIMIT_NS);
     }
@@ -101,6 +108,52 @@ public final class SimFabric implements Fabric {
 
     SimulatedCpu cpu(int i) {
         return cpus[i];
+    }
+
+    /**
+     * Watches verbs take effect on the memory nodes, at their linearization point. For oracles
+     * (such as {@link IdealCasOracle}) that need to know what no client could know in time; a
+     * watcher runs on the driver and must not block.
+     */
+    interface MemoryWatcher {
+        void executed(int memoryNode, Verb verb);
+    }
+
+    void watch(MemoryWatcher watcher) {
+        watchers.add(watcher);
+    }
+
+    /** Called by the queue pairs each time a verb takes effect on memory node {@code mn}. */
+    void executed(int mn, Verb verb) {
+        for (int i = 0; i < watchers.size(); i++) {
+            watchers.get(i).executed(mn, verb);
+        }
+    }
+
+    /**
+     * Hands something that reaches client {@code to}'s compute node at {@code arrivalNs} (a verb's
+     * completion, a message) through that node's NIC, then runs {@code then}.
+     */
+    void deliverVia(EndpointId to, long arrivalNs, Runnable then) {
+        ComputeNodeNic nic = cnNics[to.node()];
+        sim.schedule(arrivalNs, () -> {
+            long done = nic.admit(sim.now());
+            if (done == sim.now()) {
+                then.run();
+            } else {
+                sim.schedule(done, then);
+            }
+        });
+    }
+
+    /**
+     * When a work request (or message) that client {@code from} posts now, after {@code cpuNs} of
+     * CPU, leaves its compute node's NIC. Admitted at once rather than by an event: a verb and a
+     * message with different CPU costs posted within that difference reach the NIC slightly out of
+     * order, which the NIC tolerates.
+     */
+    long sendVia(EndpointId from, long cpuNs) {
+        return cnNics[from.node()].admit(sim.now() + cpuNs);
     }
 
     /**

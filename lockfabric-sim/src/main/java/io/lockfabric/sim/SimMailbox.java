@@ -11,8 +11,9 @@ import io.lockfabric.fabric.VerbKind;
 import java.util.ArrayDeque;
 
 /**
- * A mailbox in virtual time. A send costs the sender {@code clientMessageCpuNs} and arrives after
- * the CN-to-CN latency (intra-CN latency within one compute node); a send to a crashed or closed
+ * A mailbox in virtual time. A send costs the sender {@code clientMessageCpuNs}, passes the
+ * sender's compute-node NIC, arrives after the CN-to-CN latency (intra-CN latency within one
+ * compute node) and passes the receiver's compute-node NIC; a send to a crashed or closed
  * endpoint fails at once (RNR). Messages from one sender arrive in order. An injected fault may
  * lose a message (the sender does not learn of it) or delay it (and, to keep the order, those
  * after it).
@@ -53,13 +54,14 @@ final class SimMailbox implements Mailbox {
         Simulation sim = fabric.simulation();
         long latency = to.node() == endpoint.id().node() ? fabric.config().intraCnMessageNs()
                 : fabric.config().cnMessageOneWayNs();
-        long arrival = sim.now() + fabric.config().clientMessageCpuNs() + latency + fabric.jitterNs();
+        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientMessageCpuNs()) + latency
+                + fabric.jitterNs();
         long fault = fabric.messageFaultNs();
         sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), type);
         if (fault >= 0) {
             arrival = Math.max(arrival + fault, lastArrival.getOrDefault(to, 0L));
             lastArrival.put(to, arrival);
-            sim.schedule(arrival, () -> target.simMailbox().deliver(m));
+            fabric.deliverVia(to, arrival, () -> target.simMailbox().deliver(m));
         }
         fabric.sleepTrue(fabric.config().clientMessageCpuNs());
     }

@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * A queue pair in virtual time. Called from a simulated process, a verb leaves after the client's
- * CPU cost, crosses the network, is admitted by the {@link SimulatedRnic}, takes effect on the
- * {@link MemoryNode} at its completion time (its linearization point), and the reply crosses back.
+ * CPU cost and a pass through its compute node's {@link ComputeNodeNic}, crosses the network, is
+ * admitted by the {@link SimulatedRnic}, takes effect on the {@link MemoryNode} at its completion
+ * time (its linearization point), and the reply crosses back and through the compute node's NIC.
  * Called from outside the simulation (setting up, verifying after a run), verbs execute at once,
  * cost no virtual time and are not counted by the memory node's NIC (which counts what it serves).
  */
@@ -54,7 +55,7 @@ final class SimQueuePair implements QueuePair {
         }
         Simulation sim = fabric.simulation();
         long token = sim.token(p);
-        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs();
         sim.schedule(arrival, () -> {
             long finish = nic.admit(verb, sim.now(), sim.now());
             sim.schedule(finish, () -> {
@@ -62,13 +63,14 @@ final class SimQueuePair implements QueuePair {
                 RuntimeException error = null;
                 try {
                     result = node.execute(verb);
+                    fabric.executed(node.index(), verb);
                 } catch (RuntimeException e) {
                     error = e;
                 }
                 sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(result));
                 Object r = result;
                 RuntimeException err = error;
-                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, r, err));
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, r, err));
             });
         });
         return sim.block(p);
@@ -86,7 +88,11 @@ final class SimQueuePair implements QueuePair {
         Simulation sim = fabric.simulation();
         long token = sim.token(p);
         Object[] results = new Object[verbs.size()];
-        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        long sent = sim.now();
+        for (int i = 0; i < verbs.size(); i++) {
+            sent = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs());
+        }
+        long arrival = sent + fabric.oneWayNs();
         sim.schedule(arrival, () -> runBatchVerb(p, token, verbs, results, 0, sim.now()));
         sim.block(p);
         batch.complete(results);
@@ -100,15 +106,16 @@ final class SimQueuePair implements QueuePair {
         sim.schedule(finish, () -> {
             try {
                 results[i] = node.execute(verb);
+                fabric.executed(node.index(), verb);
             } catch (RuntimeException e) {
-                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, e));
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, e));
                 return;
             }
             sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(results[i]));
             if (i + 1 < verbs.size()) {
                 runBatchVerb(p, token, verbs, results, i + 1, sim.now());
             } else {
-                sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, null));
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, null));
             }
         });
     }
@@ -123,7 +130,7 @@ final class SimQueuePair implements QueuePair {
         byte[] copy = request.clone();
         Simulation sim = fabric.simulation();
         long token = sim.token(p);
-        long arrival = sim.now() + fabric.config().clientVerbCpuNs() + fabric.oneWayNs();
+        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs();
         EndpointId caller = endpoint.id();
         sim.schedule(arrival, () -> {
             nic.countRpc(copy.length);
@@ -157,7 +164,8 @@ final class SimQueuePair implements QueuePair {
                     }
                     done = true;
                     sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
-                    sim.schedule(sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, response, error));
+                    fabric.deliverVia(caller, sim.now() + fabric.oneWayNs(),
+                            () -> sim.resume(p, token, response, error));
                 }
             }));
         });

@@ -47,8 +47,8 @@ class SimFabricTest {
                 e.queuePair(0).faa(t.address(), 5);
                 elapsed.set(e.clock().nanoTime() - start);
             }).join();
-            long oneCycle = cfg.clientVerbCpuNs() + 2 * cfg.networkOneWayNs() + cfg.atomicServiceNs()
-                    + (long) (8 * cfg.nicNsPerByte());
+            long oneCycle = cfg.clientVerbCpuNs() + 2 * cfg.cnNicServiceNs() + 2 * cfg.networkOneWayNs()
+                    + cfg.atomicServiceNs() + (long) (8 * cfg.nicNsPerByte());
             long drift = (long) Math.ceil(2 * oneCycle * cfg.clockDrift()) + 1;
             assertTrue(Math.abs(elapsed.get() - 2 * oneCycle) <= drift,
                     "two FAAs take two round trips: " + elapsed.get() + " vs " + 2 * oneCycle);
@@ -77,6 +77,37 @@ class SimFabricTest {
             long end = fabric.simulation().now();
             assertTrue(end >= 1600L * cfg.sameWordSerialNs(), "1600 atomics on one word take >= 1600 x "
                     + cfg.sameWordSerialNs() + " ns; took " + end);
+        }
+    }
+
+    @Test
+    void clientsOnOneComputeNodeShareItsNic() {
+        long service = 1_000;
+        SimConfig shared = SimConfig.builder().networkJitterNs(0).computeNodes(1).clientsPerComputeNode(4)
+                .cnNicUnits(1).cnNicServiceNs(service).build();
+        SimConfig apart = shared.toBuilder().computeNodes(4).clientsPerComputeNode(1).build();
+        long together = lastOfFourReads(shared);
+        long alone = lastOfFourReads(apart);
+        long oneRead = shared.clientVerbCpuNs() + 2 * service + 2 * shared.networkOneWayNs() + shared.readServiceNs()
+                + (long) (8 * shared.nicNsPerByte());
+        assertEquals(oneRead, alone, "four NICs: four reads side by side");
+        // One unit for four requests out and four completions in: the first completion is back before the last
+        // request has left, so the unit is never idle once it starts.
+        assertEquals(shared.clientVerbCpuNs() + 8 * service, together, "one NIC: eight passes in a row");
+    }
+
+    /** Four clients each issue one READ at the same instant; when the last one completes. */
+    private static long lastOfFourReads(SimConfig cfg) {
+        try (SimFabric fabric = new SimFabric(cfg)) {
+            var threads = new java.util.ArrayList<ClientThread>();
+            Table[] table = new Table[1];
+            for (int i = 0; i < 4; i++) {
+                Endpoint e = fabric.newEndpoint();
+                table[0] = e.openTable(new TableSpec("words", "test", 1, 64));
+                threads.add(fabric.spawn("c" + i, () -> e.queuePair(0).read8(table[0].address() + 8L * e.ordinal())));
+            }
+            threads.forEach(ClientThread::join);
+            return fabric.simulation().now();
         }
     }
 

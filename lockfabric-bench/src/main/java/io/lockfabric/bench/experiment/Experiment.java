@@ -1,0 +1,21 @@
+package io.lockfabric.bench.experiment;
+
+/**
+ * A named experiment of a paper, reproduced on the simulator: it runs its cases and returns the
+ * paper's numbers and ours side by side ({@link ExperimentResult}). Found by name in
+ * {@link Experiments}; run by {@code lockfabric reproduce NAME}. Implementations are stateless;
+ * runs on the simulator are deterministic for a given seed.
+ */
+public interface Experiment {
+    /** Registry name, the paper and section: {@code shiftlock-2.3}. */
+    String name();
+
+    /** Where the paper's numbers come from: {@code ShiftLock (FAST'25) §2.3}. */
+    String reference();
+
+    /** One line: what is measured. */
+    String description();
+
+    /** Runs every case (on fresh simulated clusters) and compares. */
+    ExperimentResult run(ExperimentSettings settings);
+}

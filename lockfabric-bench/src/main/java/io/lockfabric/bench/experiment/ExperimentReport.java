@@ -1,0 +1,103 @@
+package io.lockfabric.bench.experiment;
+
+import io.lockfabric.bench.JsonWriter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders an {@link ExperimentResult}: an aligned table of the paper's numbers and ours side by
+ * side (difference, band, verdict), or one JSON object. Stateless.
+ */
+public final class ExperimentReport {
+    private static final String[] HEADER = {"case", "metric", "paper", "sim", "unit", "diff", "band", "verdict"};
+    private static final boolean[] NUMERIC = {false, false, true, true, false, true, false, false};
+    private static final String GAP = "  ";
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    private ExperimentReport() {
+    }
+
+    /** Heading, one row per number, and a summary line; ends with a newline. */
+    public static String table(ExperimentResult r) {
+        List<String[]> lines = new ArrayList<>();
+        lines.add(HEADER);
+        for (ExperimentRow row : r.rows()) {
+            lines.add(new String[]{row.caseName(), row.metric(), number(row.paper()), number(row.sim()), row.unit(),
+                    row.band().describeDifference(row.difference(), row.unit()), row.band().describe(row.unit()),
+                    row.withinBand() ? "ok" : "OUTSIDE"});
+        }
+        int[] widths = new int[HEADER.length];
+        for (String[] line : lines) {
+            for (int i = 0; i < line.length; i++) {
+                widths[i] = Math.max(widths[i], line[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("# ").append(r.experiment()).append(": ").append(r.reference()).append('\n');
+        sb.append("# ").append(r.description()).append('\n');
+        sb.append("# ").append(r.setup()).append('\n');
+        for (String[] line : lines) {
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < line.length; i++) {
+                if (i > 0) {
+                    out.append(GAP);
+                }
+                String pad = " ".repeat(widths[i] - line[i].length());
+                out.append(NUMERIC[i] ? pad + line[i] : line[i] + pad);
+            }
+            sb.append(out.toString().stripTrailing()).append('\n');
+        }
+        int outside = r.outsideBands().size();
+        sb.append(outside == 0
+                ? String.format(Locale.ROOT, "all %d numbers within their bands", r.rows().size())
+                : String.format(Locale.ROOT, "%d of %d numbers OUTSIDE their bands", outside, r.rows().size()));
+        sb.append(String.format(Locale.ROOT, " (simulated in %.1f s)%n", r.wallNs() / NANOS_PER_SECOND));
+        return sb.toString();
+    }
+
+    /**
+     * One JSON object, one line: the experiment, whether all rows are within their bands, and the
+     * rows ({@code difference} relative to the paper for a relative band, in the unit otherwise).
+     */
+    public static String json(ExperimentResult r) {
+        StringBuilder sb = new StringBuilder();
+        JsonWriter w = new JsonWriter(sb);
+        w.beginObject();
+        w.name("experiment").value(r.experiment());
+        w.name("reference").value(r.reference());
+        w.name("description").value(r.description());
+        w.name("setup").value(r.setup());
+        w.name("within_bands").value(r.withinBands());
+        w.name("rows").beginArray();
+        for (ExperimentRow row : r.rows()) {
+            w.beginObject();
+            w.name("case").value(row.caseName());
+            w.name("metric").value(row.metric());
+            w.name("unit").value(row.unit());
+            w.name("paper").value(row.paper());
+            w.name("sim").value(round(row.sim()));
+            w.name("difference").value(round(row.difference()));
+            w.name("band").beginObject();
+            w.name("kind").value(row.band().kind().name().toLowerCase(Locale.ROOT));
+            w.name("width").value(row.band().width());
+            w.endObject();
+            w.name("within_band").value(row.withinBand());
+            w.endObject();
+        }
+        w.endArray();
+        w.name("wall_seconds").value(round(r.wallNs() / NANOS_PER_SECOND));
+        w.endObject();
+        return sb.append('\n').toString();
+    }
+
+    private static String number(double v) {
+        return String.format(Locale.ROOT, "%,.1f", v);
+    }
+
+    /** Four significant decimals are plenty for a comparison with a paper. */
+    private static double round(double v) {
+        return Math.round(v * 1e4) / 1e4;
+    }
+}

@@ -1,0 +1,55 @@
+package io.lockfabric.bench.experiment;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Objects;
+
+/**
+ * How to run an experiment: its seed, optional overrides of every case's warmup and measured
+ * window (0 keeps the experiment's own: the bands are meant for those), and whether to show
+ * progress on {@code progressOut}.
+ */
+public record ExperimentSettings(long seed, long warmupNs, long durationNs, boolean showProgress,
+                                 PrintStream progressOut) {
+    public static final long DEFAULT_SEED = 42;
+
+    public ExperimentSettings {
+        Objects.requireNonNull(progressOut, "progressOut");
+        if (warmupNs < 0 || durationNs < 0) {
+            throw new IllegalArgumentException("warmup and duration must be >= 0");
+        }
+    }
+
+    /** The experiment's own windows, the default seed, no progress. */
+    public static ExperimentSettings defaults() {
+        return new ExperimentSettings(DEFAULT_SEED, 0, 0, false, new PrintStream(OutputStream.nullOutputStream()));
+    }
+
+    public ExperimentSettings withSeed(long value) {
+        return new ExperimentSettings(value, warmupNs, durationNs, showProgress, progressOut);
+    }
+
+    /** Overrides every case's warmup (0: the experiment's own). */
+    public ExperimentSettings withWarmupNs(long value) {
+        return new ExperimentSettings(seed, value, durationNs, showProgress, progressOut);
+    }
+
+    /** Overrides every case's measured window (0: the experiment's own). */
+    public ExperimentSettings withDurationNs(long value) {
+        return new ExperimentSettings(seed, warmupNs, value, showProgress, progressOut);
+    }
+
+    public ExperimentSettings withProgress(boolean show, PrintStream out) {
+        return new ExperimentSettings(seed, warmupNs, durationNs, show, out);
+    }
+
+    /** {@code own} unless overridden. */
+    long warmupOr(long own) {
+        return warmupNs > 0 ? warmupNs : own;
+    }
+
+    /** {@code own} unless overridden. */
+    long durationOr(long own) {
+        return durationNs > 0 ? durationNs : own;
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * Named experiments of the papers reproduced on the simulator, each printing the paper's numbers
+ * and ours side by side: {@link io.lockfabric.bench.experiment.Experiment}, the registry
+ * {@link io.lockfabric.bench.experiment.Experiments}, results as
+ * {@link io.lockfabric.bench.experiment.ExperimentRow}s with a
+ * {@link io.lockfabric.bench.experiment.Band}, rendered by
+ * {@link io.lockfabric.bench.experiment.ExperimentReport}. The first is
+ * {@link io.lockfabric.bench.experiment.ShiftLockRetryExperiment} ({@code shiftlock-2.3}), against
+ * which the simulator's defaults are calibrated.
+ */
+package io.lockfabric.bench.experiment;

@@ -1,0 +1,75 @@
+package io.lockfabric.bench.experiment;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The calibration scenario of the simulator's defaults, {@code shiftlock-2.3}, run once with its
+ * own windows and seed. Virtual-time figures are deterministic, so the bands are asserted exactly.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ShiftLockRetryExperimentTest {
+    private static final String IDEAL = "ideal (no retries)";
+    private static final String CAS_NB = "cas-nb (retry at once)";
+    private static final String CAS = "cas (SMART backoff)";
+    private static ExperimentResult result;
+
+    @BeforeAll
+    static void run() {
+        result = new ShiftLockRetryExperiment().run(ExperimentSettings.defaults());
+    }
+
+    private static ExperimentRow row(String caseName, String unit) {
+        return result.rows().stream().filter(r -> r.caseName().equals(caseName) && r.unit().equals(unit))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void idealAndRetryAtOnceStayWithinTheirBands() {
+        for (String c : List.of(IDEAL, CAS_NB)) {
+            for (String unit : List.of("Kops/s", "%")) {
+                ExperimentRow r = row(c, unit);
+                assertTrue(r.withinBand(), () -> r + " is outside " + r.band().describe(r.unit()) + ":\n"
+                        + ExperimentReport.table(result));
+            }
+        }
+    }
+
+    /**
+     * With backoff the simulator is faster than the testbed and retries less: its steady state does
+     * not depend on the memory node's per-word time, the network's jitter or the compute nodes'
+     * NICs (see {@link io.lockfabric.sim.SimConfig}). This pins that known gap: if a model change
+     * brings the {@code cas} rows into their bands, make this assert that instead.
+     */
+    @Test
+    void onlyTheBackoffCaseIsOutsideItsBands() {
+        List<String> outside = result.outsideBands().stream().map(r -> r.caseName() + " " + r.unit()).toList();
+        assertEquals(List.of(CAS + " Kops/s", CAS + " %"), outside, ExperimentReport.table(result));
+    }
+
+    @Test
+    void retriesCollapseGoodputAndBackoffRecoversMostOfIt() {
+        assertEquals(0.0, row(IDEAL, "%").sim(), "the oracle never retries");
+        assertTrue(row(CAS_NB, "%").sim() > 99, "almost every CAS of cas-nb is a retry");
+        assertTrue(row(CAS_NB, "Kops/s").sim() < row(IDEAL, "Kops/s").sim() / 10, "retries collapse goodput");
+        assertTrue(row(CAS, "Kops/s").sim() > 9 * row(CAS_NB, "Kops/s").sim(), "backoff recovers (paper: 9.1x)");
+        double casShare = row(CAS, "%").sim();
+        assertTrue(casShare > 50 && casShare < row(CAS_NB, "%").sim(), "most CAS are still retries: " + casShare);
+    }
+
+    @Test
+    void sameSeedSameNumbers() {
+        ExperimentSettings quick = ExperimentSettings.defaults().withWarmupNs(1_000_000).withDurationNs(3_000_000);
+        ShiftLockRetryExperiment e = new ShiftLockRetryExperiment();
+        List<Double> first = e.run(quick).rows().stream().map(ExperimentRow::sim).toList();
+        List<Double> second = e.run(quick).rows().stream().map(ExperimentRow::sim).toList();
+        assertEquals(first, second);
+    }
+}

@@ -1,0 +1,109 @@
+package io.lockfabric.cli;
+
+import io.lockfabric.bench.experiment.Experiment;
+import io.lockfabric.bench.experiment.Experiments;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code lockfabric reproduce}: listing, bad input, output formats and the exit status. */
+class ReproduceCommandTest {
+    /** Windows short enough for a test; the backoff case is then still in its start-up collapse. */
+    private static final String[] QUICK = {"--warmup", "1ms", "--duration", "3ms"};
+
+    private static MainTest.Outcome reproduce(String... args) {
+        String[] argv = new String[args.length + 1];
+        argv[0] = "reproduce";
+        System.arraycopy(args, 0, argv, 1, args.length);
+        return MainTest.run(argv);
+    }
+
+    private static String[] quick(String... args) {
+        String[] all = new String[args.length + QUICK.length];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(QUICK, 0, all, args.length, QUICK.length);
+        return all;
+    }
+
+    @Test
+    void listNamesEveryExperimentWithItsPaper() {
+        MainTest.Outcome o = reproduce("--list");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        for (Experiment e : Experiments.all()) {
+            assertTrue(o.out().contains(e.name() + "\n"), e.name());
+            assertTrue(o.out().contains(e.reference()), e.reference());
+            assertTrue(o.out().contains(e.description()), e.description());
+        }
+        assertEquals("", o.err());
+    }
+
+    @Test
+    void anUnknownExperimentIsBadInputAndListsTheKnownOnes() {
+        MainTest.Outcome o = reproduce("nope");
+        assertEquals(Main.EXIT_BAD_INPUT, o.status());
+        assertEquals("lockfabric: unknown experiment 'nope'; known: " + String.join(", ", Experiments.names()),
+                o.err().strip());
+        assertEquals("", o.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "--list shiftlock-2.3", "--format xml shiftlock-2.3", "--duration 5 shiftlock-2.3",
+            "--duration 0ms shiftlock-2.3", "--warmup -1ms shiftlock-2.3", "--seed x shiftlock-2.3",
+            "shiftlock-2.3 another", "--bogus"})
+    void badInputIsOneLineAndStatusTwo(String args) {
+        MainTest.Outcome o = reproduce(args.isEmpty() ? new String[0] : args.split(" "));
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), args + " -> " + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().startsWith("lockfabric: "), o.err());
+        assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), o.err());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void helpExplainsTheOptionsAndTheExitStatus() {
+        MainTest.Outcome o = reproduce("--help");
+        assertEquals(Main.EXIT_OK, o.status());
+        for (String option : List.of("EXPERIMENT", "--list", "--format", "--seed", "--warmup", "--duration")) {
+            assertTrue(o.out().contains(option), option);
+        }
+        String flat = o.out().replaceAll("\\s+", " ");
+        assertTrue(flat.contains("Exit status: 0 every number within its band; 1 some number outside its band"), flat);
+        assertTrue(MainTest.run("--help").out().contains("reproduce"), "listed by lockfabric --help");
+    }
+
+    @Test
+    void jsonIsOneObjectWithEveryRowAndStatusOneWhenARowIsOutsideItsBand() {
+        MainTest.Outcome o = reproduce(quick("shiftlock-2.3", "--format", "json"));
+        assertEquals(Main.EXIT_VIOLATIONS, o.status(), "cas in its start-up collapse is far from the paper: "
+                + o.out());
+        List<String> lines = o.out().lines().toList();
+        assertEquals(1, lines.size(), o.out());
+        String json = lines.get(0);
+        assertTrue(json.startsWith("{\"experiment\":\"shiftlock-2.3\",\"reference\":\"ShiftLock (FAST'25) §2.3\","),
+                json);
+        assertTrue(json.contains("\"within_bands\":false,\"rows\":[{\"case\":\"ideal (no retries)\",\"metric\":"
+                + "\"goodput\",\"unit\":\"Kops/s\",\"paper\":278.3,\"sim\":"), json);
+        assertEquals(6, json.split("\"within_band\":").length - 1, "six rows");
+        assertEquals("", o.err(), "no progress noise when stderr is not a terminal");
+    }
+
+    @Test
+    void tableShowsPaperAndSimulationSideBySide() {
+        MainTest.Outcome o = reproduce(quick("shiftlock-2.3"));
+        assertEquals(Main.EXIT_VIOLATIONS, o.status(), o.out());
+        List<String> lines = o.out().lines().toList();
+        assertEquals("# shiftlock-2.3: ShiftLock (FAST'25) §2.3", lines.get(0));
+        assertTrue(lines.get(2).contains("measured ideal 3 ms after 1 ms"), lines.get(2));
+        assertTrue(lines.get(3).matches("case +metric +paper +sim +unit +diff +band +verdict"), lines.get(3));
+        assertTrue(lines.get(4).startsWith("ideal (no retries)") && lines.get(4).contains("278.3"), lines.get(4));
+        assertTrue(lines.stream().anyMatch(l -> l.endsWith("OUTSIDE")), o.out());
+        assertTrue(lines.get(lines.size() - 1).matches("\\d of 6 numbers OUTSIDE their bands \\(simulated in .* s\\)"),
+                lines.get(lines.size() - 1));
+    }
+}
