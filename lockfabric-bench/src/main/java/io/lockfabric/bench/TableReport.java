@@ -1,6 +1,5 @@
 package io.lockfabric.bench;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,15 +13,13 @@ public final class TableReport implements Report {
     private static final String[] HEADER = {"protocol", "goodput Kops/s", "acq p50 us", "acq p99 us", "acq p99.9 us",
             "op p99 us", "ops/cycle (lock)", "retries/op", "cs ops/cycle", "check"};
     private static final boolean[] NUMERIC = {false, true, true, true, true, true, false, true, false, false};
-    private static final String GAP = "  ";
     private static final double OPS_PER_KOPS = 1_000.0;
 
     @Override
     public String render(List<RunResult> results) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(HEADER);
+        TextTable table = new TextTable(HEADER, NUMERIC);
         for (RunResult r : results) {
-            rows.add(new String[]{
+            table.row(
                     r.protocol(),
                     fixed(r.goodput() / OPS_PER_KOPS, 1),
                     fixed(r.acquireLatency().p50Us(), 2),
@@ -32,27 +29,9 @@ public final class TableReport implements Report {
                     r.lockOpsPerCycle().compact(),
                     fixed(r.measuredOps() == 0 ? 0 : (double) r.retries() / r.measuredOps(), 2),
                     r.csOpsPerCycle().compact(),
-                    r.check().summary()});
+                    r.check().summary());
         }
-        int[] widths = new int[HEADER.length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                if (i > 0) {
-                    line.append(GAP);
-                }
-                String pad = " ".repeat(widths[i] - row[i].length());
-                line.append(NUMERIC[i] ? pad + row[i] : row[i] + pad);
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        return table.render();
     }
 
     private static String fixed(double v, int decimals) {

@@ -11,7 +11,6 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -27,10 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -157,7 +154,7 @@ final class BenchCommand implements Callable<Integer> {
                     + "--fabric sim only");
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
-        List<LockProtocol> selected = selectedProtocols();
+        List<LockProtocol> selected = ProtocolSelection.select(protocols, SIM_FABRIC.equals(fabric));
         ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
         protocolOptions.validate(selected);
         SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
@@ -167,10 +164,6 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<RunResult> results = new ArrayList<>();
         for (LockProtocol protocol : selected) {
-            if (sim && protocol.requiresInProcessFabric()) {
-                throw new BadInputException("protocol " + protocol.name() + " needs its clients in one JVM and "
-                        + "cannot run on the sim fabric");
-            }
             try (Fabric f = sim ? new SimFabric(cluster) : LocalFabric.builder().seed(seed).build()) {
                 results.add(new Runner(f).withFaults(plan).run(protocol, config));
             }
@@ -200,24 +193,6 @@ final class BenchCommand implements Callable<Integer> {
             return Main.EXIT_VIOLATIONS;
         }
         return Main.EXIT_OK;
-    }
-
-    private List<LockProtocol> selectedProtocols() {
-        if (protocols == null || protocols.isEmpty()) {
-            return LockProtocols.all().stream()
-                    .filter(p -> !SIM_FABRIC.equals(fabric) || !p.requiresInProcessFabric()).toList();
-        }
-        Set<String> names = new LinkedHashSet<>();
-        for (String p : protocols) {
-            if (!p.isBlank()) {
-                names.add(p.trim());
-            }
-        }
-        if (names.isEmpty()) {
-            throw new BadInputException("--protocols names no protocol; known: "
-                    + String.join(", ", LockProtocols.names()));
-        }
-        return names.stream().map(LockProtocols::byName).toList();
     }
 
     private MicroBenchConfig config(ProtocolOptions protocolOptions, SimConfig cluster) {

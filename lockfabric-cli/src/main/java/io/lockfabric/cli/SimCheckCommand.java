@@ -6,11 +6,11 @@ import io.lockfabric.bench.ProgressDisplay;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.SimCheck;
+import io.lockfabric.bench.TextTable;
 import io.lockfabric.check.Violation;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import picocli.CommandLine;
@@ -21,10 +21,8 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -119,7 +117,7 @@ final class SimCheckCommand implements Callable<Integer> {
         if (seed == null && seeds < 1) {
             throw new BadInputException("--seeds must be >= 1, got " + seeds);
         }
-        List<LockProtocol> selected = selectedProtocols();
+        List<LockProtocol> selected = ProtocolSelection.select(protocols, true);
         ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
         protocolOptions.validate(selected);
         FaultPlan plan = FaultPlan.parse(faults);
@@ -183,35 +181,19 @@ final class SimCheckCommand implements Callable<Integer> {
     }
 
     private static String table(List<LockProtocol> selected, List<SimCheck.Tally> tallies, ProtocolOptions options) {
-        String[] header = {"protocol", "runs", "ops", "violations", "hazards", "crashes", "stuck (expected)",
-                "recoveries", "recovery time (fastest..slowest)"};
-        List<String[]> rows = new ArrayList<>();
-        rows.add(header);
+        TextTable table = TextTable.leftAligned("protocol", "runs", "ops", "violations", "hazards", "crashes",
+                "stuck (expected)", "recoveries", "recovery time (fastest..slowest)");
         for (int i = 0; i < tallies.size(); i++) {
             SimCheck.Tally t = tallies.get(i);
             FailureModel model = selected.get(i).failureModel(options.forProtocol(selected.get(i)));
-            rows.add(new String[]{t.protocol(), String.valueOf(t.runs()), String.format(Locale.ROOT, "%,d",
-                    t.operations()), String.valueOf(t.violations().size()), String.valueOf(t.hazards()),
-                    String.valueOf(t.crashes()), String.valueOf(t.stuckExpected()), String.valueOf(t.recoveries()),
+            table.row(t.protocol(), String.valueOf(t.runs()), String.format(Locale.ROOT, "%,d", t.operations()),
+                    String.valueOf(t.violations().size()), String.valueOf(t.hazards()), String.valueOf(t.crashes()),
+                    String.valueOf(t.stuckExpected()), String.valueOf(t.recoveries()),
                     (t.minRecoveryNs() < 0 ? "" : Durations.format(t.minRecoveryNs()) + "..")
                             + FaultSummary.recovery(t.maxRecoveryNs(),
-                            model.recoversFromCrash() ? model.recoveryBoundNs() : 0)});
+                            model.recoversFromCrash() ? model.recoveryBoundNs() : 0));
         }
-        int[] widths = new int[header.length];
-        for (String[] row : rows) {
-            for (int c = 0; c < row.length; c++) {
-                widths[c] = Math.max(widths[c], row[c].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int c = 0; c < row.length; c++) {
-                line.append(c == 0 ? "" : "  ").append(row[c]).append(" ".repeat(widths[c] - row[c].length()));
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        return table.render();
     }
 
     /** The command that runs exactly this protocol and seed again. */
@@ -230,29 +212,5 @@ final class SimCheckCommand implements Callable<Integer> {
             sb.append(" --option ").append(pair);
         }
         return sb.toString();
-    }
-
-    private List<LockProtocol> selectedProtocols() {
-        if (protocols == null || protocols.isEmpty()) {
-            return LockProtocols.all().stream().filter(p -> !p.requiresInProcessFabric()).toList();
-        }
-        Set<String> names = new LinkedHashSet<>();
-        for (String p : protocols) {
-            if (!p.isBlank()) {
-                names.add(p.trim());
-            }
-        }
-        if (names.isEmpty()) {
-            throw new BadInputException("--protocols names no protocol; known: "
-                    + String.join(", ", LockProtocols.names()));
-        }
-        List<LockProtocol> out = names.stream().map(LockProtocols::byName).toList();
-        for (LockProtocol p : out) {
-            if (p.requiresInProcessFabric()) {
-                throw new BadInputException("protocol " + p.name() + " needs its clients in one JVM and cannot run "
-                        + "on the simulator");
-            }
-        }
-        return out;
     }
 }

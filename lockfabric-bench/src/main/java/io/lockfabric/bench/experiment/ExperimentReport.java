@@ -1,6 +1,7 @@
 package io.lockfabric.bench.experiment;
 
 import io.lockfabric.bench.JsonWriter;
+import io.lockfabric.bench.TextTable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.Locale;
 public final class ExperimentReport {
     private static final String[] HEADER = {"case", "metric", "paper", "sim", "unit", "diff", "band", "verdict"};
     private static final boolean[] NUMERIC = {false, false, true, true, false, true, false, false};
-    private static final String GAP = "  ";
     private static final double NANOS_PER_SECOND = 1e9;
 
     private ExperimentReport() {
@@ -21,34 +21,17 @@ public final class ExperimentReport {
 
     /** Heading, one row per number, and a summary line; ends with a newline. */
     public static String table(ExperimentResult r) {
-        List<String[]> lines = new ArrayList<>();
-        lines.add(HEADER);
+        TextTable table = new TextTable(HEADER, NUMERIC);
         for (ExperimentRow row : r.rows()) {
-            lines.add(new String[]{row.caseName(), row.metric(), number(row.paper()), number(row.sim()), row.unit(),
+            table.row(row.caseName(), row.metric(), number(row.paper()), number(row.sim()), row.unit(),
                     row.band().describeDifference(row.difference(), row.unit()), row.band().describe(row.unit()),
-                    row.withinBand() ? "ok" : "OUTSIDE"});
-        }
-        int[] widths = new int[HEADER.length];
-        for (String[] line : lines) {
-            for (int i = 0; i < line.length; i++) {
-                widths[i] = Math.max(widths[i], line[i].length());
-            }
+                    row.withinBand() ? "ok" : "OUTSIDE");
         }
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(r.experiment()).append(": ").append(r.reference()).append('\n');
         sb.append("# ").append(r.description()).append('\n');
         sb.append("# ").append(r.setup()).append('\n');
-        for (String[] line : lines) {
-            StringBuilder out = new StringBuilder();
-            for (int i = 0; i < line.length; i++) {
-                if (i > 0) {
-                    out.append(GAP);
-                }
-                String pad = " ".repeat(widths[i] - line[i].length());
-                out.append(NUMERIC[i] ? pad + line[i] : line[i] + pad);
-            }
-            sb.append(out.toString().stripTrailing()).append('\n');
-        }
+        sb.append(table.render());
         int outside = r.outsideBands().size();
         sb.append(outside == 0
                 ? String.format(Locale.ROOT, "all %d numbers within their bands", r.rows().size())
