@@ -1,36 +1,64 @@
 package io.lockfabric.sim;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * The discrete-event scheduler: events ordered by (virtual time, sequence number), run one at a
- * time by a driver thread; simulated processes run only when an event hands them the baton. Keeps
- * a running hash of everything that happened, so two runs can be compared byte for byte.
+ * time; simulated processes run only while they hold the baton. Keeps a running hash of
+ * everything that happened, so two runs can be compared byte for byte.
  *
- * <p>Not thread-safe by design: exactly one thread (the driver or the process holding the baton)
- * touches it at any moment, and the hand-offs are ordered by volatile writes.
+ * <p>The event loop has no thread of its own: it runs on whichever thread holds the baton and is
+ * not running process code. {@link #runUntil} runs it on the calling thread until an event
+ * resumes a process, and hands the baton to that process; when a process blocks, its own thread
+ * runs the loop until an event resumes a process: itself (it just carries on, no hand-off at
+ * all) or another one (one direct hand-off, then it parks until it is resumed). When the
+ * condition of {@code runUntil} holds, or the simulation is stuck, the baton goes back to the
+ * thread that called {@code runUntil}.
+ *
+ * <p>Not thread-safe by design: exactly one thread (the one holding the baton) touches it at any
+ * moment, and the hand-offs are ordered by volatile writes.
  */
 public final class Simulation {
     private static final long FNV_PRIME = 0x100000001b3L;
+    private static final int INITIAL_CAPACITY = 1024;
 
-    private record Event(long time, long seq, Runnable action) {
-    }
+    // The event queue: a binary min-heap of (time, seq) keys, two longs per entry, each with the
+    // slot of its action. Actions stay in their slot while the keys move, so that sifting moves
+    // no references (cheaper under a generational collector's write barrier).
+    private long[] heapKeys = new long[2 * INITIAL_CAPACITY];
+    private int[] heapSlot = new int[INITIAL_CAPACITY];
+    private int heapSize;
+    private Runnable[] actions = new Runnable[INITIAL_CAPACITY];
+    private int[] freeSlots = new int[INITIAL_CAPACITY];
+    private int freeCount;
+    private int usedSlots;
 
-    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
-            ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private final List<SimProcess> processes = new ArrayList<>();
     private long now;
     private long seq;
     private long executedEvents;
     private long historyHash = 0xcbf29ce484222325L;
     private long timeLimitNs = Long.MAX_VALUE;
+    /** The process holding the baton and running its own code; null while events run. */
     private SimProcess current;
-    private Thread driver;
-    private volatile boolean driverGo;
+
+    /** Processes resumed by the event just run, to run before the next event (rarely more than one). */
+    private SimProcess resumed;
+    private final ArrayDeque<SimProcess> moreResumed = new ArrayDeque<>();
+
+    /** The thread in {@link #runUntil} or {@link #shutdown}, waiting to get the baton back. */
+    private Thread caller;
+    private volatile boolean callerGo;
+    private BooleanSupplier done;
+    private String what;
+    /** Why the loop gave the baton back to the caller early, to be thrown there. */
+    private Throwable loopError;
+    private boolean tearingDown;
 
     /** Current virtual time in nanoseconds. */
     public long now() {
@@ -70,7 +98,7 @@ public final class Simulation {
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " is in the past (now " + now + ")");
         }
-        events.add(new Event(at, seq++, action));
+        push(at, seq++, action);
     }
 
     /** The process holding the baton, or null if the caller is not a simulated process. */
@@ -91,7 +119,10 @@ public final class Simulation {
         return p;
     }
 
-    /** Resumes a blocked process with a value, unless the wait is stale or the process is gone. */
+    /**
+     * Resumes a blocked process with a value, unless the wait is stale or the process is gone.
+     * Called by an event; the process runs when that event's action has returned.
+     */
     public void resume(SimProcess p, long token, Object value, RuntimeException error) {
         if (p.finished() || p.state != SimProcess.State.BLOCKED || p.waitToken != token) {
             return;
@@ -105,17 +136,13 @@ public final class Simulation {
         runProcess(p);
     }
 
+    /** Marks {@code p} to run once the current event's action has returned. */
     private void runProcess(SimProcess p) {
-        if (p.finished()) {
-            return;
+        if (resumed == null) {
+            resumed = p;
+        } else {
+            moreResumed.add(p);
         }
-        if (p.pausedUntilNs > now) {
-            schedule(p.pausedUntilNs, () -> runProcess(p));
-            return;
-        }
-        current = p;
-        p.resumeFromDriver();
-        current = null;
     }
 
     /**
@@ -146,12 +173,12 @@ public final class Simulation {
         }
     }
 
-    // ---------------------------------------------------------------- driver
+    // ---------------------------------------------------------------- event loop
 
     /**
      * Runs events until {@code done} holds. Called from outside the simulation (a test, the
-     * runner): the events are run by a virtual driver thread, so every hand-off is between
-     * virtual threads.
+     * runner): the calling thread runs events until one resumes a process, then waits until the
+     * baton comes back to it.
      *
      * @throws SimulationStuckException if events run out or virtual time passes the limit first
      */
@@ -159,43 +186,132 @@ public final class Simulation {
         if (current() != null) {
             throw new IllegalStateException("a simulated process cannot run the simulation");
         }
-        RuntimeException[] error = new RuntimeException[1];
-        Thread t = Thread.ofVirtual().name("sim-driver").start(() -> {
-            driver = Thread.currentThread();
-            try {
-                drive(done, what);
-            } catch (RuntimeException e) {
-                error[0] = e;
-            } finally {
-                driver = null;
-            }
-        });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running the simulation", e);
+        if (caller != null) {
+            throw new IllegalStateException("the simulation is already being run by " + caller);
         }
-        if (error[0] != null) {
-            throw error[0];
+        this.done = done;
+        this.what = what;
+        this.caller = Thread.currentThread();
+        Throwable error;
+        try {
+            SimProcess next = loopSafely();
+            if (next != null) {
+                handTo(next);
+                awaitCaller();
+            }
+        } finally {
+            error = loopError;
+            loopError = null;
+            this.caller = null;
+            this.done = null;
+            this.what = null;
+        }
+        switch (error) {
+            case null -> {
+            }
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException(error);
         }
     }
 
-    private void drive(BooleanSupplier done, String what) {
-        while (!done.getAsBoolean()) {
-            Event e = events.poll();
-            if (e == null) {
-                throw new SimulationStuckException("no events left at virtual time " + now + " ns while waiting for "
-                        + what + "; blocked: " + blocked());
+    /**
+     * Runs events on the calling thread, which holds the baton, until it must go elsewhere.
+     *
+     * @return the process to hand the baton to, or null to give it back to the caller of
+     * {@link #runUntil} (its condition holds, or {@link #loopError} says why not)
+     */
+    private SimProcess loopSafely() {
+        try {
+            return loop();
+        } catch (Throwable e) {
+            loopError = e;
+            return null;
+        }
+    }
+
+    private SimProcess loop() {
+        for (;;) {
+            SimProcess p = nextResumed();
+            if (p != null) {
+                if (p.finished()) {
+                    continue;
+                }
+                if (p.pausedUntilNs > now) {
+                    schedule(p.pausedUntilNs, () -> runProcess(p));
+                    continue;
+                }
+                return p;
             }
-            if (e.time > timeLimitNs) {
-                events.add(e);
-                throw new SimulationStuckException("virtual time limit " + timeLimitNs + " ns reached while waiting for "
-                        + what + "; blocked: " + blocked());
+            if (done.getAsBoolean()) {
+                return null;
             }
-            now = e.time;
+            if (heapSize == 0) {
+                loopError = new SimulationStuckException("no events left at virtual time " + now
+                        + " ns while waiting for " + what + "; blocked: " + blocked());
+                return null;
+            }
+            if (heapKeys[0] > timeLimitNs) {
+                loopError = new SimulationStuckException("virtual time limit " + timeLimitNs
+                        + " ns reached while waiting for " + what + "; blocked: " + blocked());
+                return null;
+            }
+            now = heapKeys[0];
+            Runnable action = pop();
             executedEvents++;
-            e.action.run();
+            action.run();
+        }
+    }
+
+    private SimProcess nextResumed() {
+        SimProcess p = resumed;
+        if (p != null) {
+            resumed = moreResumed.poll();
+        }
+        return p;
+    }
+
+    /** Gives the baton to process {@code p} (not the calling thread's own). */
+    private void handTo(SimProcess p) {
+        current = p;
+        p.state = SimProcess.State.RUNNING;
+        p.handBaton();
+    }
+
+    /**
+     * Process side: the calling process {@code p} blocks (or has ended, {@code ended}). Runs
+     * events on its thread until the baton must go elsewhere, and hands it on. Returns true if
+     * the process itself was resumed (it keeps the baton and carries on); false if the baton went
+     * elsewhere (the caller then waits for it, or ends).
+     */
+    boolean passBaton(SimProcess p, boolean ended) {
+        current = null;
+        SimProcess next = tearingDown ? null : loopSafely();
+        if (next == p && !ended) {
+            current = p;
+            p.state = SimProcess.State.RUNNING;
+            return true;
+        }
+        if (next != null) {
+            handTo(next);
+        } else {
+            Thread waiting = caller;
+            callerGo = true;
+            LockSupport.unpark(waiting);
+        }
+        return false;
+    }
+
+    /** Caller side: wait until the baton comes back. */
+    private void awaitCaller() {
+        boolean interrupted = false;
+        while (!callerGo) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        callerGo = false;
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -217,40 +333,104 @@ public final class Simulation {
         if (current() != null) {
             throw new IllegalStateException("a simulated process cannot shut the simulation down");
         }
-        Thread t = Thread.ofVirtual().name("sim-teardown").start(() -> {
-            driver = Thread.currentThread();
+        if (caller != null) {
+            throw new IllegalStateException("the simulation is being run by " + caller);
+        }
+        caller = Thread.currentThread();
+        tearingDown = true;
+        try {
             for (SimProcess p : processes) {
                 if (p.hasLiveThread()) {
+                    p.kill();
                     current = p;
-                    p.killFromDriver();
+                    p.handBaton();
+                    awaitCaller();
                     current = null;
                 }
             }
-            driver = null;
-        });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            tearingDown = false;
+            caller = null;
         }
     }
 
-    /** Process side: hand the baton to the driver (the process is now blocked). */
-    void passBatonToDriver() {
-        driverGo = true;
-        LockSupport.unpark(driver);
-    }
+    // ---------------------------------------------------------------- event heap
 
-    /** Process side: the process ended; the driver continues. */
-    void processEnded() {
-        passBatonToDriver();
-    }
-
-    /** Driver side: wait until the running process blocks or ends. */
-    void awaitBaton() {
-        while (!driverGo) {
-            LockSupport.park(this);
+    private void push(long time, long s, Runnable action) {
+        int slot;
+        if (freeCount > 0) {
+            slot = freeSlots[--freeCount];
+        } else {
+            if (usedSlots == actions.length) {
+                int n = usedSlots * 2;
+                actions = Arrays.copyOf(actions, n);
+                freeSlots = Arrays.copyOf(freeSlots, n);
+                heapKeys = Arrays.copyOf(heapKeys, 2 * n);
+                heapSlot = Arrays.copyOf(heapSlot, n);
+            }
+            slot = usedSlots++;
         }
-        driverGo = false;
+        actions[slot] = action;
+        long[] k = heapKeys;
+        int[] hs = heapSlot;
+        int i = heapSize++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            long pt = k[2 * parent];
+            if (pt < time || (pt == time && k[2 * parent + 1] < s)) {
+                break;
+            }
+            k[2 * i] = pt;
+            k[2 * i + 1] = k[2 * parent + 1];
+            hs[i] = hs[parent];
+            i = parent;
+        }
+        k[2 * i] = time;
+        k[2 * i + 1] = s;
+        hs[i] = slot;
+    }
+
+    /** Removes the earliest event and returns its action. */
+    private Runnable pop() {
+        long[] k = heapKeys;
+        int[] hs = heapSlot;
+        int topSlot = hs[0];
+        Runnable top = actions[topSlot];
+        actions[topSlot] = null;
+        freeSlots[freeCount++] = topSlot;
+        int n = --heapSize;
+        if (n > 0) {
+            long time = k[2 * n];
+            long s = k[2 * n + 1];
+            int slot = hs[n];
+            int i = 0;
+            int half = n >>> 1;
+            while (i < half) {
+                int child = 2 * i + 1;
+                long ct = k[2 * child];
+                long cs = k[2 * child + 1];
+                int right = child + 1;
+                if (right < n) {
+                    long rt = k[2 * right];
+                    long rs = k[2 * right + 1];
+                    if (rt < ct || (rt == ct && rs < cs)) {
+                        child = right;
+                        ct = rt;
+                        cs = rs;
+                    }
+                }
+                if (time < ct || (time == ct && s < cs)) {
+                    break;
+                }
+                k[2 * i] = ct;
+                k[2 * i + 1] = cs;
+                hs[i] = hs[child];
+                i = child;
+            }
+            k[2 * i] = time;
+            k[2 * i + 1] = s;
+            hs[i] = slot;
+        }
+        return top;
     }
 }
