@@ -2,7 +2,6 @@ package io.lockfabric.sim;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -25,19 +24,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class Simulation {
     private static final long FNV_PRIME = 0x100000001b3L;
-    private static final int INITIAL_CAPACITY = 1024;
 
-    // The event queue: a binary min-heap of (time, seq) keys, two longs per entry, each with the
-    // slot of its action. Actions stay in their slot while the keys move, so that sifting moves
-    // no references (cheaper under a generational collector's write barrier).
-    private long[] heapKeys = new long[2 * INITIAL_CAPACITY];
-    private int[] heapSlot = new int[INITIAL_CAPACITY];
-    private int heapSize;
-    private Runnable[] actions = new Runnable[INITIAL_CAPACITY];
-    private int[] freeSlots = new int[INITIAL_CAPACITY];
-    private int freeCount;
-    private int usedSlots;
-
+    private final EventQueue events = new EventQueue();
     private final List<SimProcess> processes = new ArrayList<>();
     private long now;
     private long seq;
@@ -98,7 +86,7 @@ public final class Simulation {
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " is in the past (now " + now + ")");
         }
-        push(at, seq++, action);
+        events.add(now, at, seq++, action);
     }
 
     /** The process holding the baton, or null if the caller is not a simulated process. */
@@ -246,18 +234,19 @@ public final class Simulation {
             if (done.getAsBoolean()) {
                 return null;
             }
-            if (heapSize == 0) {
+            if (events.isEmpty()) {
                 loopError = new SimulationStuckException("no events left at virtual time " + now
                         + " ns while waiting for " + what + "; blocked: " + blocked());
                 return null;
             }
-            if (heapKeys[0] > timeLimitNs) {
+            long t = events.peekTime(now);
+            if (t > timeLimitNs) {
                 loopError = new SimulationStuckException("virtual time limit " + timeLimitNs
                         + " ns reached while waiting for " + what + "; blocked: " + blocked());
                 return null;
             }
-            now = heapKeys[0];
-            Runnable action = pop();
+            now = t;
+            Runnable action = events.poll();
             executedEvents++;
             action.run();
         }
@@ -352,85 +341,5 @@ public final class Simulation {
             tearingDown = false;
             caller = null;
         }
-    }
-
-    // ---------------------------------------------------------------- event heap
-
-    private void push(long time, long s, Runnable action) {
-        int slot;
-        if (freeCount > 0) {
-            slot = freeSlots[--freeCount];
-        } else {
-            if (usedSlots == actions.length) {
-                int n = usedSlots * 2;
-                actions = Arrays.copyOf(actions, n);
-                freeSlots = Arrays.copyOf(freeSlots, n);
-                heapKeys = Arrays.copyOf(heapKeys, 2 * n);
-                heapSlot = Arrays.copyOf(heapSlot, n);
-            }
-            slot = usedSlots++;
-        }
-        actions[slot] = action;
-        long[] k = heapKeys;
-        int[] hs = heapSlot;
-        int i = heapSize++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            long pt = k[2 * parent];
-            if (pt < time || (pt == time && k[2 * parent + 1] < s)) {
-                break;
-            }
-            k[2 * i] = pt;
-            k[2 * i + 1] = k[2 * parent + 1];
-            hs[i] = hs[parent];
-            i = parent;
-        }
-        k[2 * i] = time;
-        k[2 * i + 1] = s;
-        hs[i] = slot;
-    }
-
-    /** Removes the earliest event and returns its action. */
-    private Runnable pop() {
-        long[] k = heapKeys;
-        int[] hs = heapSlot;
-        int topSlot = hs[0];
-        Runnable top = actions[topSlot];
-        actions[topSlot] = null;
-        freeSlots[freeCount++] = topSlot;
-        int n = --heapSize;
-        if (n > 0) {
-            long time = k[2 * n];
-            long s = k[2 * n + 1];
-            int slot = hs[n];
-            int i = 0;
-            int half = n >>> 1;
-            while (i < half) {
-                int child = 2 * i + 1;
-                long ct = k[2 * child];
-                long cs = k[2 * child + 1];
-                int right = child + 1;
-                if (right < n) {
-                    long rt = k[2 * right];
-                    long rs = k[2 * right + 1];
-                    if (rt < ct || (rt == ct && rs < cs)) {
-                        child = right;
-                        ct = rt;
-                        cs = rs;
-                    }
-                }
-                if (time < ct || (time == ct && s < cs)) {
-                    break;
-                }
-                k[2 * i] = ct;
-                k[2 * i + 1] = cs;
-                hs[i] = hs[child];
-                i = child;
-            }
-            k[2 * i] = time;
-            k[2 * i + 1] = s;
-            hs[i] = slot;
-        }
-        return top;
     }
 }
