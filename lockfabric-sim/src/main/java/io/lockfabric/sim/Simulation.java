@@ -121,6 +121,8 @@ public final class Simulation {
         }
         p.resumeValue = value;
         p.resumeError = error;
+        // no longer waiting: another resume of this wait (in this same event) is stale
+        p.state = SimProcess.State.RUNNING;
         runProcess(p);
     }
 

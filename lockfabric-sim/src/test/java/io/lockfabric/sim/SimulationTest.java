@@ -116,6 +116,26 @@ class SimulationTest {
     }
 
     @Test
+    void aSecondResumeOfOneWaitInTheSameEventIsStale() {
+        Simulation sim = new Simulation();
+        List<String> got = new ArrayList<>();
+        SimProcess p = sim.spawn("p", () -> {
+            SimProcess self = sim.current();
+            long token = sim.token(self);
+            sim.schedule(100, () -> {
+                sim.resume(self, token, "first", null);
+                sim.resume(self, token, "second", null);
+            });
+            got.add(sim.block(self) + "@" + sim.now());
+            long next = sim.token(self);
+            sim.schedule(300, () -> sim.resume(self, next, "later", null));
+            got.add(sim.block(self) + "@" + sim.now());
+        });
+        p.join();
+        assertEquals(List.of("first@100", "later@300"), got);
+    }
+
+    @Test
     void oneEventResumingTwoProcessesRunsBothInOrderAtThatTime() {
         Simulation sim = new Simulation();
         StringBuilder log = new StringBuilder();
