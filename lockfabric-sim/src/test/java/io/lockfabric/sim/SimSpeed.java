@@ -16,13 +16,19 @@ import java.util.Locale;
 
 /**
  * Speed benchmark of the simulator (not a test): 5 compute nodes × 48 clients, each looping
- * acquire–release of one lock until a virtual deadline; prints verbs and events per wall-clock
- * second and the history hash (which must not change when the simulator gets faster).
+ * acquire–release of one lock until a virtual deadline; prints, per run and the best of the
+ * repeats, wall and process CPU time, verbs (served by the memory nodes' NICs) and events per
+ * wall-clock second, and the history hash (which must not change when the simulator gets
+ * faster). From the repository root, after {@code mvn -o -q install -DskipTests}:
  *
  * <pre>
- * java -cp lockfabric-sim/target/classes:lockfabric-sim/target/test-classes:lockfabric-core/target/classes:lockfabric-core/target/test-classes \
+ * $JAVA_HOME/bin/java -cp lockfabric-sim/target/classes:lockfabric-sim/target/test-classes:\
+ * lockfabric-core/target/classes:lockfabric-core/target/test-classes \
  *     io.lockfabric.sim.SimSpeed [virtual-ms=200] [repeats=5] [protocol...=cas-nb cas]
  * </pre>
+ *
+ * Add {@code -Djdk.virtualThreadScheduler.parallelism=1} to see the simulator on one carrier
+ * thread (only one simulated thread runs at a time; a second carrier just steals the next one).
  */
 public final class SimSpeed {
     private SimSpeed() {
