@@ -6,9 +6,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A simulated client: the real client code on a virtual thread that runs only while it holds the
- * simulation's baton. It gives the baton back whenever it blocks (a verb, a sleep, a wait for a
- * message) after scheduling the event that will resume it; so exactly one thread runs at a time
- * and a run is a pure function of its configuration and seed.
+ * simulation's baton. Whenever it blocks (a verb, a sleep, a wait for a message), after
+ * scheduling the event that will resume it, its thread runs the simulation's events until one
+ * resumes a process, and passes the baton on to that one (or keeps it, if that is itself); so
+ * exactly one thread runs at a time and a run is a pure function of its configuration and seed.
  */
 public final class SimProcess implements ClientThread {
     enum State { NEW, RUNNING, BLOCKED, DONE, CRASHED }
@@ -82,31 +83,28 @@ public final class SimProcess implements ClientThread {
         }
     }
 
-    // ---------------------------------------------------------------- baton passing (driver side)
+    // ---------------------------------------------------------------- baton passing (giving side)
 
-    /** Called by the driver: runs this process until it blocks or ends. */
-    void resumeFromDriver() {
+    /**
+     * Gives this process the baton (from the thread that holds it): starts its thread, or wakes
+     * it where it waits in {@link #block}.
+     */
+    void handBaton() {
+        go = true;
         if (thread == null) {
             thread = Thread.ofVirtual().name(name).unstarted(this::main);
-            state = State.RUNNING;
-            go = true;
             thread.start();
         } else {
-            state = State.RUNNING;
-            go = true;
             LockSupport.unpark(thread);
         }
-        sim.awaitBaton();
     }
 
-    /** Tears down a blocked or crashed process: it throws {@link ProcessKilled} from where it waits. */
-    void killFromDriver() {
+    /**
+     * Marks a blocked or crashed process for teardown: given the baton, it throws
+     * {@link ProcessKilled} from where it waits.
+     */
+    void kill() {
         killed = true;
-        if (hasLiveThread()) {
-            go = true;
-            LockSupport.unpark(thread);
-            sim.awaitBaton();
-        }
     }
 
     boolean hasLiveThread() {
@@ -137,16 +135,21 @@ public final class SimProcess implements ClientThread {
             state = State.DONE;
         } finally {
             ended = true;
-            sim.processEnded();
+            sim.passBaton(this, true);
         }
     }
 
-    /** Blocks the calling process (which must be this one) until the driver resumes it. */
+    /**
+     * Blocks the calling process (which must be this one) until an event resumes it: its thread
+     * runs events meanwhile, until one resumes it (it carries on at once) or another process (it
+     * hands that one the baton and waits for its own turn).
+     */
     void block() {
         state = State.BLOCKED;
         waitToken++;
-        sim.passBatonToDriver();
-        waitForBaton();
+        if (!sim.passBaton(this, false)) {
+            waitForBaton();
+        }
         if (killed) {
             throw new ProcessKilled(name);
         }

@@ -1,36 +1,52 @@
 package io.lockfabric.sim;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * The discrete-event scheduler: events ordered by (virtual time, sequence number), run one at a
- * time by a driver thread; simulated processes run only when an event hands them the baton. Keeps
- * a running hash of everything that happened, so two runs can be compared byte for byte.
+ * time; simulated processes run only while they hold the baton. Keeps a running hash of
+ * everything that happened, so two runs can be compared byte for byte.
  *
- * <p>Not thread-safe by design: exactly one thread (the driver or the process holding the baton)
- * touches it at any moment, and the hand-offs are ordered by volatile writes.
+ * <p>The event loop has no thread of its own: it runs on whichever thread holds the baton and is
+ * not running process code. {@link #runUntil} runs it on the calling thread until an event
+ * resumes a process, and hands the baton to that process; when a process blocks, its own thread
+ * runs the loop until an event resumes a process: itself (it just carries on, no hand-off at
+ * all) or another one (one direct hand-off, then it parks until it is resumed). When the
+ * condition of {@code runUntil} holds, or the simulation is stuck, the baton goes back to the
+ * thread that called {@code runUntil}.
+ *
+ * <p>Not thread-safe by design: exactly one thread (the one holding the baton) touches it at any
+ * moment, and the hand-offs are ordered by volatile writes.
  */
 public final class Simulation {
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private record Event(long time, long seq, Runnable action) {
-    }
-
-    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
-            ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final EventQueue events = new EventQueue();
     private final List<SimProcess> processes = new ArrayList<>();
     private long now;
     private long seq;
     private long executedEvents;
     private long historyHash = 0xcbf29ce484222325L;
     private long timeLimitNs = Long.MAX_VALUE;
+    /** The process holding the baton and running its own code; null while events run. */
     private SimProcess current;
-    private Thread driver;
-    private volatile boolean driverGo;
+
+    /** Processes resumed by the event just run, to run before the next event (rarely more than one). */
+    private SimProcess resumed;
+    private final ArrayDeque<SimProcess> moreResumed = new ArrayDeque<>();
+
+    /** The thread in {@link #runUntil} or {@link #shutdown}, waiting to get the baton back. */
+    private Thread caller;
+    private volatile boolean callerGo;
+    private BooleanSupplier done;
+    private String what;
+    /** Why the loop gave the baton back to the caller early, to be thrown there. */
+    private Throwable loopError;
+    private boolean tearingDown;
 
     /** Current virtual time in nanoseconds. */
     public long now() {
@@ -70,7 +86,7 @@ public final class Simulation {
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " is in the past (now " + now + ")");
         }
-        events.add(new Event(at, seq++, action));
+        events.add(now, at, seq++, action);
     }
 
     /** The process holding the baton, or null if the caller is not a simulated process. */
@@ -91,7 +107,10 @@ public final class Simulation {
         return p;
     }
 
-    /** Resumes a blocked process with a value, unless the wait is stale or the process is gone. */
+    /**
+     * Resumes a blocked process with a value, unless the wait is stale or the process is gone.
+     * Called by an event; the process runs when that event's action has returned.
+     */
     public void resume(SimProcess p, long token, Object value, RuntimeException error) {
         if (p.finished() || p.state != SimProcess.State.BLOCKED || p.waitToken != token) {
             return;
@@ -102,20 +121,18 @@ public final class Simulation {
         }
         p.resumeValue = value;
         p.resumeError = error;
+        // no longer waiting: another resume of this wait (in this same event) is stale
+        p.state = SimProcess.State.RUNNING;
         runProcess(p);
     }
 
+    /** Marks {@code p} to run once the current event's action has returned. */
     private void runProcess(SimProcess p) {
-        if (p.finished()) {
-            return;
+        if (resumed == null) {
+            resumed = p;
+        } else {
+            moreResumed.add(p);
         }
-        if (p.pausedUntilNs > now) {
-            schedule(p.pausedUntilNs, () -> runProcess(p));
-            return;
-        }
-        current = p;
-        p.resumeFromDriver();
-        current = null;
     }
 
     /**
@@ -146,12 +163,12 @@ public final class Simulation {
         }
     }
 
-    // ---------------------------------------------------------------- driver
+    // ---------------------------------------------------------------- event loop
 
     /**
      * Runs events until {@code done} holds. Called from outside the simulation (a test, the
-     * runner): the events are run by a virtual driver thread, so every hand-off is between
-     * virtual threads.
+     * runner): the calling thread runs events until one resumes a process, then waits until the
+     * baton comes back to it.
      *
      * @throws SimulationStuckException if events run out or virtual time passes the limit first
      */
@@ -159,43 +176,133 @@ public final class Simulation {
         if (current() != null) {
             throw new IllegalStateException("a simulated process cannot run the simulation");
         }
-        RuntimeException[] error = new RuntimeException[1];
-        Thread t = Thread.ofVirtual().name("sim-driver").start(() -> {
-            driver = Thread.currentThread();
-            try {
-                drive(done, what);
-            } catch (RuntimeException e) {
-                error[0] = e;
-            } finally {
-                driver = null;
-            }
-        });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running the simulation", e);
+        if (caller != null) {
+            throw new IllegalStateException("the simulation is already being run by " + caller);
         }
-        if (error[0] != null) {
-            throw error[0];
+        this.done = done;
+        this.what = what;
+        this.caller = Thread.currentThread();
+        Throwable error;
+        try {
+            SimProcess next = loopSafely();
+            if (next != null) {
+                handTo(next);
+                awaitCaller();
+            }
+        } finally {
+            error = loopError;
+            loopError = null;
+            this.caller = null;
+            this.done = null;
+            this.what = null;
+        }
+        switch (error) {
+            case null -> {
+            }
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException(error);
         }
     }
 
-    private void drive(BooleanSupplier done, String what) {
-        while (!done.getAsBoolean()) {
-            Event e = events.poll();
-            if (e == null) {
-                throw new SimulationStuckException("no events left at virtual time " + now + " ns while waiting for "
-                        + what + "; blocked: " + blocked());
+    /**
+     * Runs events on the calling thread, which holds the baton, until it must go elsewhere.
+     *
+     * @return the process to hand the baton to, or null to give it back to the caller of
+     * {@link #runUntil} (its condition holds, or {@link #loopError} says why not)
+     */
+    private SimProcess loopSafely() {
+        try {
+            return loop();
+        } catch (Throwable e) {
+            loopError = e;
+            return null;
+        }
+    }
+
+    private SimProcess loop() {
+        for (;;) {
+            SimProcess p = nextResumed();
+            if (p != null) {
+                if (p.finished()) {
+                    continue;
+                }
+                if (p.pausedUntilNs > now) {
+                    schedule(p.pausedUntilNs, () -> runProcess(p));
+                    continue;
+                }
+                return p;
             }
-            if (e.time > timeLimitNs) {
-                events.add(e);
-                throw new SimulationStuckException("virtual time limit " + timeLimitNs + " ns reached while waiting for "
-                        + what + "; blocked: " + blocked());
+            if (done.getAsBoolean()) {
+                return null;
             }
-            now = e.time;
+            if (events.isEmpty()) {
+                loopError = new SimulationStuckException("no events left at virtual time " + now
+                        + " ns while waiting for " + what + "; blocked: " + blocked());
+                return null;
+            }
+            long t = events.peekTime(now);
+            if (t > timeLimitNs) {
+                loopError = new SimulationStuckException("virtual time limit " + timeLimitNs
+                        + " ns reached while waiting for " + what + "; blocked: " + blocked());
+                return null;
+            }
+            now = t;
+            Runnable action = events.poll();
             executedEvents++;
-            e.action.run();
+            action.run();
+        }
+    }
+
+    private SimProcess nextResumed() {
+        SimProcess p = resumed;
+        if (p != null) {
+            resumed = moreResumed.poll();
+        }
+        return p;
+    }
+
+    /** Gives the baton to process {@code p} (not the calling thread's own). */
+    private void handTo(SimProcess p) {
+        current = p;
+        p.state = SimProcess.State.RUNNING;
+        p.handBaton();
+    }
+
+    /**
+     * Process side: the calling process {@code p} blocks (or has ended, {@code ended}). Runs
+     * events on its thread until the baton must go elsewhere, and hands it on. Returns true if
+     * the process itself was resumed (it keeps the baton and carries on); false if the baton went
+     * elsewhere (the caller then waits for it, or ends).
+     */
+    boolean passBaton(SimProcess p, boolean ended) {
+        current = null;
+        SimProcess next = tearingDown ? null : loopSafely();
+        if (next == p && !ended) {
+            current = p;
+            p.state = SimProcess.State.RUNNING;
+            return true;
+        }
+        if (next != null) {
+            handTo(next);
+        } else {
+            Thread waiting = caller;
+            callerGo = true;
+            LockSupport.unpark(waiting);
+        }
+        return false;
+    }
+
+    /** Caller side: wait until the baton comes back. */
+    private void awaitCaller() {
+        boolean interrupted = false;
+        while (!callerGo) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        callerGo = false;
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -217,40 +324,24 @@ public final class Simulation {
         if (current() != null) {
             throw new IllegalStateException("a simulated process cannot shut the simulation down");
         }
-        Thread t = Thread.ofVirtual().name("sim-teardown").start(() -> {
-            driver = Thread.currentThread();
+        if (caller != null) {
+            throw new IllegalStateException("the simulation is being run by " + caller);
+        }
+        caller = Thread.currentThread();
+        tearingDown = true;
+        try {
             for (SimProcess p : processes) {
                 if (p.hasLiveThread()) {
+                    p.kill();
                     current = p;
-                    p.killFromDriver();
+                    p.handBaton();
+                    awaitCaller();
                     current = null;
                 }
             }
-            driver = null;
-        });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            tearingDown = false;
+            caller = null;
         }
-    }
-
-    /** Process side: hand the baton to the driver (the process is now blocked). */
-    void passBatonToDriver() {
-        driverGo = true;
-        LockSupport.unpark(driver);
-    }
-
-    /** Process side: the process ended; the driver continues. */
-    void processEnded() {
-        passBatonToDriver();
-    }
-
-    /** Driver side: wait until the running process blocks or ends. */
-    void awaitBaton() {
-        while (!driverGo) {
-            LockSupport.park(this);
-        }
-        driverGo = false;
     }
 }
