@@ -121,21 +121,6 @@ public record FaultPlan(int crashes, Pauses clientPauses, Pauses mnPauses, doubl
         return equals(NONE);
     }
 
-    /** Whether any client may crash. */
-    public boolean crashesClients() {
-        return crashes > 0;
-    }
-
-    /** The longest client pause this plan can produce (0 if none). */
-    public long maxPauseNs() {
-        return clientPauses.count() == 0 ? 0 : clientPauses.maxNs();
-    }
-
-    /** The longest memory-node pause this plan can produce (0 if none). */
-    public long maxMnPauseNs() {
-        return mnPauses.count() == 0 ? 0 : mnPauses.maxNs();
-    }
-
     /** The longest extra delay of a message. */
     public long maxDelayNs() {
         return delayProbability == 0 ? 0 : delayNs > 0 ? delayNs : MAX_DELAY_NS;
