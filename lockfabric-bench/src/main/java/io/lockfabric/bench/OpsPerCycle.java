@@ -46,6 +46,17 @@ public final class OpsPerCycle {
         return sum;
     }
 
+    /** The sum over the atomics (8- and 16-byte, plain and masked), as the papers count them. */
+    public double atomics() {
+        double sum = 0;
+        for (VerbKind k : VerbKind.values()) {
+            if (k.isAtomic()) {
+                sum += perKind[k.ordinal()];
+            }
+        }
+        return sum;
+    }
+
     /** Non-zero kinds as {@code "1.00 mcas + 1.00 write"}, or {@code "0"} when none. */
     public String compact() {
         StringJoiner sj = new StringJoiner(" + ");

@@ -1,6 +1,7 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.check.Violation;
+import io.lockfabric.lock.LatencyBreakdown;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +19,14 @@ import java.util.List;
  *                        with check on, the guarded counter's READ + WRITE
  * @param faults          on the simulator: the faults injected and the liveness, recovery and hazard
  *                        findings; {@link FaultOutcome#NONE} elsewhere
+ * @param breakdown       where the protocol's clients spent their time over the measured phase, for
+ *                        protocols that itemize it ({@link LatencyBreakdown#EMPTY} otherwise)
  */
 public record RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps,
                         long measuredNs, LatencySummary acquireLatency, LatencySummary operationLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, long retries, long aborts,
-                        long resets, CheckResult check, CounterCrossCheck crossCheck, FaultOutcome faults) {
+                        long resets, CheckResult check, CounterCrossCheck crossCheck, FaultOutcome faults,
+                        LatencyBreakdown breakdown) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Completed operations (acquire–cs–release cycles) per second of the measured phase. */

@@ -19,7 +19,10 @@ public final class ExperimentReport {
     private ExperimentReport() {
     }
 
-    /** Heading, one row per number, and a summary line; ends with a newline. */
+    /**
+     * Heading, the tables of measurements, one row per number the paper gives, a summary line and
+     * the discussion; ends with a newline.
+     */
     public static String table(ExperimentResult r) {
         TextTable table = new TextTable(HEADER, NUMERIC);
         for (ExperimentRow row : r.rows()) {
@@ -31,13 +34,35 @@ public final class ExperimentReport {
         sb.append("# ").append(r.experiment()).append(": ").append(r.reference()).append('\n');
         sb.append("# ").append(r.description()).append('\n');
         sb.append("# ").append(r.setup()).append('\n');
+        for (ExperimentTable t : r.tables()) {
+            sb.append('\n').append("## ").append(t.title()).append('\n').append(render(t));
+        }
+        if (!r.tables().isEmpty()) {
+            sb.append('\n').append("## the paper's numbers and ours").append('\n');
+        }
         sb.append(table.render());
         int outside = r.outsideBands().size();
         sb.append(outside == 0
                 ? String.format(Locale.ROOT, "all %d numbers within their bands", r.rows().size())
                 : String.format(Locale.ROOT, "%d of %d numbers OUTSIDE their bands", outside, r.rows().size()));
         sb.append(String.format(Locale.ROOT, " (simulated in %.1f s)%n", r.wallNs() / NANOS_PER_SECOND));
+        if (!r.discussion().isEmpty()) {
+            sb.append('\n').append(r.discussion().strip()).append('\n');
+        }
         return sb.toString();
+    }
+
+    private static String render(ExperimentTable t) {
+        String[] header = t.columns().toArray(String[]::new);
+        boolean[] numeric = new boolean[header.length];
+        for (int i = 1; i < numeric.length; i++) {
+            numeric[i] = true;
+        }
+        TextTable out = new TextTable(header, numeric);
+        for (List<String> row : t.cells()) {
+            out.row(row.toArray(String[]::new));
+        }
+        return out.render();
     }
 
     /**
@@ -53,6 +78,27 @@ public final class ExperimentReport {
         w.name("description").value(r.description());
         w.name("setup").value(r.setup());
         w.name("within_bands").value(r.withinBands());
+        w.name("tables").beginArray();
+        for (ExperimentTable t : r.tables()) {
+            w.beginObject();
+            w.name("title").value(t.title());
+            w.name("columns").beginArray();
+            for (String c : t.columns()) {
+                w.value(c);
+            }
+            w.endArray();
+            w.name("rows").beginArray();
+            for (List<String> row : t.cells()) {
+                w.beginArray();
+                for (String cell : row) {
+                    cell(w, cell);
+                }
+                w.endArray();
+            }
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
         w.name("rows").beginArray();
         for (ExperimentRow row : r.rows()) {
             w.beginObject();
@@ -70,9 +116,19 @@ public final class ExperimentReport {
             w.endObject();
         }
         w.endArray();
+        w.name("discussion").value(r.discussion());
         w.name("wall_seconds").value(round(r.wallNs() / NANOS_PER_SECOND));
         w.endObject();
         return sb.append('\n').toString();
+    }
+
+    /** A cell that reads as a plain number goes out as a JSON number, anything else as a string. */
+    private static void cell(JsonWriter w, String cell) {
+        if (cell.matches("-?\\d+(\\.\\d+)?")) {
+            w.value(Double.parseDouble(cell));
+        } else {
+            w.value(cell);
+        }
     }
 
     private static String number(double v) {

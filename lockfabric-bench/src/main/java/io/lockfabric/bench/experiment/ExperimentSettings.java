@@ -43,6 +43,13 @@ public record ExperimentSettings(long seed, long warmupNs, long durationNs, bool
         return new ExperimentSettings(seed, warmupNs, durationNs, show, out);
     }
 
+    /** Shows {@code "[done/total] label"} on the progress stream, if progress is shown. */
+    void progress(int done, int total, String label) {
+        if (showProgress) {
+            progressOut.printf("[%d/%d] %s%n", done, total, label);
+        }
+    }
+
     /** {@code own} unless overridden. */
     long warmupOr(long own) {
         return warmupNs > 0 ? warmupNs : own;

@@ -5,7 +5,9 @@ import java.util.stream.Collectors;
 
 /** The registry of named experiments, in a stable order. */
 public final class Experiments {
-    private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment());
+    private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
+            new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
+            new ShiftLockBreakdownExperiment());
 
     private Experiments() {
     }

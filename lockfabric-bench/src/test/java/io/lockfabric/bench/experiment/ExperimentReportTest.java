@@ -85,4 +85,26 @@ class ExperimentReportTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Experiments.byName("nope"));
         assertEquals("unknown experiment 'nope'; known: " + String.join(", ", Experiments.names()), e.getMessage());
     }
+
+    @Test
+    void tablesOfMeasurementsComeBeforeTheComparisonsAndGoToJsonAsNumbers() {
+        ExperimentTable t = new ExperimentTable.Builder("goodput, Mops/s", "protocol", "WI", "RI")
+                .row("a", "1.50", "2.25").row("b", "0.75", "n/a").build();
+        ExperimentResult r = new ExperimentResult("paper-1.2", "Paper (CONF'99) §1.2", "what", "ran",
+                List.of(t), RESULT.rows(), "Why they differ.", 1_000_000_000L);
+        String text = ExperimentReport.table(r);
+        assertTrue(text.indexOf("## goodput, Mops/s") < text.indexOf("## the paper's numbers and ours"), text);
+        assertTrue(text.contains("a         1.50  2.25") || text.lines().anyMatch(l -> l.matches("a\\s+1\\.50\\s+2\\.25")),
+                text);
+        assertTrue(text.strip().endsWith("Why they differ."), text);
+        Map<String, Object> o = MiniJson.object(MiniJson.parse(ExperimentReport.json(r).strip()));
+        List<?> tables = (List<?>) o.get("tables");
+        Map<String, Object> first = MiniJson.object(tables.get(0));
+        assertEquals("goodput, Mops/s", first.get("title"));
+        assertEquals(List.of("protocol", "WI", "RI"), first.get("columns"));
+        assertEquals(List.of(List.of("a", 1.5, 2.25), List.of("b", 0.75, "n/a")), first.get("rows"));
+        assertEquals("Why they differ.", o.get("discussion"));
+        assertThrows(IllegalArgumentException.class, () -> new ExperimentTable.Builder("t", "x", "y").row("1").build(),
+                "a row must fill every column");
+    }
 }

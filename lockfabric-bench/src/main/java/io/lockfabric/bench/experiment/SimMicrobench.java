@@ -1,0 +1,90 @@
+package io.lockfabric.bench.experiment;
+
+import io.lockfabric.bench.MicroBenchConfig;
+import io.lockfabric.bench.ProtocolOptions;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.Runner;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One run of the ShiftLock (FAST'25) §4.2 microbenchmark on the simulated testbed: clients on
+ * {@code computeNodes} compute nodes acquire a lock drawn uniform or Zipf from {@code locks} and
+ * release it at once (no critical section), a share {@code readRatio} of them shared. Default
+ * simulator model, one memory node, a fresh cluster per run.
+ *
+ * @param options protocol options as {@code protocol.key=value} pairs
+ */
+record SimMicrobench(String protocol, List<String> options, double readRatio, double zipf, long locks,
+                     int computeNodes, int clientsPerComputeNode, long warmupNs, long durationNs) {
+    /** ShiftLock §4.1: 5 compute nodes × 48 clients, 10 M locks. */
+    static final int TESTBED_COMPUTE_NODES = 5;
+    static final int TESTBED_CLIENTS_PER_CN = 48;
+    static final long TESTBED_LOCKS = 10_000_000L;
+    static final double ZIPF = 0.99;
+
+    SimMicrobench {
+        options = List.copyOf(options);
+    }
+
+    /** The testbed's 240 clients on 10 M locks. */
+    static SimMicrobench testbed(String protocol, double readRatio, double zipf, long warmupNs, long durationNs) {
+        return new SimMicrobench(protocol, List.of(), readRatio, zipf, TESTBED_LOCKS, TESTBED_COMPUTE_NODES,
+                TESTBED_CLIENTS_PER_CN, warmupNs, durationNs);
+    }
+
+    SimMicrobench withOptions(List<String> pairs) {
+        return new SimMicrobench(protocol, pairs, readRatio, zipf, locks, computeNodes, clientsPerComputeNode,
+                warmupNs, durationNs);
+    }
+
+    /** {@code clients} spread evenly over the testbed's compute nodes (a multiple of their number). */
+    SimMicrobench withClients(int clients) {
+        if (clients % TESTBED_COMPUTE_NODES != 0) {
+            throw new IllegalArgumentException(clients + " clients do not spread evenly over "
+                    + TESTBED_COMPUTE_NODES + " compute nodes");
+        }
+        return new SimMicrobench(protocol, options, readRatio, zipf, locks, TESTBED_COMPUTE_NODES,
+                clients / TESTBED_COMPUTE_NODES, warmupNs, durationNs);
+    }
+
+    int clients() {
+        return computeNodes * clientsPerComputeNode;
+    }
+
+    /** Runs on a fresh simulated cluster seeded with {@code settings.seed()}, with its windows overridable. */
+    RunResult run(ExperimentSettings settings) {
+        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
+                .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
+        MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
+                .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
+                .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
+                .options(ProtocolOptions.parse(options)).build();
+        try (SimFabric fabric = new SimFabric(cluster)) {
+            return new Runner(fabric, false, settings.progressOut()).run(LockProtocols.byName(protocol), workload);
+        }
+    }
+
+    /** {@code WO}, {@code WI}, {@code RI}, {@code RO} or the read share in percent. */
+    static String workloadName(double readRatio) {
+        if (readRatio == 0) {
+            return "WO";
+        } else if (readRatio == 0.5) {
+            return "WI";
+        } else if (readRatio == 0.95) {
+            return "RI";
+        } else if (readRatio == 1) {
+            return "RO";
+        }
+        return String.format(Locale.ROOT, "%.0f%% reads", readRatio * 100);
+    }
+
+    /** {@code Zipf} or {@code Unif.}, as the paper labels the two lock distributions. */
+    static String distributionName(double zipf) {
+        return zipf == 0 ? "Unif." : "Zipf";
+    }
+}

@@ -1,0 +1,172 @@
+package io.lockfabric.lock;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Where a client's acquisitions and releases spend their time, itemized as ShiftLock (FAST'25)
+ * §4.6 Table 2 times it: for each {@link Part} (writer acquire, reader acquire, release) the total
+ * time in each {@link Item} and the number of operations, so that averages per operation can be
+ * compared with the paper's Tables 3 and 4. An immutable snapshot; a client accumulates into a
+ * {@link Recorder} (one thread) and hands out snapshots through {@link LockStats}.
+ *
+ * <p>Times are in the client's own clock (virtual on the simulator). Protocols that do not itemize
+ * their time report {@link #EMPTY}.
+ */
+public final class LatencyBreakdown {
+    /** The operation an item of time belongs to. */
+    public enum Part {
+        WRITER_ACQUIRE("Acq (W)"),
+        READER_ACQUIRE("Acq (R)"),
+        RELEASE("Rel");
+
+        private final String label;
+
+        Part(String label) {
+            this.label = label;
+        }
+
+        /** The paper's column group: {@code Acq (W)}, {@code Acq (R)}, {@code Rel}. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /** The items of ShiftLock's Table 2. */
+    public enum Item {
+        /** The initial remote atomic: trying the lock, entering the queue, or releasing. */
+        IA("initial atomic"),
+        /** Retries, including backoff. */
+        RT("retries and backoff"),
+        /** The SEND that notifies the predecessor. */
+        NP("notify predecessor"),
+        /** Waiting for the predecessor's notification. */
+        WP("wait for predecessor"),
+        /** READs waiting for earlier readers to leave. */
+        WR("wait for readers"),
+        /** READs waiting for the lock to pass to readers. */
+        WW("wait for writers"),
+        /** Waiting for a successor's notification, and the SEND that notifies it. */
+        NS("notify successor");
+
+        private final String description;
+
+        Item(String description) {
+            this.description = description;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    private static final int PARTS = Part.values().length;
+    private static final int ITEMS = Item.values().length;
+
+    public static final LatencyBreakdown EMPTY = new LatencyBreakdown(new long[PARTS * ITEMS], new long[PARTS]);
+
+    private final long[] totalNs;
+    private final long[] operations;
+
+    private LatencyBreakdown(long[] totalNs, long[] operations) {
+        this.totalNs = totalNs;
+        this.operations = operations;
+    }
+
+    /** Number of operations of {@code part} counted. */
+    public long operations(Part part) {
+        return operations[part.ordinal()];
+    }
+
+    /** Total time spent in {@code item} by operations of {@code part}. */
+    public long totalNs(Part part, Item item) {
+        return totalNs[index(part, item)];
+    }
+
+    /** Average time per operation of {@code part} in {@code item} (0 if none was counted). */
+    public double averageNs(Part part, Item item) {
+        long n = operations(part);
+        return n == 0 ? 0 : (double) totalNs(part, item) / n;
+    }
+
+    /** Whether anything was recorded. */
+    public boolean isEmpty() {
+        return Arrays.stream(operations).allMatch(n -> n == 0);
+    }
+
+    public LatencyBreakdown plus(LatencyBreakdown o) {
+        return combine(o, 1);
+    }
+
+    public LatencyBreakdown minus(LatencyBreakdown o) {
+        return combine(o, -1);
+    }
+
+    private LatencyBreakdown combine(LatencyBreakdown o, int sign) {
+        if (o == EMPTY) {
+            return this;
+        }
+        long[] t = totalNs.clone();
+        long[] n = operations.clone();
+        for (int i = 0; i < t.length; i++) {
+            t[i] += sign * o.totalNs[i];
+        }
+        for (int i = 0; i < n.length; i++) {
+            n[i] += sign * o.operations[i];
+        }
+        return new LatencyBreakdown(t, n);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LatencyBreakdown b && Arrays.equals(totalNs, b.totalNs)
+                && Arrays.equals(operations, b.operations);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(totalNs) + Arrays.hashCode(operations);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (Part p : Part.values()) {
+            if (operations(p) == 0) {
+                continue;
+            }
+            sb.append(p.label()).append(" x").append(operations(p)).append(':');
+            for (Item i : Item.values()) {
+                if (totalNs(p, i) != 0) {
+                    sb.append(String.format(Locale.ROOT, " %s=%.2fus", i, averageNs(p, i) / 1e3));
+                }
+            }
+            sb.append("; ");
+        }
+        return sb.isEmpty() ? "(no breakdown)" : sb.substring(0, sb.length() - 2);
+    }
+
+    private static int index(Part part, Item item) {
+        return part.ordinal() * ITEMS + item.ordinal();
+    }
+
+    /** A client's running totals. Not thread-safe: one per client. */
+    public static final class Recorder {
+        private final long[] totalNs = new long[PARTS * ITEMS];
+        private final long[] operations = new long[PARTS];
+
+        /** Adds {@code ns} of {@code item} to the operation of {@code part} under way. */
+        public void add(Part part, Item item, long ns) {
+            totalNs[index(part, item)] += ns;
+        }
+
+        /** Counts one completed operation of {@code part}. */
+        public void completed(Part part) {
+            operations[part.ordinal()]++;
+        }
+
+        public LatencyBreakdown snapshot() {
+            return new LatencyBreakdown(totalNs.clone(), operations.clone());
+        }
+    }
+}

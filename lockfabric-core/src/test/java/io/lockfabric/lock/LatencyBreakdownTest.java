@@ -1,0 +1,46 @@
+package io.lockfabric.lock;
+
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LatencyBreakdownTest {
+    @Test
+    void averagesAreTotalsOverThePartsOperations() {
+        LatencyBreakdown.Recorder rec = new LatencyBreakdown.Recorder();
+        assertTrue(rec.snapshot().isEmpty());
+        rec.add(Part.WRITER_ACQUIRE, Item.IA, 2_000);
+        rec.add(Part.WRITER_ACQUIRE, Item.WP, 10_000);
+        rec.completed(Part.WRITER_ACQUIRE);
+        rec.add(Part.WRITER_ACQUIRE, Item.IA, 3_000);
+        rec.completed(Part.WRITER_ACQUIRE);
+        LatencyBreakdown b = rec.snapshot();
+        assertFalse(b.isEmpty());
+        assertEquals(2, b.operations(Part.WRITER_ACQUIRE));
+        assertEquals(2_500, b.averageNs(Part.WRITER_ACQUIRE, Item.IA), 1e-9);
+        assertEquals(5_000, b.averageNs(Part.WRITER_ACQUIRE, Item.WP), 1e-9, "an item absent from one operation counts as 0 there");
+        assertEquals(0, b.averageNs(Part.RELEASE, Item.IA), "no operations, no average");
+    }
+
+    @Test
+    void snapshotsSubtractAndAddLikeTheOtherStats() {
+        LatencyBreakdown.Recorder rec = new LatencyBreakdown.Recorder();
+        rec.add(Part.RELEASE, Item.NS, 700);
+        rec.completed(Part.RELEASE);
+        LatencyBreakdown before = rec.snapshot();
+        rec.add(Part.RELEASE, Item.NS, 300);
+        rec.completed(Part.RELEASE);
+        LatencyBreakdown after = rec.snapshot();
+        LatencyBreakdown delta = after.minus(before);
+        assertEquals(1, delta.operations(Part.RELEASE));
+        assertEquals(300, delta.totalNs(Part.RELEASE, Item.NS));
+        assertEquals(after, before.plus(delta));
+        LockStats s = new LockStats(1, 0, 0, after).minus(new LockStats(0, 0, 0, before));
+        assertEquals(delta, s.breakdown());
+        assertEquals(LatencyBreakdown.EMPTY, new LockStats(1, 2, 3).breakdown());
+    }
+}
