@@ -79,11 +79,8 @@ public final class ShiftLockMicrobenchExperiment implements Experiment {
         rows.add(ratio("Unif. WI", "p99 drtm / shiftlock", 1.99, p99(runs, "drtm", 0.5, 0), p99(runs, "shiftlock", 0.5, 0)));
         rows.add(ratio("Unif. WI", "p99 rmarw / shiftlock", 2.26, p99(runs, "rmarw", 0.5, 0),
                 p99(runs, "shiftlock", 0.5, 0)));
-        String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, cs 0, options %s; measured %.0f ms after %.0f ms; seed %d",
-                SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, SimMicrobench.TESTBED_LOCKS,
-                String.join(" ", ARTIFACT_OPTIONS), settings.durationOr(DURATION_NS) / 1e6,
-                settings.warmupOr(WARMUP_NS) / 1e6, settings.seed());
+        String setup = SimMicrobench.testbedSetup(settings, "WO/WI/RI/RO x uniform/Zipf 0.99", ARTIFACT_OPTIONS,
+                WARMUP_NS, DURATION_NS);
         return new ExperimentResult(NAME, reference(), description(), setup, tables, rows, "",
                 System.nanoTime() - wallStart);
     }

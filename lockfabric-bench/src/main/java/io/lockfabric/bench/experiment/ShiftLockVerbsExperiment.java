@@ -95,12 +95,8 @@ public final class ShiftLockVerbsExperiment implements Experiment {
         double casNb = atomics(runs, "cas-nb", 0.5);
         rows.add(new ExperimentRow("cas vs cas-nb WI", "fewer CAS with backoff", 73.1,
                 casNb == 0 ? 0 : 100 * (1 - casB / casNb), "%", SHARE_BAND));
-        String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, cs 0, options %s; measured %.0f ms after "
-                        + "%.0f ms; seed %d",
-                SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, SimMicrobench.TESTBED_LOCKS,
-                SimMicrobench.ZIPF, String.join(" ", ShiftLockMicrobenchExperiment.ARTIFACT_OPTIONS), settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6,
-                settings.seed());
+        String setup = SimMicrobench.testbedSetup(settings, "Zipf 0.99 WI and RI",
+                ShiftLockMicrobenchExperiment.ARTIFACT_OPTIONS, WARMUP_NS, DURATION_NS);
         return new ExperimentResult(NAME, reference(), description(), setup, tables, rows, "",
                 System.nanoTime() - wallStart);
     }
