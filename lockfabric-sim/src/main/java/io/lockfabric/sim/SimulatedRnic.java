@@ -11,10 +11,13 @@ import java.util.Map;
 
 /**
  * The memory node's RNIC: {@code nicUnits} processing units serve verbs in arrival order; a verb's
- * service time depends on its kind and payload; atomics and writes on one 8-byte word are
- * serialized, each holding the word for {@code sameWordSerialNs} (an RNIC cannot run them in
- * parallel: the reason retries on one hot lock collapse throughput). Requests queue when every
- * unit is busy, so latency grows with load. Counts every verb it serves. Driver thread only.
+ * service time depends on its kind and payload. Accesses to one 8-byte word that an RNIC cannot run
+ * in parallel queue in arrival order (ShiftLock §4.6: "the RNIC queues up non-parallelizable
+ * accesses to the same memory address", the reason retries on one hot lock collapse throughput):
+ * atomics and writes on a word are serialized, each holding it for {@code sameWordSerialNs}; a READ
+ * waits for the atomics and writes queued on its words before it, and an atomic or write waits for
+ * the READs before it, but READs of one word run in parallel with each other. Requests queue when
+ * every unit is busy, so latency grows with load. Counts every verb it serves. Driver thread only.
  */
 final class SimulatedRnic {
     private static final int MAX_SERIALIZED_WORDS = 64;
@@ -22,7 +25,10 @@ final class SimulatedRnic {
 
     private final SimConfig config;
     private final long[] unitFreeAt;
+    /** Per word: until when the atomics and writes admitted so far hold it. */
     private final Map<Long, Long> wordBusyUntil = new HashMap<>();
+    /** Per word: until when the READs admitted so far read it. */
+    private final Map<Long, Long> wordReadUntil = new HashMap<>();
     private final Counters inbound = new Counters();
     private final PauseWindows pauses;
 
@@ -45,33 +51,47 @@ final class SimulatedRnic {
             }
         }
         start = pauses.firstFreeAt(Math.max(start, unitFreeAt[unit]));
-        boolean serialized = verb.kind().isAtomic() || verb.kind() == VerbKind.WRITE;
+        boolean exclusive = verb.kind().isAtomic() || verb.kind() == VerbKind.WRITE;
         long firstWord = verb.address() & ~7L;
-        int words = serialized ? serializedWords(verb) : 0;
+        int words = touchedWords(verb);
         for (int w = 0; w < words; w++) {
-            Long busy = wordBusyUntil.get(firstWord + 8L * w);
-            if (busy != null && busy > start) {
-                start = busy;
+            long word = firstWord + 8L * w;
+            start = Math.max(start, busyUntil(wordBusyUntil, word));
+            if (exclusive) {
+                start = Math.max(start, busyUntil(wordReadUntil, word));
             }
         }
         long finish = start + serviceNs(verb);
         unitFreeAt[unit] = finish;
         for (int w = 0; w < words; w++) {
-            wordBusyUntil.put(firstWord + 8L * w, start + Math.max(config.sameWordSerialNs(), finish - start));
+            long word = firstWord + 8L * w;
+            if (exclusive) {
+                wordBusyUntil.put(word, start + Math.max(config.sameWordSerialNs(), finish - start));
+            } else {
+                wordReadUntil.merge(word, finish, Math::max);
+            }
         }
-        if (wordBusyUntil.size() > PURGE_THRESHOLD) {
-            purge(arrival);
+        if (wordBusyUntil.size() + wordReadUntil.size() > PURGE_THRESHOLD) {
+            purge(wordBusyUntil, arrival);
+            purge(wordReadUntil, arrival);
         }
         inbound.recordAll(verb);
         return finish;
     }
 
-    private static int serializedWords(Verb verb) {
+    /** The words a verb orders against (the first {@link #MAX_SERIALIZED_WORDS} of a long READ or WRITE). */
+    private static int touchedWords(Verb verb) {
         return switch (verb.kind()) {
             case MCAS128, MFAA128 -> 2;
-            case WRITE -> Math.min(MAX_SERIALIZED_WORDS, Math.max(1, (verb.payloadBytes() + 7) / 8));
+            case WRITE, READ -> Math.min(MAX_SERIALIZED_WORDS,
+                    Math.max(1, (int) (((verb.address() & 7) + verb.payloadBytes() + 7) / 8)));
             default -> 1;
         };
+    }
+
+    private static long busyUntil(Map<Long, Long> words, long word) {
+        Long until = words.get(word);
+        return until == null ? Long.MIN_VALUE : until;
     }
 
     long serviceNs(Verb verb) {
@@ -93,8 +113,8 @@ final class SimulatedRnic {
         return inbound.snapshot();
     }
 
-    private void purge(long now) {
-        for (Iterator<Long> it = wordBusyUntil.values().iterator(); it.hasNext(); ) {
+    private static void purge(Map<Long, Long> words, long now) {
+        for (Iterator<Long> it = words.values().iterator(); it.hasNext(); ) {
             if (it.next() <= now) {
                 it.remove();
             }
