@@ -15,7 +15,8 @@ public final class LockProtocols {
             CasProtocol.noBackoff(),
             CasProtocol.withBackoff(),
             new CasRwProtocol(),
-            new DslrProtocol());
+            new DslrProtocol(),
+            new io.lockfabric.lock.shiftlock.ShiftLockProtocol());
 
     private LockProtocols() {
     }
