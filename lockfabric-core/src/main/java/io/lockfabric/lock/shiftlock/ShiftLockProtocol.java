@@ -35,7 +35,7 @@ public final class ShiftLockProtocol implements LockProtocol {
             "clock drift bound delta in parts per million: every timed wait T lasts (1 + delta) T");
     public static final LockOption POLL_NS = new LockOption("poll-ns", 2_000,
             "first gap between READs of a waiting client (doubles per READ)");
-    public static final LockOption MAX_POLL_NS = new LockOption("max-poll-ns", 100_000,
+    public static final LockOption MAX_POLL_NS = new LockOption("max-poll-ns", 20_000,
             "largest gap between READs of a waiting client (never more than lease / 2)");
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 16,
             "restarts of one acquisition (after a recovery or a grant seen past its lease) before giving up");
