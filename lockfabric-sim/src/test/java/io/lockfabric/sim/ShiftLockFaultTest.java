@@ -34,7 +34,11 @@ class ShiftLockFaultTest {
     static final int READERS = 2;
 
     private static Harness sixClients(long seed) {
-        var h = new Harness(seed, OPTIONS);
+        return sixClients(seed, OPTIONS);
+    }
+
+    private static Harness sixClients(long seed, LockOptions options) {
+        var h = new Harness(seed, options);
         for (int i = 0; i < WRITERS; i++) {
             h.client(Mode.EXCLUSIVE, 5_000, 3_000, RUN_NS);
         }
@@ -136,6 +140,29 @@ class ShiftLockFaultTest {
             long victimLater = h.holds.stream().filter(x -> x.client() == victim && x.grantedAt() > pausedAt[0] + pause)
                     .count();
             assertTrue(victimLater > 10, "the paused client works normally after it resumes: " + victimLater);
+            h.assertEntryIdle();
+        } finally {
+            h.close();
+        }
+    }
+
+    /** With several era counters (the lock's era by hash) the recovery is the same. */
+    @ParameterizedTest(name = "eras={0}")
+    @CsvSource({"3", "8"})
+    void severalEraCountersRecoverTheSame(int eras) {
+        var h = sixClients(21, LockOptions.parse(List.of("lease-ns=1ms", "eras=" + eras)));
+        try {
+            int[] seen = {0};
+            h.probe = (p, lock, ep) -> {
+                if (p == Point.GRANTED && h.index(ep) == 0 && ++seen[0] == 15) {
+                    h.crashHere(ep);
+                }
+            };
+            h.runAll();
+            assertEquals(List.of(), h.violations);
+            long gap = longestGapAfter(h, h.crashedAtNs);
+            assertTrue(gap >= 3 * LEASE_NS && gap <= BOUND_NS, "recovered after " + gap + " ns");
+            assertEquals(1, h.totalStats().resets());
             h.assertEntryIdle();
         } finally {
             h.close();

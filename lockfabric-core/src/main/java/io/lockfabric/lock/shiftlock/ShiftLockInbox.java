@@ -3,6 +3,7 @@ package io.lockfabric.lock.shiftlock;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -21,14 +22,15 @@ import java.util.function.Predicate;
 final class ShiftLockInbox {
     private static final Map<Mailbox, ShiftLockInbox> INBOXES = new WeakHashMap<>();
 
-    private final Mailbox mailbox;
+    /** The mailbox, weakly: the registry's value must not keep its own key alive. */
+    private final WeakReference<Mailbox> mailbox;
     private final Map<Key, ArrayDeque<Message>> buffered = new HashMap<>();
 
     private record Key(int channel, long lock) {
     }
 
     private ShiftLockInbox(Mailbox mailbox) {
-        this.mailbox = mailbox;
+        this.mailbox = new WeakReference<>(mailbox);
     }
 
     static ShiftLockInbox of(Mailbox mailbox) {
@@ -39,7 +41,8 @@ final class ShiftLockInbox {
 
     /** Moves everything that has arrived into the buffers (no remote operation). */
     void drain() {
-        for (Message m = mailbox.poll(); m != null; m = mailbox.poll()) {
+        Mailbox box = mailbox();
+        for (Message m = box.poll(); m != null; m = box.poll()) {
             keep(m);
         }
     }
@@ -74,7 +77,7 @@ final class ShiftLockInbox {
             if (m != null) {
                 return m;
             }
-            Message next = mailbox.await(deadlineNanos);
+            Message next = mailbox().await(deadlineNanos);
             if (next == null) {
                 return null;
             }
@@ -96,6 +99,14 @@ final class ShiftLockInbox {
     /** Messages buffered in all, for tests. */
     int size() {
         return buffered.values().stream().mapToInt(ArrayDeque::size).sum();
+    }
+
+    private Mailbox mailbox() {
+        Mailbox box = mailbox.get();
+        if (box == null) {
+            throw new IllegalStateException("the mailbox of this inbox is gone");
+        }
+        return box;
     }
 
     private void keep(Message m) {
