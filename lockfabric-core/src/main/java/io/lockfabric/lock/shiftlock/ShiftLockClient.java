@@ -69,7 +69,10 @@ import java.util.function.Predicate;
  * <p><b>Late clients.</b> A grant first seen after its lease has run out (the client paused while
  * waiting) is not used: it is released with the guarded release below and the acquisition
  * restarts. A writer's releases compare RelCnt with its curRelCnt, so after a reset they fail and
- * change nothing. A reader within its lease releases with the paper's MFAA: while a live waiter
+ * change nothing. A writer that stalls for a lease between its RelCnt update and its Handover /
+ * ModeChanged SEND drops the handover: a waiter may have recovered the lock since (found by a seed
+ * sweep: the update landed, the sender paused 3 leases, the lock was recovered, then the stale
+ * Handover granted the old era to a successor that had not polled RelCnt yet). A reader within its lease releases with the paper's MFAA: while a live waiter
  * sees RelCnt stuck no reader is granted (a reader is granted only with TailPtr null or after an
  * epoch flip, which moves RelCnt), so a reset never hits a reader inside its lease. Past its lease
  * a reader releases with an exact 128-bit CAS of the entry it READ, given up if RelCnt leapt since
@@ -422,10 +425,14 @@ final class ShiftLockClient implements LockClient {
     private void handOver(ShiftLockGrant g, long addr, Message succ) {
         long c = g.fencingToken();
         int att = (int) succ.b();
+        long issued = clock.nanoTime();
         if (g.consWrt() + 1 < threshold) {
             Int128 old = qp.maskedCas128(addr, Int128.of(0, c), Int128.of(0, -1L), Int128.of(0, c + 1), Int128.of(0, -1L));
             if (old.hi() != c) {
                 fenced++;
+                return;
+            }
+            if (handoverTooLate(issued)) {
                 return;
             }
             send(succ.from(), ShiftLockMessages.HANDOVER, g.lockId(), c + 1,
@@ -439,9 +446,27 @@ final class ShiftLockClient implements LockClient {
                 return;
             }
             long expected = c + 1 + ShiftLockLayout.rdrCnt(old.lo());
+            if (handoverTooLate(issued)) {
+                return;
+            }
             send(succ.from(), ShiftLockMessages.MODE_CHANGED, g.lockId(), expected,
                     ShiftLockMessages.grantWord(att, 0, flipped));
         }
+    }
+
+    /**
+     * Whether a handover whose RelCnt update was issued at {@code issued} comes too late to send:
+     * RelCnt has shown the new value since then, so a waiter may recover the lock
+     * {@code 3·L} after it; the successor must have received the grant within {@code L} of the
+     * update so that its own lease ({@code L}) ends before that. A client that stalled here for a
+     * lease drops the handover instead (the waiters recover the lock).
+     */
+    private boolean handoverTooLate(long issued) {
+        if (timing.leased() && clock.nanoTime() - issued >= timing.leaseNs()) {
+            drops++;
+            return true;
+        }
+        return false;
     }
 
     private void send(EndpointId to, int type, long lockId, long a, long b) {
