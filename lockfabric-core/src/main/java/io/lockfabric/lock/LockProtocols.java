@@ -4,6 +4,7 @@ import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
+import io.lockfabric.lock.mcs.McsProtocol;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -15,7 +16,8 @@ public final class LockProtocols {
             CasProtocol.noBackoff(),
             CasProtocol.withBackoff(),
             new CasRwProtocol(),
-            new DslrProtocol());
+            new DslrProtocol(),
+            new McsProtocol());
 
     private LockProtocols() {
     }
