@@ -5,6 +5,7 @@ import io.lockfabric.lock.cas.CasRwProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 import io.lockfabric.lock.mcs.McsProtocol;
+import io.lockfabric.lock.rmarw.RmaRwProtocol;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -17,7 +18,8 @@ public final class LockProtocols {
             CasProtocol.withBackoff(),
             new CasRwProtocol(),
             new DslrProtocol(),
-            new McsProtocol());
+            new McsProtocol(),
+            new RmaRwProtocol());
 
     private LockProtocols() {
     }
