@@ -2,6 +2,7 @@ package io.lockfabric.lock;
 
 import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
+import io.lockfabric.lock.drtm.DrTmProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 import io.lockfabric.lock.mcs.McsProtocol;
@@ -19,7 +20,8 @@ public final class LockProtocols {
             new CasRwProtocol(),
             new DslrProtocol(),
             new McsProtocol(),
-            new RmaRwProtocol());
+            new RmaRwProtocol(),
+            new DrTmProtocol());
 
     private LockProtocols() {
     }
