@@ -25,21 +25,25 @@ import io.lockfabric.lock.mcs.TableInbox;
  * mask 0). A writer with a predecessor SENDs it {@code Successor} and waits for {@code Handover}
  * (the lock passes from writer to writer, the write flag stays set) or {@code ModeChanged} (its
  * predecessor gave the lock to the readers; it is now the head). The <em>head</em> writer first
- * waits until no reader is inside (read preference), then adds {@code WRITE_FLAG} to arrive,
- * waits again for the readers that slipped in to leave, and, if readers had been in since the
- * last reset, CASes the counters back to ({@code W}, 0). On release a writer with a successor
- * hands over, unless it is the {@code write-threshold}-th consecutive writer: then it clears the
- * flag (readers may enter) and SENDs {@code ModeChanged}. With no successor known, one 128-bit
- * masked CAS empties the queue and clears the flag if the tail is still itself; if not, it waits
- * for the {@code Successor} message and hands over.
+ * waits until no reader is counted in (read preference), then adds {@code WRITE_FLAG} to arrive;
+ * the old arrive says how many readers came before the flag, and it waits until depart reaches
+ * that number. If readers have departed since the last reset it rebases the counters with a CAS
+ * (depart to 0, arrive to the readers counted after the flag, which are waiting). On release a
+ * writer with a successor hands over, unless it is the {@code write-threshold}-th consecutive
+ * writer: then it clears the flag (the waiting readers enter) and SENDs {@code ModeChanged}. With
+ * no successor known, one 128-bit masked CAS empties the queue and clears the flag if the tail is
+ * still itself; if not, it waits for the {@code Successor} message and hands over.
  *
- * <p><b>Readers</b> add 1 to arrive. The old value grants the lock if the flag is clear and the
- * count is below {@code reader-threshold}; otherwise the reader undoes (adds 1 to depart), polls
- * the entry with backoff until readers are admitted again, and retries (counted in
- * {@link LockStats#retries()}). A reader leaves by adding 1 to depart. The threshold bounds the
- * counters and a writer's wait for a stream of readers: readers over it stay out until a writer
- * resets the counters or, with no writer queued, the last reader out resets them (counted in
- * {@link LockStats#resets()}).
+ * <p><b>Readers</b> add 1 to arrive and stay counted: the old value grants the lock if the flag is
+ * clear; if it is set the reader polls the entry (with backoff) until a writer clears it, and the
+ * next head writer waits for it, so a writer run of {@code write-threshold} always lets the
+ * readers that queued during it in. A reader leaves by adding 1 to depart. Only a reader that
+ * finds no flag and the arrive count at {@code reader-threshold} undoes its arrival (adds 1 to
+ * depart), polls until the counters are reset and retries (counted in {@link LockStats#retries()}).
+ * The threshold bounds the counters and a head writer's wait for a stream of readers: the counters
+ * are rebased by the next head writer or, with no writer queued, reset to 0 by the reader that
+ * balances them (counted in {@link LockStats#resets()}). Arrivals under the flag never undo, so a
+ * head writer's count of the readers before its flag drains by their departures alone.
  *
  * <p>Writers wait for readers to drain before blocking new ones, so the lock prefers readers up to
  * the threshold (why RMA-RW loses under TPC-C, ShiftLock §4.4). Uncontended cycle: reader 2
@@ -48,8 +52,8 @@ import io.lockfabric.lock.mcs.TableInbox;
  * <p><b>Fencing</b>: strict (modulo 2^24 in the word). Writers' tokens go up by one per grant,
  * through handovers and through the entry's release count, which the writer leaving writer mode
  * sets to its token + 1 in the atomic that clears the flag; a reader's token is the release count
- * its arrive FAA saw. No fault tolerance: a crashed client breaks the queue or leaves the counters
- * unbalanced forever.
+ * of the entry in which it saw the flag clear. No fault tolerance: a crashed client breaks the
+ * queue or leaves the counters unbalanced forever.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint. One client per endpoint and table.
  */
@@ -86,10 +90,17 @@ final class RmaRwClient implements LockClient {
     private Grant acquireShared(long lockId, long addr) {
         for (int attempt = 0; ; attempt++) {
             Int128 old = qp.maskedFaa128(addr, RmaRwLayout.ONE_ARRIVE, RmaRwLayout.BOUNDARY);
-            if (admitsReaders(old)) {
+            if (RmaRwLayout.writeFlag(old) || RmaRwLayout.arrive(old) < readerThreshold) {
+                // Counted in: granted now, or once the writers hand the lock to the readers.
+                Int128 e = old;
+                for (int poll = 0; RmaRwLayout.writeFlag(e); poll++) {
+                    backoff.backoff(poll);
+                    e = qp.read16(addr);
+                }
                 backoff.completed();
-                return new RmaRwGrant(lockId, Mode.SHARED, RmaRwLayout.releaseCount(old), 0);
+                return new RmaRwGrant(lockId, Mode.SHARED, RmaRwLayout.releaseCount(e), 0);
             }
+            // Over the threshold: step out until the counters are reset.
             retries++;
             depart(addr);
             Int128 e;
@@ -98,12 +109,8 @@ final class RmaRwClient implements LockClient {
                 backoff.backoff(poll++);
                 e = qp.read16(addr);
                 maybeResetCounters(addr, e);
-            } while (!admitsReaders(e));
+            } while (RmaRwLayout.arrive(e) >= readerThreshold);
         }
-    }
-
-    private boolean admitsReaders(Int128 e) {
-        return !RmaRwLayout.writeFlag(e) && RmaRwLayout.arrive(e) < readerThreshold;
     }
 
     /** Adds 1 to depart; the client that balances a full counter with no writer queued resets it. */
@@ -140,7 +147,11 @@ final class RmaRwClient implements LockClient {
         return becomeHead(lockId, addr, m.a(), qp.read16(addr));
     }
 
-    /** The queue head takes writer mode: readers drain, flag set, readers drain, counters reset. */
+    /**
+     * The queue head takes writer mode: it waits for every reader counted in to leave (read
+     * preference), sets the flag, waits for the readers counted before the flag to leave, and
+     * rebases the counters (depart back to 0, readers counted after the flag kept: they wait).
+     */
     private Grant becomeHead(long lockId, long addr, long token, Int128 seen) {
         Int128 e = seen;
         for (int poll = 0; RmaRwLayout.readers(e) != 0; poll++) {
@@ -151,19 +162,15 @@ final class RmaRwClient implements LockClient {
         if (RmaRwLayout.writeFlag(old)) {
             throw new IllegalStateException("rmarw lock " + lockId + ": write flag already set for the queue head: " + old);
         }
+        long before = RmaRwLayout.arrive(old);
         e = Int128.of(old.lo(), old.hi() | RmaRwLayout.WRITE_FLAG);
-        for (int poll = 0; ; poll++) {
-            if (RmaRwLayout.readers(e) != 0) {
-                backoff.backoff(poll);
-                e = qp.read16(addr);
-                continue;
-            }
-            if (RmaRwLayout.arrive(e) == 0) {
-                break;
-            }
-            // Readers have been in since the last reset: start the counters afresh, flag kept.
-            long fresh = RmaRwLayout.counterWord(true, 0, 0);
-            Int128 was = qp.maskedCas128(addr, Int128.of(0, e.hi()), ONLY_COUNTERS, Int128.of(0, fresh), ONLY_COUNTERS);
+        for (int poll = 0; RmaRwLayout.depart(e) < before; poll++) {
+            backoff.backoff(poll);
+            e = qp.read16(addr);
+        }
+        while (RmaRwLayout.depart(e) != 0) {
+            long rebased = RmaRwLayout.counterWord(true, RmaRwLayout.readers(e), 0);
+            Int128 was = qp.maskedCas128(addr, Int128.of(0, e.hi()), ONLY_COUNTERS, Int128.of(0, rebased), ONLY_COUNTERS);
             if (was.hi() == e.hi()) {
                 resets++;
                 break;
