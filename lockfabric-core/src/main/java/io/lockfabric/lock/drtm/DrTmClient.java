@@ -29,18 +29,25 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * <p><b>Time and its assumption.</b> Lease ends are nanoseconds of <em>cluster time</em>: the
  * endpoint's {@link Clock} minus the table's epoch base, agreed on by the first client (see
  * {@link DrTmLayout}). DrTM needs clocks synchronized within {@code DELTA} (it runs PTP; ShiftLock
- * assumes 50 µs). Then a reader granted at {@code now_r < end − DELTA − TX} may hold for
- * {@code TX_TIME} and still release before any writer's clock passes {@code end + DELTA}: the
- * margin is {@code TX_TIME + 2 DELTA} of own-clock time. The fabric's {@code Clock} promises only
- * a rate of 1 ± δ: on the local fabric all clients read one clock (skew 0); on the simulator
- * clocks start together at virtual time 0 and drift apart by up to {@code 2 δ t}, so the
- * assumption holds for the first {@code DELTA / 2δ} of virtual time (250 ms at δ = 1e-4) and the
- * protocol stays safe while the drift stays under the whole margin (3 s at δ = 1e-4 with the
- * defaults and a short critical section). Longer runs need {@code clockDrift} 0 in the simulator
- * (the model of PTP) or a larger {@code delta-ns}. Two further assumptions are DrTM's: a reader's
- * critical section ends within {@code TX_TIME} of its grant on its own clock (a reader that
- * overran is counted, see {@link #leaseOverruns()}, but cannot be undone: it may have overlapped a
- * writer), and a write holder never crashes.
+ * assumes 50 µs): a reader shares a lease only while {@code now < end − DELTA − TX_TIME}, a writer
+ * takes it once {@code now > end + DELTA}, and the reader, holding at most {@code TX_TIME}, is gone
+ * before any writer whose clock is less than {@code 2 DELTA + TX_TIME} ahead of its own. The
+ * fabric's {@code Clock} promises only a rate of 1 ± δ and no resync: on the local fabric all
+ * clients read one clock (skew 0); on the simulator clocks start together at virtual time 0 and
+ * drift apart by up to {@code 2δt}, past 50 µs after 250 ms at δ = 1e-4 (a contract stress of drtm
+ * runs about 1 s of virtual time). So a writer waits longer: until
+ * {@code now > end + S(now)}, {@code S = DELTA + 2δ/(1−δ) × (time since the epoch)}, with
+ * δ = {@code drift-ppm}. The protocol assumes the clocks agree within {@code DELTA} when the table
+ * is created (true on both fabrics for a table created before a run, or within 250 ms of the
+ * simulator's start) and drift at most δ since; then the reader's margin
+ * {@code DELTA + S + TX_TIME} covers the skew at any time. Only writers pay for the drift (readers
+ * keep DrTM's rules and lease length, so there is no feedback from longer leases to longer runs):
+ * 2 ms more per wait for a lease after 10 s at the default 100 ppm (the simulator's default drift
+ * and ShiftLock's δ). {@code drift-ppm = 0} is DrTM's fixed {@code DELTA}: a PTP-synchronized
+ * cluster, the simulator with {@code clockDrift} 0, or the local fabric. Two further assumptions
+ * are DrTM's: a reader's critical section ends within {@code TX_TIME} of its grant on its own
+ * clock (a reader that overran is counted, see {@link #leaseOverruns()}, but cannot be undone: it
+ * may have overlapped a writer), and a write holder never crashes.
  *
  * <p><b>Failures</b>: a crashed reader costs nothing (its lease expires); a crashed writer keeps
  * the word locked forever (no writer lease here, as in DrTM). <b>Fencing</b>: not strict. The word
@@ -58,18 +65,22 @@ final class DrTmClient implements LockClient {
     private final long lockWord;
     private final long leaseNs;
     private final long deltaNs;
+    /** Growth of the skew bound per ns since the epoch: 2δ / (1 − δ). */
+    private final double skewGrowth;
     private final long txTimeNs;
     private final TruncatedExponentialBackoff backoff;
     private long retries;
     private long leaseOverruns;
 
-    DrTmClient(Endpoint endpoint, Table table, long leaseNs, long deltaNs, long txTimeNs, long backoffInitNs) {
+    DrTmClient(Endpoint endpoint, Table table, long leaseNs, long deltaNs, double driftRate, long txTimeNs,
+               long backoffInitNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
         this.lockWord = DrTmLayout.locked(DrTmLayout.ownerOf(endpoint.ordinal()));
         this.leaseNs = leaseNs;
         this.deltaNs = deltaNs;
+        this.skewGrowth = 2 * driftRate / (1 - driftRate);
         this.txTimeNs = txTimeNs;
         this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
         this.epochBase = agreeOnEpoch();
@@ -97,6 +108,15 @@ final class DrTmClient implements LockClient {
         return t;
     }
 
+    /**
+     * How far past a lease's end a writer waits at {@code now}: DELTA plus the drift since the
+     * epoch, which bounds how far behind ours another client's cluster time may be, less DELTA.
+     */
+    long skewBound(long now) {
+        long sinceEpoch = Math.max(0, now - DrTmLayout.EPOCH_SLACK_NS);
+        return deltaNs + (long) Math.ceil(skewGrowth * sinceEpoch);
+    }
+
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = DrTmProtocol.lockAddress(table, lockId);
@@ -117,10 +137,10 @@ final class DrTmClient implements LockClient {
                 expect = 0;
                 continue;
             }
-            // A read lease: wait until it has expired on every clock within DELTA of ours.
-            long wait = DrTmLayout.leaseEnd(old) + deltaNs - clusterNanos() + 1;
-            if (wait > 0) {
-                clock.sleepNanos(wait);
+            // A read lease: wait until it has expired on every clock within the skew bound of ours.
+            long end = DrTmLayout.leaseEnd(old);
+            for (long now = clusterNanos(); now <= end + skewBound(now); now = clusterNanos()) {
+                clock.sleepNanos(end + skewBound(now) - now + 1);
             }
             expect = old;
         }
@@ -129,8 +149,7 @@ final class DrTmClient implements LockClient {
     private Grant acquireShared(long lockId, long addr) {
         long expect = 0;
         for (int attempt = 0; ; attempt++) {
-            long now = clusterNanos();
-            long end = now + leaseNs;
+            long end = clusterNanos() + leaseNs;
             long old = qp.cas(addr, expect, DrTmLayout.lease(end));
             if (old == expect) {
                 backoff.completed();

@@ -24,6 +24,10 @@ public final class DrTmProtocol implements LockProtocol {
             "length of a read lease");
     public static final LockOption DELTA_NS = new LockOption("delta-ns", 50_000,
             "assumed bound on the clock skew between clients (DrTM/ShiftLock: 50 us with PTP)");
+    public static final LockOption DRIFT_PPM = new LockOption("drift-ppm", 100,
+            "bound on clock rate error (ppm): writers wait delta + 2 x drift x (time since the table epoch) past a lease end (0: DrTM fixed delta)");
+    /** Clock rate errors must stay well below 1. */
+    public static final long MAX_DRIFT_PPM = 10_000;
     public static final LockOption TX_TIME_NS = new LockOption("tx-time-ns", 500_000,
             "longest a reader holds its lock; a lease is shared only if this much (+ delta) is left");
     public static final LockOption BACKOFF_INIT_NS = new LockOption("backoff-init-ns",
@@ -58,7 +62,7 @@ public final class DrTmProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(LEASE_NS, DELTA_NS, TX_TIME_NS, BACKOFF_INIT_NS);
+        return List.of(LEASE_NS, DELTA_NS, DRIFT_PPM, TX_TIME_NS, BACKOFF_INIT_NS);
     }
 
     @Override
@@ -76,6 +80,10 @@ public final class DrTmProtocol implements LockProtocol {
         long delta = options.get(DELTA_NS);
         long tx = options.get(TX_TIME_NS);
         long backoff = options.get(BACKOFF_INIT_NS);
+        long driftPpm = options.get(DRIFT_PPM);
+        if (driftPpm < 0 || driftPpm > MAX_DRIFT_PPM) {
+            throw new IllegalArgumentException("drift-ppm must be in [0, " + MAX_DRIFT_PPM + "], got " + driftPpm);
+        }
         if (delta < 0 || tx < 0 || backoff < 0) {
             throw new IllegalArgumentException("delta-ns, tx-time-ns and backoff-init-ns must be >= 0");
         }
@@ -83,7 +91,7 @@ public final class DrTmProtocol implements LockProtocol {
             throw new IllegalArgumentException("lease-ns (" + lease + ") must exceed delta-ns + tx-time-ns ("
                     + (delta + tx) + ") so a fresh lease can be shared, and be at most " + DrTmLayout.EPOCH_SLACK_NS);
         }
-        return new DrTmClient(endpoint, table, lease, delta, tx, backoff);
+        return new DrTmClient(endpoint, table, lease, delta, driftPpm / 1e6, tx, backoff);
     }
 
     static long lockAddress(Table table, long lockId) {
