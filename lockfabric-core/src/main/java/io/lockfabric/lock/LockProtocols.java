@@ -2,8 +2,11 @@ package io.lockfabric.lock;
 
 import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
+import io.lockfabric.lock.drtm.DrTmProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
+import io.lockfabric.lock.mcs.McsProtocol;
+import io.lockfabric.lock.rmarw.RmaRwProtocol;
 import io.lockfabric.lock.rpc.RpcLockProtocol;
 import io.lockfabric.lock.shiftlock.ShiftLockProtocol;
 
@@ -18,6 +21,9 @@ public final class LockProtocols {
             CasProtocol.withBackoff(),
             new CasRwProtocol(),
             new DslrProtocol(),
+            new McsProtocol(),
+            new RmaRwProtocol(),
+            new DrTmProtocol(),
             new RpcLockProtocol(),
             new ShiftLockProtocol());
 

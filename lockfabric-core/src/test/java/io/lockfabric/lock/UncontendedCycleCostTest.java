@@ -60,6 +60,24 @@ class UncontendedCycleCostTest {
     }
 
     @Test
+    void mcsIsAFetchAndStoreAndACas() {
+        assertEquals(Map.of(VerbKind.MCAS, 1L, VerbKind.CAS, 1L), cycleCost("mcs", Mode.EXCLUSIVE));
+        assertEquals(Map.of(VerbKind.MCAS, 1L, VerbKind.CAS, 1L), cycleCost("mcs", Mode.SHARED), "shared served exclusive");
+    }
+
+    @Test
+    void rmaRwReaderIsTwoFaaWriterIsSwapFlagAndCas() {
+        assertEquals(Map.of(VerbKind.MFAA128, 2L), cycleCost("rmarw", Mode.SHARED));
+        assertEquals(Map.of(VerbKind.MCAS128, 2L, VerbKind.MFAA128, 1L), cycleCost("rmarw", Mode.EXCLUSIVE));
+    }
+
+    /** Readers are in DrTmCycleCostTest: their cost depends on whether the lease is still valid. */
+    @Test
+    void drtmWriterIsCasAndWrite() {
+        assertEquals(Map.of(VerbKind.CAS, 1L, VerbKind.WRITE, 1L), cycleCost("drtm", Mode.EXCLUSIVE));
+    }
+
+    @Test
     void jucTouchesNoRemoteMemory() {
         assertEquals(Map.of(), cycleCost("juc", Mode.EXCLUSIVE));
         assertEquals(Map.of(), cycleCost("juc", Mode.SHARED));
