@@ -10,6 +10,9 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -84,6 +87,12 @@ import java.util.function.Predicate;
  * does not show; (4) the messages of other mailbox users of the same endpoint are buffered, not
  * delivered to them.
  *
+ * <p><b>Time breakdown.</b> Each client itemizes its time as the paper's Table 2 does
+ * ({@link LatencyBreakdown}): writer acquire IA (the enqueue MCAS128), NP (the Successor SEND), WP
+ * (waiting for Handover / ModeChanged), WR (READs until earlier readers are gone); reader acquire IA
+ * (the MFAA128) and WW (READs until the epoch flips); release IA (the releasing atomic) and NS
+ * (waiting for a late Successor message and the SEND to the successor). Restarted attempts add up.
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class ShiftLockClient implements LockClient {
@@ -127,6 +136,7 @@ final class ShiftLockClient implements LockClient {
     private final int maxRestarts;
     private final ShiftLockProbe probe;
     private int attempt;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
 
     private long retries;
     private long aborts;
@@ -170,6 +180,7 @@ final class ShiftLockClient implements LockClient {
                     abandon(g); // seen only after its lease ran out: others may have recovered the lock
                 } else {
                     probe.at(ShiftLockProbe.Point.GRANTED, lockId, endpoint);
+                    times.completed(mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE);
                     return g;
                 }
             }
@@ -185,6 +196,7 @@ final class ShiftLockClient implements LockClient {
     private ShiftLockGrant readerAttempt(long lockId, long addr) {
         long issued = clock.nanoTime();
         Int128 old = qp.maskedFaa128(addr, ShiftLockLayout.READER_ACQUIRE_ADD, ShiftLockLayout.BOUNDARIES);
+        long waitFrom = lap(Part.READER_ACQUIRE, Item.IA, issued);
         long r0 = old.hi();
         if (ShiftLockLayout.tail(old.lo()) == 0) {
             return new ShiftLockGrant(lockId, Mode.SHARED, r0, 0, 0, r0, issued);
@@ -201,14 +213,17 @@ final class ShiftLockClient implements LockClient {
             Int128 cur = qp.read16(addr);
             long now = clock.nanoTime();
             if (watch.leapt(cur.hi())) {
+                lap(Part.READER_ACQUIRE, Item.WW, waitFrom);
                 return null; // the reset wiped our RdrCnt increment too
             }
             if (ShiftLockLayout.epoch(cur.lo()) != epoch && ShiftLockLayout.rdrCnt(cur.lo()) >= 1 && cur.hi() != r0) {
+                lap(Part.READER_ACQUIRE, Item.WW, waitFrom);
                 return new ShiftLockGrant(lockId, Mode.SHARED, cur.hi(), 0, 0, cur.hi(), notGrantedIssue);
             }
             notGrantedIssue = issue;
             watch.observe(cur.hi(), now);
             if (watch.stuck(now) && recover(watch)) {
+                lap(Part.READER_ACQUIRE, Item.WW, waitFrom);
                 return null;
             }
         }
@@ -221,6 +236,7 @@ final class ShiftLockClient implements LockClient {
         long issued = clock.nanoTime();
         Int128 old = qp.maskedCas128(addr, Int128.ZERO, Int128.ZERO, Int128.of(myTail, 0),
                 ShiftLockLayout.TAIL_SWAP_MASK);
+        long enqueued = lap(Part.WRITER_ACQUIRE, Item.IA, issued);
         long r0 = old.hi();
         long w0 = old.lo();
         long predTail = ShiftLockLayout.tail(w0);
@@ -233,6 +249,7 @@ final class ShiftLockClient implements LockClient {
         if (predTail == 0) {
             long target = r0 + rdrCnt;
             long start = waitForRelCnt(watch, target, issued);
+            lap(Part.WRITER_ACQUIRE, Item.WR, enqueued);
             return start == NEVER ? null : new ShiftLockGrant(lockId, Mode.EXCLUSIVE, target, 0, epoch, r0, start);
         }
         probe.at(ShiftLockProbe.Point.ENQUEUED_BEHIND, lockId, endpoint);
@@ -243,6 +260,7 @@ final class ShiftLockClient implements LockClient {
                 unreachable++; // the predecessor is dead: nobody will hand over; recovery will follow
             }
         }
+        long waitFrom = lap(Part.WRITER_ACQUIRE, Item.NP, enqueued);
         probe.at(ShiftLockProbe.Point.WAITING_FOR_HANDOVER, lockId, endpoint);
         Predicate<Message> forMe = m -> (m.type() == ShiftLockMessages.HANDOVER || m.type() == ShiftLockMessages.MODE_CHANGED)
                 && ShiftLockMessages.attempt(m.b()) == att;
@@ -251,22 +269,26 @@ final class ShiftLockClient implements LockClient {
             long deadline = timing.leased() ? Math.min(satAdd(clock.nanoTime(), checkNs), watch.stuckDeadline()) : NEVER;
             Message m = inbox.await(channel, lockId, forMe, deadline);
             if (m != null) {
+                long notified = lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 int e = ShiftLockMessages.epoch(m.b());
                 if (m.type() == ShiftLockMessages.HANDOVER) {
                     return new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), ShiftLockMessages.consWrt(m.b()), e, r0,
                             emptyAt);
                 }
                 long start = waitForRelCnt(watch, m.a(), emptyAt);
+                lap(Part.WRITER_ACQUIRE, Item.WR, notified);
                 return start == NEVER ? null : new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), 0, e, r0, start);
             }
             long issue = clock.nanoTime();
             long rel = qp.read8(addr + ShiftLockLayout.RELCNT_OFFSET);
             long now = clock.nanoTime();
             if (watch.leapt(rel)) {
+                lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 return null;
             }
             watch.observe(rel, now);
             if (watch.stuck(now) && recover(watch)) {
+                lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 return null;
             }
             emptyAt = issue;
@@ -359,15 +381,18 @@ final class ShiftLockClient implements LockClient {
         }
         probe.at(ShiftLockProbe.Point.RELEASING, g.lockId(), endpoint);
         if (g.mode() == Mode.SHARED) {
-            if (!timing.leased() || clock.nanoTime() - g.leaseStart() < timing.leaseNs()) {
+            long issued = clock.nanoTime();
+            if (!timing.leased() || issued - g.leaseStart() < timing.leaseNs()) {
                 qp.maskedFaa128(address(g), ShiftLockLayout.READER_RELEASE_ADD, ShiftLockLayout.BOUNDARIES);
             } else {
                 lateReleases++;
                 guardedReaderRelease(g);
             }
+            lap(Part.RELEASE, Item.IA, issued);
         } else {
             writerRelease(g);
         }
+        times.completed(Part.RELEASE);
     }
 
     /**
@@ -404,7 +429,9 @@ final class ShiftLockClient implements LockClient {
             Int128 compareMask = Int128.of(ShiftLockLayout.TAIL_MASK, -1L);
             Int128 swap = Int128.of(ShiftLockLayout.word0(1 - g.epoch(), 0, 0), c + 1);
             Int128 swapMask = Int128.of(ShiftLockLayout.TAIL_MASK | ShiftLockLayout.EPOCH_MASK, -1L);
+            long issued = clock.nanoTime();
             Int128 old = qp.maskedCas128(addr, compare, compareMask, swap, swapMask);
+            long waitFrom = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c) {
                 fenced++; // the lock was recovered under us: nothing of ours is left in the entry
                 return;
@@ -414,6 +441,7 @@ final class ShiftLockClient implements LockClient {
             }
             long deadline = timing.leased() ? satAdd(clock.nanoTime(), waitLeaseNs) : NEVER;
             succ = inbox.await(channel, g.lockId(), mySuccessor, deadline);
+            lap(Part.RELEASE, Item.NS, waitFrom);
             if (succ == null) {
                 drops++; // the client that swapped the tail died before its Successor: recovery follows
                 return;
@@ -428,6 +456,7 @@ final class ShiftLockClient implements LockClient {
         long issued = clock.nanoTime();
         if (g.consWrt() + 1 < threshold) {
             Int128 old = qp.maskedCas128(addr, Int128.of(0, c), Int128.of(0, -1L), Int128.of(0, c + 1), Int128.of(0, -1L));
+            long updated = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c) {
                 fenced++;
                 return;
@@ -437,10 +466,12 @@ final class ShiftLockClient implements LockClient {
             }
             send(succ.from(), ShiftLockMessages.HANDOVER, g.lockId(), c + 1,
                     ShiftLockMessages.grantWord(att, g.consWrt() + 1, g.epoch()));
+            lap(Part.RELEASE, Item.NS, updated);
         } else {
             int flipped = 1 - g.epoch();
             Int128 old = qp.maskedCas128(addr, Int128.of(g.epoch(), c), Int128.of(ShiftLockLayout.EPOCH_MASK, -1L),
                     Int128.of(flipped, c + 1), Int128.of(ShiftLockLayout.EPOCH_MASK, -1L));
+            long updated = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c || ShiftLockLayout.epoch(old.lo()) != g.epoch()) {
                 fenced++;
                 return;
@@ -451,6 +482,7 @@ final class ShiftLockClient implements LockClient {
             }
             send(succ.from(), ShiftLockMessages.MODE_CHANGED, g.lockId(), expected,
                     ShiftLockMessages.grantWord(att, 0, flipped));
+            lap(Part.RELEASE, Item.NS, updated);
         }
     }
 
@@ -484,10 +516,20 @@ final class ShiftLockClient implements LockClient {
         return table.spec().locks();
     }
 
-    /** Retries: recovery requests rejected and guarded-CAS retries; aborts: restarts; resets: recoveries made. */
+    /**
+     * Retries: recovery requests rejected and guarded-CAS retries; aborts: restarts; resets:
+     * recoveries made; and the time breakdown.
+     */
     @Override
     public LockStats stats() {
-        return new LockStats(retries, aborts, recoveries);
+        return new LockStats(retries, aborts, recoveries, times.snapshot());
+    }
+
+    /** Adds the time since {@code since} to {@code item} of {@code part}; returns now. */
+    private long lap(Part part, Item item, long since) {
+        long now = clock.nanoTime();
+        times.add(part, item, now - since);
+        return now;
     }
 
     /** What this client saw of failures, beyond {@link #stats()}. */
