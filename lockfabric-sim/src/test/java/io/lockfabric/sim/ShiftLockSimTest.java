@@ -5,6 +5,9 @@ import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
@@ -292,8 +295,42 @@ class ShiftLockSimTest {
                     }
                 }
             }
-            assertEquals(LockStats.ZERO, h.totalStats(), "no retries, restarts or recoveries without faults");
+            LockStats stats = h.totalStats();
+            assertEquals(List.of(0L, 0L, 0L), List.of(stats.retries(), stats.aborts(), stats.resets()),
+                    "no retries, restarts or recoveries without faults");
             h.assertEntryIdle();
+        } finally {
+            h.close();
+        }
+    }
+
+    @Test
+    void eachClientItemizesItsTimeAsTheTable2OfThePaper() {
+        var h = new Harness(17, LockOptions.parse(List.of("threshold=4")));
+        try {
+            for (int i = 0; i < 4; i++) {
+                h.client(Mode.EXCLUSIVE, 1_000, 0, 2_000_000);
+            }
+            for (int i = 0; i < 2; i++) {
+                h.client(Mode.SHARED, 1_000, 0, 2_000_000);
+            }
+            h.runAll();
+            LatencyBreakdown b = h.totalStats().breakdown();
+            long writes = h.holds.stream().filter(x -> x.mode() == Mode.EXCLUSIVE).count();
+            long reads = h.holds.size() - writes;
+            assertEquals(writes, b.operations(Part.WRITER_ACQUIRE), b.toString());
+            assertEquals(reads, b.operations(Part.READER_ACQUIRE), b.toString());
+            assertEquals(h.holds.size(), b.operations(Part.RELEASE), b.toString());
+            long rtt = 2 * h.fabric.config().networkOneWayNs();
+            for (Part p : new Part[] {Part.WRITER_ACQUIRE, Part.READER_ACQUIRE, Part.RELEASE}) {
+                double ia = b.averageNs(p, Item.IA);
+                assertTrue(ia > rtt && ia < 2 * rtt, p + ": the initial atomic is about a round trip, " + ia);
+            }
+            assertTrue(b.averageNs(Part.WRITER_ACQUIRE, Item.WP) > rtt, "writers queue behind writers: " + b);
+            assertTrue(b.averageNs(Part.READER_ACQUIRE, Item.WW) > rtt, "readers wait for writers: " + b);
+            assertTrue(b.totalNs(Part.RELEASE, Item.NS) > 0, "writers notify successors: " + b);
+            assertEquals(0, b.totalNs(Part.READER_ACQUIRE, Item.WP), "readers never wait for a predecessor");
+            assertEquals(0, b.totalNs(Part.WRITER_ACQUIRE, Item.WW), "writers never wait for the epoch");
         } finally {
             h.close();
         }
