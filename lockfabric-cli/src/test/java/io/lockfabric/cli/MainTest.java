@@ -203,7 +203,8 @@ class MainTest {
         }
         assertTrue(o.out().contains("Default: 8 (sim"), "clients default");
         assertTrue(o.out().contains("Default: 0.99."), "zipf default");
-        assertTrue(o.out().contains("Registered protocols: " + String.join(", ", LockProtocols.names())));
+        assertTrue(o.out().replaceAll("\\s+", " ").contains("Registered protocols: " + String.join(", ", LockProtocols.names())),
+                o.out());
         Outcome top = run("--help");
         assertEquals(0, top.status());
         assertTrue(top.out().contains("bench") && top.out().contains("protocols") && top.out().contains("sim"));

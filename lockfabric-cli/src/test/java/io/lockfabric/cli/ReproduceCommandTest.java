@@ -87,8 +87,8 @@ class ReproduceCommandTest {
         String json = lines.get(0);
         assertTrue(json.startsWith("{\"experiment\":\"shiftlock-2.3\",\"reference\":\"ShiftLock (FAST'25) §2.3\","),
                 json);
-        assertTrue(json.contains("\"within_bands\":false,\"rows\":[{\"case\":\"ideal (no retries)\",\"metric\":"
-                + "\"goodput\",\"unit\":\"Kops/s\",\"paper\":278.3,\"sim\":"), json);
+        assertTrue(json.contains("\"within_bands\":false,\"tables\":[],\"rows\":[{\"case\":\"ideal (no retries)\","
+                + "\"metric\":\"goodput\",\"unit\":\"Kops/s\",\"paper\":278.3,\"sim\":"), json);
         assertEquals(6, json.split("\"within_band\":").length - 1, "six rows");
         assertEquals("", o.err(), "no progress noise when stderr is not a terminal");
     }
