@@ -1,6 +1,7 @@
 package io.lockfabric.check;
 
 import io.lockfabric.fabric.Fabric;
+import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.lock.Mode;
@@ -30,6 +31,20 @@ public abstract class MutualExclusionContractTest {
         return 12_500;
     }
 
+    /** Cycles per client for {@code protocol} (default {@link #opsPerClient()}). */
+    protected int opsPerClient(LockProtocol protocol) {
+        return opsPerClient();
+    }
+
+    /**
+     * Options a protocol runs with on this fabric (default: its defaults). A fabric whose clients
+     * can stall for long in real time may lengthen the leases of protocols that trust their
+     * holders to finish within one.
+     */
+    protected LockOptions optionsFor(LockProtocol protocol) {
+        return LockOptions.DEFAULTS;
+    }
+
     /** The protocols this fabric can run (the in-process reference only where clients share a JVM). */
     Stream<String> protocols() {
         boolean inProcess;
@@ -45,10 +60,10 @@ public abstract class MutualExclusionContractTest {
     void hotLocksMixedReadsAndWrites(String name) {
         try (Fabric fabric = newFabric()) {
             LockProtocol p = LockProtocols.byName(name);
-            var cfg = LockStress.Config.of(8, 16, 0.99, 0.5, opsPerClient());
-            var result = LockStress.run(fabric, p, cfg);
+            var cfg = LockStress.Config.of(8, 16, 0.99, 0.5, opsPerClient(p));
+            var result = LockStress.run(fabric, p, cfg.withOptions(optionsFor(p)));
             assertTrue(result.violations().isEmpty(), result.summary());
-            assertEquals(8L * opsPerClient(), result.holds().size(), "every cycle recorded once");
+            assertEquals(8L * opsPerClient(p), result.holds().size(), "every cycle recorded once");
             if (p.supportsShared()) {
                 assertTrue(result.sharedGrants() > 0, "shared grants happened");
             } else {
@@ -64,7 +79,8 @@ public abstract class MutualExclusionContractTest {
     void oneLockWritersOnly(String name) {
         try (Fabric fabric = newFabric()) {
             LockProtocol p = LockProtocols.byName(name);
-            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0, opsPerClient() / 4));
+            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0, opsPerClient(p) / 4)
+                    .withOptions(optionsFor(p)));
             assertTrue(result.violations().isEmpty(), result.summary());
             assertEquals(result.holds().size(), result.exclusiveGrants());
         }
@@ -76,7 +92,8 @@ public abstract class MutualExclusionContractTest {
     void readersShareOneLock(String name) {
         try (Fabric fabric = newFabric()) {
             LockProtocol p = LockProtocols.byName(name);
-            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0.9, opsPerClient() / 4));
+            var result = LockStress.run(fabric, p, LockStress.Config.of(4, 1, 0, 0.9, opsPerClient(p) / 4)
+                    .withOptions(optionsFor(p)));
             assertTrue(result.violations().isEmpty(), result.summary());
             if (p.supportsShared()) {
                 assertTrue(result.holds().stream().anyMatch(h -> h.mode() == Mode.SHARED));
