@@ -64,7 +64,8 @@ public record Band(Kind kind, double width) {
         if (kind == Kind.RELATIVE) {
             return String.format(Locale.ROOT, "%.1f%%", v * 100).replace(".0%", "%");
         }
-        String n = String.format(Locale.ROOT, "%.1f", v).replace(".0", "");
+        String n = v < 1 ? String.format(Locale.ROOT, "%.2f", v).replaceAll("0$", "")
+                : String.format(Locale.ROOT, "%.1f", v).replace(".0", "");
         return n + " " + ("%".equals(unit) ? "pp" : unit);
     }
 }

@@ -131,8 +131,9 @@ public final class ExperimentReport {
         }
     }
 
+    /** One decimal, or two below 10 (verbs per cycle, ratios, microseconds). */
     private static String number(double v) {
-        return String.format(Locale.ROOT, "%,.1f", v);
+        return String.format(Locale.ROOT, Math.abs(v) < 10 ? "%,.2f" : "%,.1f", v);
     }
 
     /** Four significant decimals are plenty for a comparison with a paper. */
