@@ -75,11 +75,7 @@ import java.util.function.Predicate;
  * change nothing. A writer that stalls for a lease between its RelCnt update and its Handover /
  * ModeChanged SEND drops the handover: a waiter may have recovered the lock since (found by a seed
  * sweep: the update landed, the sender paused 3 leases, the lock was recovered, then the stale
- * Handover granted the old era to a successor that had not polled RelCnt yet). So a writer still
- * within its lease hands over to a writer SEND first, RelCnt update second (no round trip between
- * its release and the successor's grant); if it stalls between the two past 3 leases, its update
- * fails, the successor's release then fails too (RelCnt is not its curRelCnt) and the waiters
- * recover the lock: a delay, never a second holder. Past its lease it updates RelCnt first. A reader within its lease releases with the paper's MFAA: while a live waiter
+ * Handover granted the old era to a successor that had not polled RelCnt yet). A reader within its lease releases with the paper's MFAA: while a live waiter
  * sees RelCnt stuck no reader is granted (a reader is granted only with TailPtr null or after an
  * epoch flip, which moves RelCnt), so a reset never hits a reader inside its lease. Past its lease
  * a reader releases with an exact 128-bit CAS of the entry it READ, given up if RelCnt leapt since
@@ -434,7 +430,7 @@ final class ShiftLockClient implements LockClient {
             Int128 swap = Int128.of(ShiftLockLayout.word0(1 - g.epoch(), 0, 0), c + 1);
             Int128 swapMask = Int128.of(ShiftLockLayout.TAIL_MASK | ShiftLockLayout.EPOCH_MASK, -1L);
             long issued = clock.nanoTime();
-            Int128 old = releaseCas(g, addr, compare, compareMask, swap, swapMask);
+            Int128 old = qp.maskedCas128(addr, compare, compareMask, swap, swapMask);
             long waitFrom = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c) {
                 fenced++; // the lock was recovered under us: nothing of ours is left in the entry
@@ -459,22 +455,7 @@ final class ShiftLockClient implements LockClient {
         int att = (int) succ.b();
         long issued = clock.nanoTime();
         if (g.consWrt() + 1 < threshold) {
-            if (!timing.leased() || issued - g.leaseStart() < timing.leaseNs()) {
-                // Within our lease nobody can have recovered the lock (that takes RelCnt stuck for
-                // 3 leases), so the Handover goes first and the RelCnt update follows: the successor
-                // is granted one message after our release, as in the paper, not a round trip later.
-                send(succ.from(), ShiftLockMessages.HANDOVER, g.lockId(), c + 1,
-                        ShiftLockMessages.grantWord(att, g.consWrt() + 1, g.epoch()));
-                long sent = lap(Part.RELEASE, Item.NS, issued);
-                Int128 old = releaseCas(g, addr, Int128.of(0, c), Int128.of(0, -1L), Int128.of(0, c + 1),
-                        Int128.of(0, -1L));
-                lap(Part.RELEASE, Item.IA, sent);
-                if (old.hi() != c) {
-                    fenced++; // stalled past 3 leases after the SEND: the lock was recovered meanwhile
-                }
-                return;
-            }
-            Int128 old = releaseCas(g, addr, Int128.of(0, c), Int128.of(0, -1L), Int128.of(0, c + 1), Int128.of(0, -1L));
+            Int128 old = qp.maskedCas128(addr, Int128.of(0, c), Int128.of(0, -1L), Int128.of(0, c + 1), Int128.of(0, -1L));
             long updated = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c) {
                 fenced++;
@@ -488,7 +469,7 @@ final class ShiftLockClient implements LockClient {
             lap(Part.RELEASE, Item.NS, updated);
         } else {
             int flipped = 1 - g.epoch();
-            Int128 old = releaseCas(g, addr, Int128.of(g.epoch(), c), Int128.of(ShiftLockLayout.EPOCH_MASK, -1L),
+            Int128 old = qp.maskedCas128(addr, Int128.of(g.epoch(), c), Int128.of(ShiftLockLayout.EPOCH_MASK, -1L),
                     Int128.of(flipped, c + 1), Int128.of(ShiftLockLayout.EPOCH_MASK, -1L));
             long updated = lap(Part.RELEASE, Item.IA, issued);
             if (old.hi() != c || ShiftLockLayout.epoch(old.lo()) != g.epoch()) {
@@ -502,29 +483,6 @@ final class ShiftLockClient implements LockClient {
             send(succ.from(), ShiftLockMessages.MODE_CHANGED, g.lockId(), expected,
                     ShiftLockMessages.grantWord(att, 0, flipped));
             lap(Part.RELEASE, Item.NS, updated);
-        }
-    }
-
-    /**
-     * A writer's releasing CAS, which compares RelCnt with its curRelCnt {@code c}. RelCnt one
-     * short of {@code c} means the predecessor handed over SEND first and its RelCnt update has not
-     * landed yet (nothing else sets RelCnt to {@code c − 1} while this writer holds the lock: a
-     * recovery leaps by 2^63): the CAS is retried, spaced like a poll, until it lands or this
-     * writer's lease runs out (the predecessor died between its SEND and its update: the waiters
-     * will recover the lock).
-     */
-    private Int128 releaseCas(ShiftLockGrant g, long addr, Int128 compare, Int128 compareMask, Int128 swap,
-                              Int128 swapMask) {
-        long poll = timing.pollNs();
-        while (true) {
-            Int128 old = qp.maskedCas128(addr, compare, compareMask, swap, swapMask);
-            if (old.hi() != g.fencingToken() - 1
-                    || timing.leased() && clock.nanoTime() - g.leaseStart() >= timing.leaseNs()) {
-                return old;
-            }
-            retries++;
-            clock.sleepNanos(poll);
-            poll = Math.min(poll * 2, timing.pollCapNs());
         }
     }
 
