@@ -87,7 +87,10 @@ class ReproduceCommandTest {
         String json = lines.get(0);
         assertTrue(json.startsWith("{\"experiment\":\"shiftlock-2.3\",\"reference\":\"ShiftLock (FAST'25) §2.3\","),
                 json);
-        assertTrue(json.contains("\"within_bands\":false,\"tables\":[],\"rows\":[{\"case\":\"ideal (no retries)\","
+        assertTrue(json.contains("\"within_bands\":false,\"tables\":[{\"title\":\"cas (SMART backoff) over its run\","
+                + "\"columns\":[\"from\",\"to\",\"goodput Kops/s\",\"retries among CAS received %\"],"
+                + "\"rows\":[[\"0 ms\",\"0.3 ms\","), json);
+        assertTrue(json.contains("\"rows\":[{\"case\":\"ideal (no retries)\","
                 + "\"metric\":\"goodput\",\"unit\":\"Kops/s\",\"paper\":278.3,\"sim\":"), json);
         assertEquals(6, json.split("\"within_band\":").length - 1, "six rows");
         assertEquals("", o.err(), "no progress noise when stderr is not a terminal");
@@ -100,8 +103,11 @@ class ReproduceCommandTest {
         List<String> lines = o.out().lines().toList();
         assertEquals("# shiftlock-2.3: ShiftLock (FAST'25) §2.3", lines.get(0));
         assertTrue(lines.get(2).contains("measured ideal 3 ms after 1 ms"), lines.get(2));
-        assertTrue(lines.get(3).matches("case +metric +paper +sim +unit +diff +band +verdict"), lines.get(3));
-        assertTrue(lines.get(4).startsWith("ideal (no retries)") && lines.get(4).contains("278.3"), lines.get(4));
+        assertEquals("## cas (SMART backoff) over its run", lines.get(4));
+        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("case ")).findFirst().orElseThrow());
+        assertTrue(lines.get(header).matches("case +metric +paper +sim +unit +diff +band +verdict"), lines.get(header));
+        assertTrue(lines.get(header + 1).startsWith("ideal (no retries)") && lines.get(header + 1).contains("278.3"),
+                lines.get(header + 1));
         assertTrue(lines.stream().anyMatch(l -> l.endsWith("OUTSIDE")), o.out());
         assertTrue(lines.get(lines.size() - 1).matches("\\d of 6 numbers OUTSIDE their bands \\(simulated in .* s\\)"),
                 lines.get(lines.size() - 1));

@@ -23,9 +23,9 @@ import java.util.Map;
  * knows what no client can know in time: the instant a lock becomes free on the memory node.
  *
  * <p>The lock word and the verbs are those of {@code cas} ({@link CasLayout}: acquire with one
- * masked CAS, release with one WRITE), issued through the simulated RNICs like any other verbs, so
+ * masked CAS, release with one CAS), issued through the simulated RNICs like any other verbs, so
  * their cost is modelled, not assumed. What the oracle adds is the waiting: a client that wants a
- * taken lock does not CAS but waits in a FIFO queue, and when a release WRITE takes effect on the
+ * taken lock does not CAS but waits in a FIFO queue, and when a release CAS takes effect on the
  * memory node (its linearization point, seen through a {@link SimFabric.MemoryWatcher}) the head
  * of the queue is woken at that same instant and only then sends its CAS. So every CAS that
  * reaches the NIC succeeds, and a contended handover costs what it must: the woken client's CAS
@@ -86,8 +86,9 @@ public final class IdealCasOracle implements LockProtocol {
     }
 
     private void executed(int memoryNode, Verb verb) {
-        if (verb instanceof Verb.Write8 w && CasLayout.owner(w.value()) == 0) {
-            LockState lock = locks.get(new LockKey(memoryNode, w.address()));
+        // The release CAS cannot fail: no other client writes a word whose queue the oracle keeps.
+        if (verb instanceof Verb.Cas c && CasLayout.owner(c.swap()) == 0) {
+            LockState lock = locks.get(new LockKey(memoryNode, c.address()));
             if (lock != null) {
                 lock.freed();
             }
@@ -164,8 +165,8 @@ public final class IdealCasOracle implements LockProtocol {
             if (!(grant instanceof OracleGrant g)) {
                 throw new IllegalArgumentException("not a grant of this oracle client: " + grant);
             }
-            qp.write8(LockTables.entryAddress(table, g.lockId(), CasLayout.WORD_BYTES),
-                    CasLayout.releasedAfter(g.fencingToken()));
+            qp.cas(LockTables.entryAddress(table, g.lockId(), CasLayout.WORD_BYTES),
+                    CasLayout.held(g.fencingToken(), owner), CasLayout.releasedAfter(g.fencingToken()));
         }
 
         @Override

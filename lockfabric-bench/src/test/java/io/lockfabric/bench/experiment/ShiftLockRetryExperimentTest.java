@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The calibration scenario of the simulator's defaults, {@code shiftlock-2.3}, run once with its
  * own windows and seed. Virtual-time figures are deterministic, so the bands are asserted exactly.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ShiftLockRetryExperimentTest {
     private static final String IDEAL = "ideal (no retries)";
     private static final String CAS_NB = "cas-nb (retry at once)";
@@ -43,15 +43,15 @@ class ShiftLockRetryExperimentTest {
     }
 
     /**
-     * With backoff the simulator is faster than the testbed and retries less: its steady state does
-     * not depend on the memory node's per-word time, the network's jitter or the compute nodes'
-     * NICs (see {@link io.lockfabric.sim.SimConfig}). This pins that known gap: if a model change
-     * brings the {@code cas} rows into their bands, make this assert that instead.
+     * With backoff the simulator's 10 s run is faster than the testbed's: its steady state after the
+     * backoff has adapted is faster than the testbed's (see {@link io.lockfabric.sim.SimConfig}).
+     * This pins that known gap: if a model change brings the {@code cas} goodput into its band, make
+     * this assert that instead.
      */
     @Test
-    void onlyTheBackoffCaseIsOutsideItsBands() {
+    void onlyTheBackoffCaseGoodputIsOutsideItsBand() {
         List<String> outside = result.outsideBands().stream().map(r -> r.caseName() + " " + r.unit()).toList();
-        assertEquals(List.of(CAS + " Kops/s", CAS + " %"), outside, ExperimentReport.table(result));
+        assertEquals(List.of(CAS + " Kops/s"), outside, ExperimentReport.table(result));
     }
 
     @Test
@@ -62,6 +62,18 @@ class ShiftLockRetryExperimentTest {
         assertTrue(row(CAS, "Kops/s").sim() > 9 * row(CAS_NB, "Kops/s").sim(), "backoff recovers (paper: 9.1x)");
         double casShare = row(CAS, "%").sim();
         assertTrue(casShare > 50 && casShare < row(CAS_NB, "%").sim(), "most CAS are still retries: " + casShare);
+    }
+
+    /** The artifact's adaptation cadence: a storm first, then a steady state an order of magnitude faster. */
+    @Test
+    void backoffStormsUntilTheCapsHaveClimbed() {
+        ExperimentTable profile = result.tables().getFirst();
+        List<Double> goodput = profile.cells().stream().map(row -> Double.parseDouble(row.get(2))).toList();
+        assertEquals(10, goodput.size());
+        assertTrue(goodput.getFirst() < 2 * row(CAS_NB, "Kops/s").sim(), "the first second storms: " + goodput);
+        assertTrue(goodput.getLast() > 10 * goodput.getFirst(), "the last second is steady: " + goodput);
+        double mean = goodput.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        assertEquals(row(CAS, "Kops/s").sim(), mean, 0.1, "the row is the whole run's average");
     }
 
     @Test

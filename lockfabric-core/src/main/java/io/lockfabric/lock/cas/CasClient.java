@@ -14,8 +14,10 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * CAS spinlock client. Acquire is one masked CAS that installs the owner iff the owner field is 0
  * (comparing only the owner bits, so the epoch of {@link CasLayout} needs no prior READ); it
  * returns the whole old word, whose epoch is the fencing token. On failure it retries, at once or
- * after a {@link TruncatedExponentialBackoff}. Release is one WRITE of the next epoch with owner 0.
- * Uncontended cycle: 1 MCAS + 1 WRITE. Shared requests are granted exclusive.
+ * after a {@link TruncatedExponentialBackoff}. Release is one CAS from the held word to the next
+ * epoch with owner 0, as in the ShiftLock artifact (whose release is a CAS, so its verb counts and
+ * the memory node's atomic counters include it). Uncontended cycle: 1 MCAS + 1 CAS. Shared requests
+ * are granted exclusive.
  *
  * <p>No fault tolerance: a holder that crashes blocks the lock forever (that is the baseline).
  */
@@ -52,7 +54,7 @@ final class CasClient implements LockClient {
         if (!(grant instanceof CasGrant g)) {
             throw new IllegalArgumentException("not a grant of this cas client: " + grant);
         }
-        qp.write8(address(g.lockId()), CasLayout.releasedAfter(g.fencingToken()));
+        qp.cas(address(g.lockId()), CasLayout.held(g.fencingToken(), owner), CasLayout.releasedAfter(g.fencingToken()));
     }
 
     @Override

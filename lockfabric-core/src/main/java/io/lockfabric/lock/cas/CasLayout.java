@@ -11,8 +11,8 @@ package io.lockfabric.lock.cas;
  * </pre>
  *
  * The owner is the holder's endpoint ordinal (never 0). The epoch counts releases: a holder
- * releases by writing {@code (epoch + 1) << 24}, so the epoch seen by the acquiring masked CAS is
- * the grant's fencing token (it wraps after 2^40 grants).
+ * releases by swapping its {@link #held held word} for {@code (epoch + 1) << 24}, so the epoch seen
+ * by the acquiring masked CAS is the grant's fencing token (it wraps after 2^40 grants).
  */
 public final class CasLayout {
     public static final int WORD_BYTES = 8;
@@ -29,6 +29,11 @@ public final class CasLayout {
 
     public static long epoch(long word) {
         return word >>> EPOCH_SHIFT;
+    }
+
+    /** The word while {@code owner} holds the grant at {@code epoch}. */
+    public static long held(long epoch, long owner) {
+        return (epoch << EPOCH_SHIFT) | owner;
     }
 
     /** The free word that follows a grant at {@code epoch}. */

@@ -26,7 +26,7 @@ import io.lockfabric.fabric.EndpointId;
  * waiter's fetch-and-store returned until that waiter itself releases. It wraps after 2^24 grants
  * that empty the queue.
  *
- * <p><b>Messages</b> (channel: the table's, {@link TableInbox#channelOf}); {@code lock} is the lock
+ * <p><b>Messages</b> (channel: the table's, {@link io.lockfabric.lock.Inbox#channelOf}); {@code lock} is the lock
  * id:
  * <ul>
  * <li>{@link #SUCCESSOR}: from the new tail to its predecessor, "I am behind you"; no payload

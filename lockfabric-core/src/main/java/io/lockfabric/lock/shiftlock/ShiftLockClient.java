@@ -10,6 +10,7 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.Inbox;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
 import io.lockfabric.lock.LatencyBreakdown.Part;
@@ -38,7 +39,7 @@ import java.util.function.Predicate;
  * unless N consecutive writers held the lock: then it flips Epoch and sends ModeChanged
  * {RelCnt + RdrCnt + 1} (waiting readers run first). So writers are preferred (a queued writer
  * blocks new readers) and readers wait at most N writers. Successor messages that arrive during
- * the critical section stay in the {@link ShiftLockInbox} until release. Uncontended: one round
+ * the critical section stay in the {@link Inbox} until release. Uncontended: one round
  * trip to acquire, one to release.
  *
  * <p><b>RelCnt counts every release</b>, writer-to-writer handovers included (Algorithm 3 line 20;
@@ -123,7 +124,7 @@ final class ShiftLockClient implements LockClient {
     private final Table table;
     private final Clock clock;
     private final Mailbox mailbox;
-    private final ShiftLockInbox inbox;
+    private final Inbox inbox;
     private final EndpointId me;
     private final long myTail;
     private final int channel;
@@ -154,10 +155,10 @@ final class ShiftLockClient implements LockClient {
         this.table = table;
         this.clock = endpoint.clock();
         this.mailbox = endpoint.mailbox();
-        this.inbox = ShiftLockInbox.of(mailbox);
+        this.inbox = Inbox.of(mailbox);
         this.me = mailbox.id();
         this.myTail = ShiftLockLayout.tailOf(me);
-        this.channel = ShiftLockMessages.channel(table.memoryNode(), table.service());
+        this.channel = Inbox.channelOf(table);
         this.timing = timing;
         this.waitLeaseNs = timing.halfLeases(2);
         this.stuckNs = timing.halfLeases(6);

@@ -35,16 +35,10 @@ public final class ShiftLockMessages {
     /** consWrt saturates here (with an infinite threshold it would otherwise overflow its field). */
     public static final long CONS_WRT_MAX = (1L << (ATTEMPT_SHIFT - CONS_WRT_SHIFT)) - 1;
     private static final long ATTEMPT_MASK = 0xFFFF_FFFFL;
-    /** Bits of the channel that hold the table's service id (a region id, below 2^16). */
-    public static final int SERVICE_BITS = 16;
 
     private ShiftLockMessages() {
     }
 
-    /** The mailbox channel of a table: unique per (memory node, region). */
-    public static int channel(int memoryNode, int service) {
-        return (memoryNode << SERVICE_BITS) | service;
-    }
 
     public static long grantWord(int attempt, long consWrt, int epoch) {
         long c = Math.min(consWrt, CONS_WRT_MAX);

@@ -4,6 +4,7 @@ import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.Inbox;
 
 import org.junit.jupiter.api.Test;
 
@@ -42,9 +43,9 @@ class McsLayoutTest {
     @Test
     void channelsOfTablesOnDifferentNodesOrRegionsDiffer() {
         var spec = new TableSpec("t", "mcs", 1, 8);
-        int a = TableInbox.channelOf(new Table(spec, 0, RemoteAddress.of(1, 0), 1));
-        int b = TableInbox.channelOf(new Table(spec, 0, RemoteAddress.of(2, 0), 2));
-        int c = TableInbox.channelOf(new Table(spec, 1, RemoteAddress.of(1, 0), 1));
+        int a = Inbox.channelOf(new Table(spec, 0, RemoteAddress.of(1, 0), 1));
+        int b = Inbox.channelOf(new Table(spec, 0, RemoteAddress.of(2, 0), 2));
+        int c = Inbox.channelOf(new Table(spec, 1, RemoteAddress.of(1, 0), 1));
         assertNotEquals(a, b);
         assertNotEquals(a, c);
         assertNotEquals(b, c);

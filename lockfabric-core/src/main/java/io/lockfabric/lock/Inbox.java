@@ -1,7 +1,9 @@
-package io.lockfabric.lock.shiftlock;
+package io.lockfabric.lock;
 
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.RemoteAddress;
+import io.lockfabric.fabric.Table;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
@@ -12,15 +14,21 @@ import java.util.WeakHashMap;
 import java.util.function.Predicate;
 
 /**
- * One endpoint's ShiftLock messages, sorted by (channel, lock). A client waits for a particular
- * message (a Handover for its attempt on one lock, a Successor for the lock it releases); whatever
- * else arrives meanwhile (for other locks, other tables of the same endpoint, or early) is kept
- * here until its own waiter looks for it (the paper's "notifications buffered and processed later
- * when needed", §3.2). Shared by every ShiftLock client of one endpoint, hence found through
- * {@link #of}; used by the endpoint's thread only, like the mailbox.
+ * One endpoint's lock messages, sorted by (channel, lock): the one place where every lock client
+ * of an endpoint reads its {@link Mailbox}. A client waits for a particular message (a grant for
+ * its attempt on one lock, a successor's notice for the lock it releases); whatever else arrives
+ * meanwhile (for other locks, for other tables or protocols of the same endpoint, or early) is kept
+ * here until its own waiter looks for it (ShiftLock's "notifications buffered and processed later
+ * when needed", §3.2). No message is lost whichever client reads the mailbox, because they all
+ * read it through this inbox.
+ *
+ * <p>A protocol's messages use its table's channel ({@link #channelOf}), so tables and protocols
+ * sharing an endpoint never see each other's messages. Found through {@link #of}; used by the
+ * endpoint's thread only, like the mailbox.
  */
-final class ShiftLockInbox {
-    private static final Map<Mailbox, ShiftLockInbox> INBOXES = new WeakHashMap<>();
+public final class Inbox {
+    private static final Map<Mailbox, Inbox> INBOXES = new WeakHashMap<>();
+    private static final int REGION_BITS = Integer.SIZE - Integer.numberOfLeadingZeros(RemoteAddress.MAX_REGION);
 
     /** The mailbox, weakly: the registry's value must not keep its own key alive. */
     private final WeakReference<Mailbox> mailbox;
@@ -29,18 +37,32 @@ final class ShiftLockInbox {
     private record Key(int channel, long lock) {
     }
 
-    private ShiftLockInbox(Mailbox mailbox) {
+    private Inbox(Mailbox mailbox) {
         this.mailbox = new WeakReference<>(mailbox);
     }
 
-    static ShiftLockInbox of(Mailbox mailbox) {
+    /** The inbox of {@code mailbox}, shared by every lock client of its endpoint. */
+    public static Inbox of(Mailbox mailbox) {
         synchronized (INBOXES) {
-            return INBOXES.computeIfAbsent(mailbox, ShiftLockInbox::new);
+            return INBOXES.computeIfAbsent(mailbox, Inbox::new);
         }
     }
 
+    /**
+     * The message channel of a table: its memory node and region id, unique in the fabric (a
+     * table's region id is unique on its memory node).
+     *
+     * @throws IllegalArgumentException if the memory node does not fit beside the region bits
+     */
+    public static int channelOf(Table table) {
+        if (table.memoryNode() >= 1 << (Integer.SIZE - 1 - REGION_BITS)) {
+            throw new IllegalArgumentException("memory node " + table.memoryNode() + " too large for a message channel");
+        }
+        return (table.memoryNode() << REGION_BITS) | table.service();
+    }
+
     /** Moves everything that has arrived into the buffers (no remote operation). */
-    void drain() {
+    public void drain() {
         Mailbox box = mailbox();
         for (Message m = box.poll(); m != null; m = box.poll()) {
             keep(m);
@@ -48,7 +70,7 @@ final class ShiftLockInbox {
     }
 
     /** Removes and returns the first buffered message of (channel, lock) that {@code wanted} accepts. */
-    Message take(int channel, long lock, Predicate<Message> wanted) {
+    public Message take(int channel, long lock, Predicate<Message> wanted) {
         ArrayDeque<Message> q = buffered.get(new Key(channel, lock));
         if (q == null) {
             return null;
@@ -70,7 +92,7 @@ final class ShiftLockInbox {
      * The first message of (channel, lock) that {@code wanted} accepts, waiting for it until
      * {@code deadlineNanos} on the endpoint's clock; null if none came by then.
      */
-    Message await(int channel, long lock, Predicate<Message> wanted, long deadlineNanos) {
+    public Message await(int channel, long lock, Predicate<Message> wanted, long deadlineNanos) {
         drain();
         while (true) {
             Message m = take(channel, lock, wanted);
@@ -86,7 +108,7 @@ final class ShiftLockInbox {
     }
 
     /** Drops the buffered messages of (channel, lock) that {@code stale} accepts. */
-    void discard(int channel, long lock, Predicate<Message> stale) {
+    public void discard(int channel, long lock, Predicate<Message> stale) {
         ArrayDeque<Message> q = buffered.get(new Key(channel, lock));
         if (q != null) {
             q.removeIf(stale);
@@ -96,8 +118,8 @@ final class ShiftLockInbox {
         }
     }
 
-    /** Messages buffered in all, for tests. */
-    int size() {
+    /** Messages buffered in all (for tests and diagnostics). */
+    public int size() {
         return buffered.values().stream().mapToInt(ArrayDeque::size).sum();
     }
 
