@@ -1,0 +1,143 @@
+package io.lockfabric.net;
+
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.net.wire.Frame;
+import io.lockfabric.net.wire.MalformedFrameException;
+import io.lockfabric.net.wire.WireCodec;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
+
+/**
+ * A client's connection to the memory node: requests go out with fresh ids, replies are matched to
+ * their waiters by id, in whatever order they come (an rpc may be answered after later verbs).
+ * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
+ * tens of microseconds), then parks until the I/O thread hands over the reply. If the connection drops,
+ * every waiter fails with a {@link FabricException}. Thread-safe.
+ */
+final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
+    /** Busy polls before yielding: replies on loopback often come back within them. */
+    static final int SPINS = 100;
+    /** Yields before parking: cheap on an idle core, fair to the I/O thread on a busy one. */
+    static final int YIELDS = 10;
+
+    private final String server;
+    private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong(1);
+    private volatile Channel channel;
+    private volatile String lostBecause;
+
+    ServerLink(String server) {
+        this.server = server;
+    }
+
+    void attach(Channel channel) {
+        this.channel = channel;
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    /** Sends the request that {@code make} builds for a fresh id and waits for its reply. */
+    Frame call(LongFunction<Frame> make) {
+        long id = nextId.getAndIncrement();
+        Frame request = make.apply(id);
+        Channel ch = channel;
+        ByteBuf out = ch.alloc().ioBuffer();
+        try {
+            WireCodec.encode(request, out);
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+        Waiter w = new Waiter(Thread.currentThread());
+        pending.put(id, w);
+        if (lostBecause != null) {
+            pending.remove(id);
+            out.release();
+            throw lost();
+        }
+        ch.writeAndFlush(out);
+        for (int i = 0; i < SPINS && w.reply == null; i++) {
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < YIELDS && w.reply == null; i++) {
+            Thread.yield();
+        }
+        while (w.reply == null) {
+            LockSupport.park(this);
+        }
+        if (w.reply == Waiter.LOST) {
+            throw lost();
+        }
+        return w.reply;
+    }
+
+    private FabricException lost() {
+        return new FabricException("connection to the memory node " + server + " is lost: " + lostBecause);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
+        Frame f;
+        try {
+            f = WireCodec.decode(in);
+        } catch (MalformedFrameException e) {
+            // the server spoke garbage: nothing on this connection can be trusted any more
+            fail("malformed reply: " + e.getMessage());
+            ctx.close();
+            return;
+        }
+        Waiter w = pending.remove(f.requestId());
+        if (w != null) {
+            w.reply = f;
+            LockSupport.unpark(w.thread);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        fail("connection closed");
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        fail(cause.toString());
+        ctx.close();
+    }
+
+    private void fail(String why) {
+        if (lostBecause == null) {
+            lostBecause = why;
+        }
+        for (Long id : pending.keySet()) {
+            Waiter w = pending.remove(id);
+            if (w != null) {
+                w.reply = Waiter.LOST;
+                LockSupport.unpark(w.thread);
+            }
+        }
+    }
+
+    boolean isLost() {
+        return lostBecause != null;
+    }
+
+    private static final class Waiter {
+        static final Frame LOST = new Frame.ErrorReply(0, io.lockfabric.net.wire.ErrorCode.REFUSED, "lost");
+        final Thread thread;
+        volatile Frame reply;
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+    }
+}

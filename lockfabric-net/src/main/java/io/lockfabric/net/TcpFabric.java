@@ -1,0 +1,416 @@
+package io.lockfabric.net;
+
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.net.wire.ErrorCode;
+import io.lockfabric.net.wire.Frame;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The client side of the tcp fabric: endpoints in this JVM that reach one memory node
+ * ({@link TcpMemoryNode}, usually another process) over TCP, and message each other directly.
+ *
+ * <pre>{@code
+ * try (TcpFabric fabric = TcpFabric.connect("tcp://127.0.0.1:7420")) {
+ *     Endpoint client = fabric.newEndpoint();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Each endpoint has its own connection to the memory node (its queue pair) and its own mailbox
+ * listener, announced to the memory node's directory in its HELLO. A send to another endpoint
+ * looks the receiver up in the directory once, connects straight to its listener, and caches the
+ * connection for every endpoint of this fabric (one connection per receiver, so messages of one
+ * sender arrive in order). A receiver whose connection closes, or that the directory does not know
+ * or knows as dead, is remembered as gone: later sends to it throw {@link PeerUnreachableException}
+ * at once, which protocols treat as RNR.
+ *
+ * <p>Tables are agreed through the memory node: the first opener creates a table, a later open with
+ * another shape throws {@link io.lockfabric.fabric.TableMismatchException}. A table's rpc service
+ * is built on the server from its protocol's name ({@link ServiceResolver}); a fabric built with
+ * {@link Builder#embeddedServer} also hands its services to a server in the same JVM (tests).
+ *
+ * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
+ */
+public final class TcpFabric implements Fabric {
+    public static final String SCHEME = "tcp";
+    public static final int DEFAULT_IO_THREADS = 2;
+    public static final long DEFAULT_SEED = 0x7C9_FAB21CL;
+    public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+
+    private final String host;
+    private final int port;
+    private final long seed;
+    private final int connectTimeoutMs;
+    private final String configuredListenHost;
+    private final TcpMemoryNode colocated;
+    private final long processNonce = new SecureRandom().nextLong();
+    private final NettyTransport transport;
+    private final EventLoopGroup group;
+    private final Map<EndpointId, TcpEndpoint> endpoints = new ConcurrentHashMap<>();
+    private final Set<EndpointId> closedHere = ConcurrentHashMap.newKeySet();
+    private final Map<EndpointId, Channel> peers = new ConcurrentHashMap<>();
+    private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
+    private final Object connectLock = new Object();
+    private final AtomicReference<ServerLink> control = new AtomicReference<>();
+    private volatile boolean closed;
+
+    private TcpFabric(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        this.seed = b.seed;
+        this.connectTimeoutMs = b.connectTimeoutMs;
+        this.configuredListenHost = b.listenHost;
+        this.colocated = b.colocated;
+        this.transport = NettyTransport.best();
+        this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A fabric on the memory node at {@code tcp://host:port}, with defaults otherwise. */
+    public static TcpFabric connect(String uri) {
+        return builder().uri(uri).build();
+    }
+
+    @Override
+    public String name() {
+        return SCHEME + "://" + host + ":" + port;
+    }
+
+    @Override
+    public int memoryNodes() {
+        return 1;
+    }
+
+    @Override
+    public Endpoint newEndpoint() {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        ServerLink link = new ServerLink(name());
+        Channel server = connect(host, port, link, "the memory node");
+        PeerListener listener = new PeerListener();
+        try {
+            String listenHost = configuredListenHost != null ? configuredListenHost
+                    : ((InetSocketAddress) server.localAddress()).getAddress().getHostAddress();
+            Channel listening = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannel())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(TcpMemoryNode.frameDecoder(), listener.newConnectionHandler(ch));
+                        }
+                    })
+                    .bind(listenHost, 0).syncUninterruptibly().channel();
+            listener.bound(listening);
+            int listenPort = ((InetSocketAddress) listening.localAddress()).getPort();
+            Frame reply = link.call(id -> new Frame.Hello(id, processNonce, listenHost, listenPort));
+            if (!(reply instanceof Frame.Welcome w)) {
+                throw TcpQueuePair.unexpected(reply);
+            }
+            EndpointId id = EndpointId.unpack(w.endpointId());
+            TcpMailbox mailbox = new TcpMailbox(this, id, link);
+            listener.deliverTo(mailbox);
+            TcpEndpoint e = new TcpEndpoint(this, id, w.ordinal(), link, listener, mailbox,
+                    seed * 0x9E3779B97F4A7C15L + w.ordinal());
+            endpoints.put(id, e);
+            return e;
+        } catch (RuntimeException e) {
+            listener.close();
+            server.close().syncUninterruptibly();
+            throw e;
+        }
+    }
+
+    private Channel connect(String toHost, int toPort, io.netty.channel.ChannelHandler handler, String what) {
+        ChannelFuture f = new Bootstrap()
+                .group(group)
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(TcpMemoryNode.frameDecoder(), handler);
+                    }
+                })
+                .connect(toHost, toPort);
+        f.awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new FabricException("cannot connect to " + what + " at " + toHost + ":" + toPort + ": " + f.cause(),
+                    f.cause());
+        }
+        if (handler instanceof ServerLink link) {
+            link.attach(f.channel());
+        }
+        return f.channel();
+    }
+
+    /**
+     * The connection to {@code to}'s mailbox listener: cached, or looked up in the directory through
+     * {@code lookup} and made now.
+     *
+     * @throws PeerUnreachableException if {@code to} is closed, dead, unknown or cannot be reached
+     */
+    Channel peerChannel(EndpointId to, ServerLink lookup) {
+        if (closedHere.contains(to) || gonePeers.contains(to)) {
+            throw new PeerUnreachableException(to);
+        }
+        Channel ch = peers.get(to);
+        if (ch != null && ch.isActive()) {
+            return ch;
+        }
+        synchronized (connectLock) {
+            ch = peers.get(to);
+            if (ch != null) {
+                if (ch.isActive()) {
+                    return ch;
+                }
+                gone(to);
+                throw new PeerUnreachableException(to);
+            }
+            Frame reply = lookup.call(id -> new Frame.Lookup(id, to.pack()));
+            if (reply instanceof Frame.ErrorReply e && e.code() == ErrorCode.PEER_UNKNOWN) {
+                gone(to);
+                throw new PeerUnreachableException(to);
+            }
+            if (!(reply instanceof Frame.PeerAddress address)) {
+                throw TcpQueuePair.unexpected(reply);
+            }
+            try {
+                ch = connect(address.host(), address.port(), new PeerOutbound(), "endpoint " + to);
+            } catch (FabricException unreachable) {
+                gone(to);
+                throw new PeerUnreachableException(to);
+            }
+            ch.closeFuture().addListener(f -> gone(to));
+            peers.put(to, ch);
+            return ch;
+        }
+    }
+
+    private void gone(EndpointId to) {
+        gonePeers.add(to);
+        Channel ch = peers.remove(to);
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    void offerService(TableSpec spec) {
+        if (colocated != null) {
+            colocated.offerService(spec.name(), spec.service());
+        }
+    }
+
+    void detach(TcpEndpoint endpoint) {
+        closedHere.add(endpoint.id());
+        endpoints.remove(endpoint.id());
+    }
+
+    @Override
+    public ClientThread spawn(String name, Runnable body) {
+        Thread t = Thread.ofPlatform().name(name).start(body);
+        return new ClientThread() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void join() {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FabricException("interrupted while joining " + name, e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public long observerNanoTime() {
+        return System.nanoTime();
+    }
+
+    /** False: the tcp fabric is for clients in many processes, even when a test runs them in one. */
+    @Override
+    public boolean isInProcess() {
+        return false;
+    }
+
+    @Override
+    public CounterSnapshot memoryNodeCounters(int memoryNode) {
+        if (memoryNode != 0) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (fabric has 1)");
+        }
+        ServerLink link = control.get();
+        if (link == null || link.isLost()) {
+            synchronized (control) {
+                link = control.get();
+                if (link == null || link.isLost()) {
+                    link = new ServerLink(name());
+                    connect(host, port, link, "the memory node");
+                    control.set(link);
+                }
+            }
+        }
+        Frame reply = link.call(id -> new Frame.Stats(id, memoryNode));
+        if (!(reply instanceof Frame.StatsReply s)) {
+            throw TcpQueuePair.unexpected(reply);
+        }
+        return new CounterSnapshot(s.ops(), s.bytes());
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (TcpEndpoint e : endpoints.values()) {
+            e.close();
+        }
+        for (Channel ch : peers.values()) {
+            ch.close();
+        }
+        ServerLink link = control.get();
+        if (link != null && link.channel() != null) {
+            link.channel().close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (colocated != null) {
+            colocated.close();
+        }
+    }
+
+    /** A connection to another endpoint's listener: nothing ever comes back on it. */
+    private static final class PeerOutbound extends SimpleChannelInboundHandler<ByteBuf> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
+            ctx.close();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    /** Configuration of a {@link TcpFabric}; validated in {@link #build()}. */
+    public static final class Builder {
+        private String host;
+        private int port = -1;
+        private long seed = DEFAULT_SEED;
+        private int ioThreads = DEFAULT_IO_THREADS;
+        private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+        private String listenHost;
+        private TcpMemoryNode colocated;
+
+        /** The memory node, as {@code tcp://host:port}. */
+        public Builder uri(String uri) {
+            URI u;
+            try {
+                u = new URI(uri);
+            } catch (URISyntaxException e) {
+                throw new IllegalArgumentException("'" + uri + "' is not a fabric address tcp://host:port", e);
+            }
+            if (!SCHEME.equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0
+                    || (u.getPath() != null && !u.getPath().isEmpty())) {
+                throw new IllegalArgumentException("'" + uri + "' is not a fabric address tcp://host:port");
+            }
+            return server(u.getHost(), u.getPort());
+        }
+
+        public Builder server(String host, int port) {
+            this.host = host;
+            this.port = port;
+            return this;
+        }
+
+        /** Seed of the endpoints' random generators. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        public Builder connectTimeoutMs(int ms) {
+            this.connectTimeoutMs = ms;
+            return this;
+        }
+
+        /**
+         * The address endpoints' mailboxes listen on and announce (default: the local address of
+         * the connection to the memory node, which other clients can reach if the server can).
+         */
+        public Builder listenHost(String host) {
+            this.listenHost = host;
+            return this;
+        }
+
+        /**
+         * A memory node in this JVM that the fabric owns: it connects to it over loopback, hands it
+         * tables' rpc services directly (so services of unregistered protocols work, as in tests),
+         * and stops it when the fabric closes.
+         */
+        public Builder embeddedServer(TcpMemoryNode server) {
+            this.colocated = server;
+            return server(server.address().getHostString(), server.port());
+        }
+
+        public TcpFabric build() {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("the memory node's address is missing: give tcp://host:port");
+            }
+            if (port < 1 || port > 0xFFFF) {
+                throw new IllegalArgumentException("port must be in [1, 65535], got " + port);
+            }
+            if (ioThreads < 1 || ioThreads > 64) {
+                throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (connectTimeoutMs < 1) {
+                throw new IllegalArgumentException("connect timeout must be positive, got " + connectTimeoutMs);
+            }
+            return new TcpFabric(this);
+        }
+    }
+}

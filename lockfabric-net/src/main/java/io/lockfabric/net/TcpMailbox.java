@@ -1,0 +1,87 @@
+package io.lockfabric.net;
+
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.fabric.local.RealTimeClock;
+import io.lockfabric.net.wire.Frame;
+import io.netty.channel.Channel;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A mailbox of the tcp fabric. Sending writes one PEER_MESSAGE frame on a connection straight to
+ * the receiver's listener ({@link TcpFabric#peerChannel}, made on first use and cached) and does not
+ * wait; a peer known to be gone fails the send at once with {@link PeerUnreachableException}.
+ * Messages arriving at this endpoint's listener are queued by the I/O thread, which unparks an
+ * owner waiting in {@link #await}.
+ */
+final class TcpMailbox implements Mailbox {
+    private final TcpFabric fabric;
+    private final EndpointId id;
+    private final ServerLink link;
+    private final Counters counters = new Counters();
+    private final ConcurrentLinkedQueue<Message> inbox = new ConcurrentLinkedQueue<>();
+    private volatile Thread waiter;
+
+    TcpMailbox(TcpFabric fabric, EndpointId id, ServerLink link) {
+        this.fabric = fabric;
+        this.id = id;
+        this.link = link;
+    }
+
+    @Override
+    public EndpointId id() {
+        return id;
+    }
+
+    @Override
+    public void send(EndpointId to, int channel, int type, long lock, long a, long b) {
+        Channel peer = fabric.peerChannel(to, link);
+        Message m = new Message(id, channel, type, lock, a, b);
+        TcpMemoryNode.send(peer, new Frame.PeerMessage(to.pack(), m));
+        counters.record(VerbKind.SEND, Message.WIRE_BYTES);
+    }
+
+    /** Called by the listener's I/O thread. */
+    void deliver(Message m) {
+        inbox.add(m);
+        Thread t = waiter;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public Message poll() {
+        return inbox.poll();
+    }
+
+    @Override
+    public Message await(long deadlineNanos) {
+        Message m = inbox.poll();
+        if (m != null) {
+            return m;
+        }
+        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+        waiter = Thread.currentThread();
+        try {
+            while ((m = inbox.poll()) == null && System.nanoTime() < deadlineNanos) {
+                idle.idle();
+            }
+            return m;
+        } finally {
+            waiter = null;
+        }
+    }
+
+    CounterSnapshot counters() {
+        return counters.snapshot();
+    }
+}

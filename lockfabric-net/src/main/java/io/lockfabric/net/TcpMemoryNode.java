@@ -1,0 +1,539 @@
+package io.lockfabric.net;
+
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.RemoteAccessException;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableMismatchException;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.fabric.Verb;
+import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.net.wire.BatchLayout;
+import io.lockfabric.net.wire.ErrorCode;
+import io.lockfabric.net.wire.Frame;
+import io.lockfabric.net.wire.FrameHeaderLayout;
+import io.lockfabric.net.wire.MalformedFrameException;
+import io.lockfabric.net.wire.VerbLayout;
+import io.lockfabric.net.wire.WireCodec;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.GlobalEventExecutor;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A memory node served over TCP: the server side of the tcp fabric. It hosts the memory regions of
+ * lock tables ({@link MemoryNode}), executes verbs and batches with {@link io.lockfabric.fabric.memory.MemoryRegion}'s
+ * semantics, serves the tables' rpc services, and keeps the directory of client endpoints
+ * (endpoint id → the host and port its mailbox listens on) so clients can message each other
+ * directly. It never relays messages.
+ *
+ * <p>Per connection: the first frame must be a HELLO, which makes the connection a client
+ * endpoint; the endpoint is dead in the directory as soon as the connection closes. Requests are
+ * served on the connection's I/O thread in arrival order, so the verbs of one queue pair execute in
+ * order; an rpc handler may reply later, and replies carry the request id. Bad input (a malformed
+ * or unknown frame, a bad address or length) is answered with an ERROR and changes no memory; a
+ * frame whose length is out of bounds closes its connection. The server stays up either way.
+ *
+ * <p>Thread-safe; {@link #close()} stops it and frees its memory.
+ */
+public final class TcpMemoryNode implements AutoCloseable {
+    public static final int DEFAULT_PORT = 7420;
+    public static final String DEFAULT_BIND = "127.0.0.1";
+    public static final int DEFAULT_IO_THREADS = 2;
+    private static final Logger LOG = System.getLogger(TcpMemoryNode.class.getName());
+
+    private final MemoryNode memory;
+    private final ServiceResolver resolver;
+    private final NettyTransport transport;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel listener;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Map<EndpointId, DirectoryEntry> directory = new ConcurrentHashMap<>();
+    private final Map<Long, Integer> nodeIdsByNonce = new ConcurrentHashMap<>();
+    private final Map<String, TableSpec.ServiceFactory> offeredServices = new ConcurrentHashMap<>();
+    private final AtomicInteger nextOrdinal = new AtomicInteger(1);
+    private final AtomicLongArray ops = new AtomicLongArray(VerbKind.count());
+    private final AtomicLongArray bytes = new AtomicLongArray(VerbKind.count());
+    private volatile boolean closed;
+
+    /** Where a client endpoint's mailbox listens, and whether its connection is still up. */
+    private record DirectoryEntry(String host, int port, Channel connection) {
+        boolean alive() {
+            return connection.isActive();
+        }
+    }
+
+    private TcpMemoryNode(Builder b) {
+        this.memory = new MemoryNode(0, b.capacityBytes);
+        this.resolver = b.resolver;
+        this.transport = NettyTransport.best();
+        this.boss = transport.group(1, "lockfabric-mn-accept");
+        this.workers = transport.group(b.ioThreads, "lockfabric-mn-io");
+        try {
+            ServerBootstrap sb = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(transport.serverChannel())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
+                            ch.pipeline().addLast(frameDecoder(), new Connection());
+                        }
+                    });
+            this.listener = sb.bind(new InetSocketAddress(InetAddress.getByName(b.bind), b.port)).syncUninterruptibly()
+                    .channel();
+        } catch (IOException | RuntimeException e) {
+            shutdownGroups();
+            memory.close();
+            throw new FabricException("cannot listen on " + b.bind + ":" + b.port + ": " + e.getMessage(), e);
+        }
+        LOG.log(Level.INFO, "memory node listening on {0} ({1} transport, {2} bytes of memory)", address(),
+                transport.name(), b.capacityBytes);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The decoder that cuts the byte stream into frames and rejects out-of-bounds lengths. */
+    static LengthFieldBasedFrameDecoder frameDecoder() {
+        return new LengthFieldBasedFrameDecoder(FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.MAX_FRAME_BYTES,
+                FrameHeaderLayout.LENGTH_OFFSET, FrameHeaderLayout.LENGTH_BYTES, 0, FrameHeaderLayout.LENGTH_BYTES, true);
+    }
+
+    /** The address the server listens on (its port is the real one if 0 was asked). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) listener.localAddress();
+    }
+
+    public int port() {
+        return address().getPort();
+    }
+
+    /** {@code tcp://host:port} of this server. */
+    public String uri() {
+        return "tcp://" + address().getHostString() + ":" + port();
+    }
+
+    /** The memory this server hosts (for tests and tools in the same JVM). */
+    public MemoryNode memory() {
+        return memory;
+    }
+
+    /**
+     * Hands the server the rpc service of a table a client in this JVM is about to open, for tables
+     * whose protocol the {@link ServiceResolver} cannot build (test services). Used by a
+     * {@link TcpFabric} built with {@link TcpFabric.Builder#embeddedServer}.
+     */
+    public void offerService(String tableName, TableSpec.ServiceFactory factory) {
+        offeredServices.putIfAbsent(tableName, factory);
+    }
+
+    /** Inbound counts: every verb served, by kind, and rpcs. */
+    public CounterSnapshot counters() {
+        long[] o = new long[VerbKind.count()];
+        long[] b = new long[VerbKind.count()];
+        for (int i = 0; i < o.length; i++) {
+            o[i] = ops.get(i);
+            b[i] = bytes.get(i);
+        }
+        return new CounterSnapshot(o, b);
+    }
+
+    /** Live client endpoints in the directory. */
+    public List<EndpointId> liveEndpoints() {
+        return directory.entrySet().stream().filter(e -> e.getValue().alive()).map(Map.Entry::getKey).toList();
+    }
+
+    /** Blocks until {@link #close()} has been called and the listener is closed. */
+    public void awaitClose() {
+        listener.closeFuture().syncUninterruptibly();
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        LOG.log(Level.INFO, "memory node on {0} shutting down ({1} connections)", address(), connections.size());
+        listener.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly();
+        shutdownGroups();
+        memory.close();
+        LOG.log(Level.INFO, "memory node stopped");
+    }
+
+    private void shutdownGroups() {
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    private void count(VerbKind kind, long payload) {
+        ops.incrementAndGet(kind.ordinal());
+        bytes.addAndGet(kind.ordinal(), payload);
+    }
+
+    /** One client connection: a client endpoint after its HELLO. Runs on the connection's I/O thread. */
+    private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
+        private EndpointId endpoint;
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
+            if (in.readableBytes() < FrameHeaderLayout.HEADER_BYTES) {
+                LOG.log(Level.WARNING, "{0}: frame of {1} bytes has no header; closing the connection", who(ctx),
+                        in.readableBytes());
+                ctx.close();
+                return;
+            }
+            Frame frame;
+            try {
+                frame = WireCodec.decode(in);
+            } catch (MalformedFrameException e) {
+                LOG.log(Level.DEBUG, "{0}: {1}", who(ctx), e.getMessage());
+                reply(ctx, new Frame.ErrorReply(e.requestId(), ErrorCode.MALFORMED, e.getMessage()));
+                return;
+            }
+            if (!frame.type().isRequest()) {
+                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
+                        frame.type() + " is not a request to a memory node"));
+                return;
+            }
+            if (endpoint == null && !(frame instanceof Frame.Hello) && !(frame instanceof Frame.Stats)) {
+                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, "say HELLO first"));
+                return;
+            }
+            try {
+                serve(ctx, frame);
+            } catch (RuntimeException e) {
+                // a bug or an unexpected input: refuse the request, keep serving
+                LOG.log(Level.WARNING, who(ctx) + ": " + frame.type() + " failed", e);
+                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, frame.type() + " failed: " + e));
+            }
+        }
+
+        private void serve(ChannelHandlerContext ctx, Frame frame) {
+            switch (frame) {
+                case Frame.Hello f -> hello(ctx, f);
+                case Frame.VerbRequest f -> verb(ctx, f);
+                case Frame.BatchRequest f -> batch(ctx, f);
+                case Frame.RpcRequest f -> rpc(ctx, f);
+                case Frame.OpenTable f -> openTable(ctx, f);
+                case Frame.Lookup f -> lookup(ctx, f);
+                case Frame.Stats f -> stats(ctx, f);
+                default -> reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
+                        frame.type() + " is not a request to a memory node"));
+            }
+        }
+
+        private void hello(ChannelHandlerContext ctx, Frame.Hello f) {
+            if (endpoint != null) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "this connection is already endpoint "
+                        + endpoint));
+                return;
+            }
+            int ordinal = nextOrdinal.getAndIncrement();
+            if (ordinal > EndpointId.MAX_QUEUE) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "no endpoint ids left"));
+                return;
+            }
+            int node = nodeIdsByNonce.computeIfAbsent(f.processNonce(), n -> nodeIdsByNonce.size() + 1)
+                    & EndpointId.MAX_NODE;
+            endpoint = new EndpointId(node, ordinal);
+            directory.put(endpoint, new DirectoryEntry(f.listenHost(), f.listenPort(), ctx.channel()));
+            LOG.log(Level.INFO, "endpoint {0} connected from {1}; its mailbox listens on {2}:{3,number,#}", endpoint,
+                    ctx.channel().remoteAddress(), f.listenHost(), f.listenPort());
+            reply(ctx, new Frame.Welcome(f.requestId(), endpoint.pack(), ordinal, 1));
+        }
+
+        private void verb(ChannelHandlerContext ctx, Frame.VerbRequest f) {
+            Verb v = f.verb();
+            Object result;
+            try {
+                result = memory.execute(v);
+            } catch (RemoteAccessException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, e.getMessage()));
+                return;
+            }
+            count(v.kind(), v.payloadBytes());
+            ByteBuf out = ctx.alloc().ioBuffer(FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES
+                    + VerbLayout.resultBytes(v));
+            writeResults(ctx, out, f.requestId(), List.of(v), new Object[] {result}, 1);
+        }
+
+        private void batch(ChannelHandlerContext ctx, Frame.BatchRequest f) {
+            List<Verb> verbs = f.verbs();
+            long resultBytes = 0;
+            for (Verb v : verbs) {
+                resultBytes += VerbLayout.resultBytes(v);
+            }
+            if (resultBytes > FrameHeaderLayout.MAX_BODY_BYTES) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, "the results of a batch of "
+                        + verbs.size() + " verbs (" + resultBytes + " bytes) would not fit one frame; nothing executed"));
+                return;
+            }
+            Object[] results = new Object[verbs.size()];
+            for (int i = 0; i < results.length; i++) {
+                Verb v = verbs.get(i);
+                try {
+                    results[i] = memory.execute(v);
+                } catch (RemoteAccessException e) {
+                    reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, "batch verb " + i + " of "
+                            + verbs.size() + " (" + v.kind().label() + "): " + e.getMessage()
+                            + "; the verbs before it took effect"));
+                    return;
+                }
+                count(v.kind(), v.payloadBytes());
+            }
+            ByteBuf out = ctx.alloc().ioBuffer((int) (FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES
+                    + resultBytes));
+            writeResults(ctx, out, f.requestId(), verbs, results, BatchLayout.MAX_VERBS);
+        }
+
+        private void writeResults(ChannelHandlerContext ctx, ByteBuf out, long requestId, List<Verb> verbs,
+                                  Object[] results, int maxVerbs) {
+            // a RESULTS frame built in place, without copying the results into a byte[] first
+            int start = out.writerIndex();
+            out.writeInt(0);
+            out.writeByte(io.lockfabric.net.wire.FrameType.RESULTS.code());
+            out.writeLong(requestId);
+            for (int i = 0; i < verbs.size() && i < maxVerbs; i++) {
+                VerbLayout.encodeResult(verbs.get(i), results[i], out);
+            }
+            out.setInt(start, out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES);
+            ctx.writeAndFlush(out);
+        }
+
+        private void rpc(ChannelHandlerContext ctx, Frame.RpcRequest f) {
+            count(VerbKind.RPC, f.payload().length);
+            memory.call(f.service(), new TcpRpcCall(ctx.channel(), f.requestId(), endpoint, f.payload()));
+        }
+
+        private void openTable(ChannelHandlerContext ctx, Frame.OpenTable f) {
+            TableSpec spec = f.spec();
+            if (spec.memoryNode() != memory.index()) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, spec + ": this server is memory node "
+                        + memory.index()));
+                return;
+            }
+            Table existing = memory.table(spec.name());
+            if (existing == null && f.wantsService()) {
+                TableSpec.ServiceFactory factory = offeredServices.remove(spec.name());
+                if (factory == null) {
+                    Optional<TableSpec.ServiceFactory> resolved = resolver.resolve(spec);
+                    if (resolved.isEmpty()) {
+                        reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "cannot create " + spec
+                                + ": it needs an rpc service, and this server cannot build one for protocol '"
+                                + spec.protocol() + "' with that shape"));
+                        return;
+                    }
+                    factory = resolved.get();
+                }
+                spec = spec.withService(factory);
+            }
+            Table table;
+            try {
+                table = memory.openTable(spec);
+            } catch (TableMismatchException e) {
+                reply(ctx, new Frame.TableMismatch(f.requestId(), memory.table(spec.name()).spec()));
+                return;
+            } catch (FabricException | IllegalArgumentException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
+                return;
+            }
+            if (existing == null) {
+                LOG.log(Level.INFO, "endpoint {0} opened {1}", endpoint, table.spec());
+            }
+            reply(ctx, new Frame.TableOpened(f.requestId(), table.memoryNode(), table.address(), table.service()));
+        }
+
+        private void lookup(ChannelHandlerContext ctx, Frame.Lookup f) {
+            EndpointId id;
+            try {
+                id = EndpointId.unpack(f.endpointId());
+            } catch (IllegalArgumentException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.MALFORMED, e.getMessage()));
+                return;
+            }
+            DirectoryEntry entry = id == null ? null : directory.get(id);
+            if (entry == null || !entry.alive()) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.PEER_UNKNOWN, "endpoint " + id
+                        + (entry == null ? " is not in the directory" : " is dead")));
+                return;
+            }
+            reply(ctx, new Frame.PeerAddress(f.requestId(), entry.host(), entry.port()));
+        }
+
+        private void stats(ChannelHandlerContext ctx, Frame.Stats f) {
+            if (f.memoryNode() != memory.index()) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "this server is memory node "
+                        + memory.index() + ", not " + f.memoryNode()));
+                return;
+            }
+            CounterSnapshot s = counters();
+            reply(ctx, new Frame.StatsReply(f.requestId(), s.ops(), s.bytes()));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (endpoint != null) {
+                LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", endpoint);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
+                LOG.log(Level.WARNING, "{0}: {1}; closing the connection", who(ctx), cause.getMessage());
+            } else if (!(cause instanceof IOException)) {
+                LOG.log(Level.WARNING, who(ctx) + ": closing the connection", cause);
+            }
+            ctx.close();
+        }
+
+        private String who(ChannelHandlerContext ctx) {
+            return (endpoint == null ? "connection" : "endpoint " + endpoint) + " from " + ctx.channel().remoteAddress();
+        }
+    }
+
+    static void reply(ChannelHandlerContext ctx, Frame frame) {
+        send(ctx.channel(), frame);
+    }
+
+    static void send(Channel channel, Frame frame) {
+        ByteBuf out = channel.alloc().ioBuffer();
+        try {
+            WireCodec.encode(frame, out);
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+        channel.writeAndFlush(out);
+    }
+
+    /** An rpc in flight: completed once, from any thread, by a reply frame on the caller's connection. */
+    private static final class TcpRpcCall implements io.lockfabric.fabric.RpcCall {
+        private final Channel channel;
+        private final long requestId;
+        private final EndpointId caller;
+        private final byte[] request;
+        private boolean done;
+
+        TcpRpcCall(Channel channel, long requestId, EndpointId caller, byte[] request) {
+            this.channel = channel;
+            this.requestId = requestId;
+            this.caller = caller;
+            this.request = request;
+        }
+
+        @Override
+        public EndpointId caller() {
+            return caller;
+        }
+
+        @Override
+        public byte[] request() {
+            return request;
+        }
+
+        @Override
+        public synchronized void reply(byte[] response) {
+            if (!done) {
+                done = true;
+                send(channel, new Frame.Results(requestId, response.clone()));
+            }
+        }
+
+        @Override
+        public synchronized void fail(String reason) {
+            if (!done) {
+                done = true;
+                send(channel, new Frame.ErrorReply(requestId, ErrorCode.RPC_FAILED, reason));
+            }
+        }
+    }
+
+    /** Configuration of a {@link TcpMemoryNode}; validated in {@link #start()}. */
+    public static final class Builder {
+        private int port = DEFAULT_PORT;
+        private String bind = DEFAULT_BIND;
+        private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
+        private int ioThreads = DEFAULT_IO_THREADS;
+        private ServiceResolver resolver = ServiceResolver.lockProtocols();
+
+        /** TCP port; 0 picks a free one. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Address to bind (default loopback: {@value TcpMemoryNode#DEFAULT_BIND}). */
+        public Builder bind(String address) {
+            this.bind = address;
+            return this;
+        }
+
+        public Builder capacityBytes(long bytes) {
+            this.capacityBytes = bytes;
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        public Builder serviceResolver(ServiceResolver resolver) {
+            this.resolver = resolver;
+            return this;
+        }
+
+        public TcpMemoryNode start() {
+            if (port < 0 || port > 0xFFFF) {
+                throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
+            }
+            if (bind == null || bind.isBlank()) {
+                throw new IllegalArgumentException("bind address must not be blank");
+            }
+            if (capacityBytes <= 0) {
+                throw new IllegalArgumentException("memory must be positive, got " + capacityBytes);
+            }
+            if (ioThreads < 1 || ioThreads > 64) {
+                throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (resolver == null) {
+                throw new IllegalArgumentException("service resolver must not be null");
+            }
+            return new TcpMemoryNode(this);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.lockfabric.net.wire;
+
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.fabric.Verb;
+
+import java.util.List;
+
+/**
+ * One decoded frame of the wire protocol: the closed set of things a client endpoint, the memory
+ * node and another client say to each other. {@link WireCodec} turns them into bytes and back; each
+ * frame's byte layout is drawn in its {@code *Layout} class. Every frame but
+ * {@link PeerMessage} carries the id of the request it is or answers, so requests can be
+ * pipelined and replies matched out of order.
+ */
+public sealed interface Frame {
+    long requestId();
+
+    FrameType type();
+
+    /** First request of a connection: who the client process is and where its endpoint listens. */
+    record Hello(long requestId, long processNonce, String listenHost, int listenPort) implements Frame {
+        public FrameType type() { return FrameType.HELLO; }
+    }
+
+    /** The endpoint's packed {@link io.lockfabric.fabric.EndpointId} and ordinal. */
+    record Welcome(long requestId, long endpointId, int ordinal, int memoryNodes) implements Frame {
+        public FrameType type() { return FrameType.WELCOME; }
+    }
+
+    record VerbRequest(long requestId, Verb verb) implements Frame {
+        public FrameType type() { return FrameType.VERB; }
+    }
+
+    record BatchRequest(long requestId, List<Verb> verbs) implements Frame {
+        public BatchRequest {
+            verbs = List.copyOf(verbs);
+        }
+
+        public FrameType type() { return FrameType.BATCH; }
+    }
+
+    record RpcRequest(long requestId, int service, byte[] payload) implements Frame {
+        public FrameType type() { return FrameType.RPC; }
+    }
+
+    /** The shape of the table to open ({@code spec.service()} is always null on the wire). */
+    record OpenTable(long requestId, TableSpec spec, boolean wantsService) implements Frame {
+        public FrameType type() { return FrameType.OPEN_TABLE; }
+    }
+
+    record TableOpened(long requestId, int memoryNode, long address, int service) implements Frame {
+        public FrameType type() { return FrameType.TABLE_OPENED; }
+    }
+
+    /** The shape the table already has. */
+    record TableMismatch(long requestId, TableSpec existing) implements Frame {
+        public FrameType type() { return FrameType.TABLE_MISMATCH; }
+    }
+
+    record Lookup(long requestId, long endpointId) implements Frame {
+        public FrameType type() { return FrameType.LOOKUP; }
+    }
+
+    record PeerAddress(long requestId, String host, int port) implements Frame {
+        public FrameType type() { return FrameType.PEER_ADDRESS; }
+    }
+
+    record Stats(long requestId, int memoryNode) implements Frame {
+        public FrameType type() { return FrameType.STATS; }
+    }
+
+    /** Ops and payload bytes by {@link io.lockfabric.fabric.VerbKind} ordinal. */
+    record StatsReply(long requestId, long[] ops, long[] bytes) implements Frame {
+        public FrameType type() { return FrameType.STATS_REPLY; }
+    }
+
+    /** Verb or batch results ({@link VerbLayout#encodeResult}) or an rpc response. */
+    record Results(long requestId, byte[] payload) implements Frame {
+        public FrameType type() { return FrameType.RESULTS; }
+    }
+
+    record ErrorReply(long requestId, ErrorCode code, String message) implements Frame {
+        public FrameType type() { return FrameType.ERROR; }
+    }
+
+    /** A mailbox message for endpoint {@code to} (packed id); request id is always 0. */
+    record PeerMessage(long to, Message message) implements Frame {
+        public long requestId() { return 0; }
+
+        public FrameType type() { return FrameType.PEER_MESSAGE; }
+    }
+}
