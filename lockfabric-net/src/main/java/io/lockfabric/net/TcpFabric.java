@@ -54,7 +54,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Tables are agreed through the memory node: the first opener creates a table, a later open with
  * another shape throws {@link io.lockfabric.fabric.TableMismatchException}. A table's rpc service
  * is built on the server from its protocol's name ({@link ServiceResolver}); a fabric built with
- * {@link Builder#embeddedServer} also hands its services to a server in the same JVM (tests).
+ * {@link Builder#shareServicesWithEmbeddedServer} hands its services to a server in the same JVM
+ * (tests).
  *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
@@ -70,6 +71,7 @@ public final class TcpFabric implements Fabric {
     private final int connectTimeoutMs;
     private final String configuredListenHost;
     private final TcpMemoryNode colocated;
+    private final boolean shareServices;
     private final long processNonce = new SecureRandom().nextLong();
     private final NettyTransport transport;
     private final EventLoopGroup group;
@@ -88,6 +90,7 @@ public final class TcpFabric implements Fabric {
         this.connectTimeoutMs = b.connectTimeoutMs;
         this.configuredListenHost = b.listenHost;
         this.colocated = b.colocated;
+        this.shareServices = b.shareServices;
         this.transport = NettyTransport.best();
         this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
     }
@@ -229,7 +232,7 @@ public final class TcpFabric implements Fabric {
     }
 
     void offerService(TableSpec spec) {
-        if (colocated != null) {
+        if (colocated != null && shareServices) {
             colocated.offerService(spec.name(), spec.service());
         }
     }
@@ -340,6 +343,7 @@ public final class TcpFabric implements Fabric {
         private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
         private String listenHost;
         private TcpMemoryNode colocated;
+        private boolean shareServices;
 
         /** The memory node, as {@code tcp://host:port}. */
         public Builder uri(String uri) {
@@ -388,18 +392,29 @@ public final class TcpFabric implements Fabric {
         }
 
         /**
-         * A memory node in this JVM that the fabric owns: it connects to it over loopback, hands it
-         * tables' rpc services directly (so services of unregistered protocols work, as in tests),
-         * and stops it when the fabric closes.
+         * A memory node in this JVM that the fabric owns: it connects to it over TCP like to any
+         * other, and stops it when the fabric closes.
          */
         public Builder embeddedServer(TcpMemoryNode server) {
             this.colocated = server;
             return server(server.address().getHostString(), server.port());
         }
 
+        /**
+         * Hands tables' rpc services to the {@link #embeddedServer} directly instead of letting it
+         * rebuild them from the protocol's name, so services of unregistered protocols (tests) work.
+         */
+        public Builder shareServicesWithEmbeddedServer() {
+            this.shareServices = true;
+            return this;
+        }
+
         public TcpFabric build() {
             if (host == null || host.isBlank()) {
                 throw new IllegalArgumentException("the memory node's address is missing: give tcp://host:port");
+            }
+            if (shareServices && colocated == null) {
+                throw new IllegalArgumentException("sharing services needs an embedded server");
             }
             if (port < 1 || port > 0xFFFF) {
                 throw new IllegalArgumentException("port must be in [1, 65535], got " + port);
