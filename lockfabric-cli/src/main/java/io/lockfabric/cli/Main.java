@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = "lockfabric 0.1.0",
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
         subcommands = {BenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
+                ServeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
 public final class Main implements Runnable {

@@ -1,0 +1,79 @@
+package io.lockfabric.cli;
+
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.net.TcpMemoryNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code lockfabric serve}: a memory node of the tcp fabric, until SIGTERM (or Ctrl-C), which
+ * closes every connection, stops the server and frees its memory.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Run a memory node of the tcp fabric: it hosts lock tables, executes clients' one-sided "
+                + "verbs and batches, serves tables' rpc services (built from the protocol's name: rpc, shiftlock "
+                + "recovery) and keeps the directory through which clients find each other's mailboxes "
+                + "(messages go directly between clients, never through this server).",
+                "Clients connect to tcp://HOST:PORT. Prints the address when ready; logs connections and tables on "
+                        + "stderr; stops cleanly on SIGTERM or Ctrl-C."})
+final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + TcpMemoryNode.DEFAULT_PORT,
+            description = "TCP port to listen on; 0 picks a free one (printed). Default: ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class, defaultValue = "4g",
+            description = "Most memory the tables may take together (allocated as tables are created): bytes or "
+                    + "64k, 512m, 4g. Default: ${DEFAULT-VALUE}.")
+    long memoryBytes;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = TcpMemoryNode.DEFAULT_BIND,
+            description = "Address to listen on; 0.0.0.0 for every interface (the server has no authentication: "
+                    + "expose it only to trusted networks). Default: ${DEFAULT-VALUE} (this host only).")
+    String bind;
+
+    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "" + TcpMemoryNode.DEFAULT_IO_THREADS,
+            description = "Threads serving connections (verbs run on them). Default: ${DEFAULT-VALUE}.")
+    int ioThreads;
+
+    @Override
+    public Integer call() {
+        if (port < 0 || port > 0xFFFF) {
+            throw new BadInputException("--port must be in [0, 65535], got " + port);
+        }
+        if (memoryBytes <= 0) {
+            throw new BadInputException("--memory must be positive, got " + memoryBytes);
+        }
+        if (ioThreads < 1 || ioThreads > 64) {
+            throw new BadInputException("--io-threads must be in [1, 64], got " + ioThreads);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        TcpMemoryNode server;
+        try {
+            server = TcpMemoryNode.builder().port(port).bind(bind).capacityBytes(memoryBytes).ioThreads(ioThreads)
+                    .start();
+        } catch (FabricException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        Thread hook = Thread.ofPlatform().unstarted(() -> {
+            server.close();
+            // java.util.logging may already be reset by its own shutdown hook: say it here
+            out.println("lockfabric serve: stopped");
+            out.flush();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.printf("lockfabric serve: memory node listening on %s (%d bytes of memory%s)%n", server.uri(), memoryBytes,
+                memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES ? ", the default" : "");
+        out.flush();
+        server.awaitClose();
+        return Main.EXIT_OK;
+    }
+}

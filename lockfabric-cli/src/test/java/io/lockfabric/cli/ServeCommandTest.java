@@ -1,0 +1,117 @@
+package io.lockfabric.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.net.TcpFabric;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code lockfabric serve}: its options, and a server in a separate process that clients use. */
+class ServeCommandTest {
+    private static final Pattern LISTENING = Pattern.compile("listening on (tcp://\\S+)");
+
+    @Test
+    void helpDescribesTheOptions() {
+        MainTest.Outcome o = MainTest.run("serve", "--help");
+        assertEquals(0, o.status(), o.err());
+        for (String option : List.of("--port", "--memory", "--bind", "--io-threads", "SIGTERM")) {
+            assertTrue(o.out().contains(option), option + " in:\n" + o.out());
+        }
+    }
+
+    @Test
+    void badInputIsOneLineAndExitStatus2() {
+        for (String[] args : List.of(new String[] {"serve", "--port", "70000"}, new String[] {"serve", "--memory", "0"},
+                new String[] {"serve", "--memory", "lots"}, new String[] {"serve", "--bind", "no.such.host.invalid"})) {
+            MainTest.Outcome o = MainTest.run(args);
+            assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", args) + ": " + o.err());
+            assertTrue(o.err().startsWith("lockfabric: "), o.err());
+        }
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aServerProcessServesLockClientsAndStopsOnSigterm() throws Exception {
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path log = Files.createTempFile("lockfabric-serve", ".log");
+        Process server = new ProcessBuilder(javaBin.toString(), "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "serve", "--port", "0", "--memory", "16m")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            String uri = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (uri == null && server.isAlive() && System.nanoTime() < deadline) {
+                Matcher m = LISTENING.matcher(Files.readString(log));
+                if (m.find()) {
+                    uri = m.group(1);
+                } else {
+                    Thread.sleep(50);
+                }
+            }
+            assertNotNull(uri, "the server never said where it listens: " + Files.readString(log));
+
+            // a long lease: both JVMs are cold and share two cores, so a holder may stall for long
+            int clients = 4;
+            int cycles = 200;
+            try (TcpFabric fabric = TcpFabric.connect(uri)) {
+                List<ClientThread> threads = new ArrayList<>();
+                List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+                for (int c = 0; c < clients; c++) {
+                    threads.add(fabric.spawn("client-" + c, () -> {
+                        try (Endpoint e = fabric.newEndpoint()) {
+                            LockClient lock = LockProtocols.byName("dslr").open(e, "locks", 1,
+                                    LockOptions.parse(List.of("lease-ns=500ms")));
+                            Table counter = e.openTable(new TableSpec("counter", "test", 1, 8));
+                            QueuePair qp = e.queuePair(0);
+                            for (int i = 0; i < cycles; i++) {
+                                Grant g = lock.acquire(0, Mode.EXCLUSIVE);
+                                qp.write8(counter.at(0), qp.read8(counter.at(0)) + 1);
+                                lock.release(g);
+                            }
+                        } catch (Throwable t) {
+                            failures.add(t);
+                        }
+                    }));
+                }
+                threads.forEach(ClientThread::join);
+                assertTrue(failures.isEmpty(), "client failures: " + failures);
+                Endpoint check = fabric.newEndpoint();
+                Table counter = check.openTable(new TableSpec("counter", "test", 1, 8));
+                assertEquals((long) clients * cycles, check.queuePair(0).read8(counter.at(0)),
+                        "every increment under the lock landed: no two holders at once");
+            }
+            server.destroy(); // SIGTERM
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
+            String output = Files.readString(log);
+            assertTrue(output.contains("lockfabric serve: stopped"), "it says it stopped (exit status "
+                    + server.exitValue() + "): " + output);
+            assertTrue(output.contains("disconnected; dead in the directory"), "it logs clients leaving: " + output);
+        } finally {
+            server.destroyForcibly();
+            Files.deleteIfExists(log);
+        }
+    }
+}
