@@ -23,10 +23,13 @@ import java.util.function.LongFunction;
  * every waiter fails with a {@link FabricException}. Thread-safe.
  */
 final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
-    /** Busy polls before yielding: replies on loopback often come back within them. */
-    static final int SPINS = 100;
-    /** Yields before parking: cheap on an idle core, fair to the I/O thread on a busy one. */
-    static final int YIELDS = 10;
+    /** Busy polls before yielding: a reply on an idle loopback may come back within them. */
+    static final int SPINS = 200;
+    /**
+     * How long to yield before parking: a loopback round trip takes tens of microseconds, and a
+     * yield lets the I/O threads run on a busy machine where parking would add its wake-up latency.
+     */
+    static final long YIELD_NS = 200_000;
 
     private final String server;
     private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
@@ -69,8 +72,11 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         for (int i = 0; i < SPINS && w.reply == null; i++) {
             Thread.onSpinWait();
         }
-        for (int i = 0; i < YIELDS && w.reply == null; i++) {
-            Thread.yield();
+        if (w.reply == null) {
+            long until = System.nanoTime() + YIELD_NS;
+            while (w.reply == null && System.nanoTime() < until) {
+                Thread.yield();
+            }
         }
         while (w.reply == null) {
             LockSupport.park(this);
