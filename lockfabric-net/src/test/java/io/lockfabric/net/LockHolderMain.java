@@ -1,0 +1,36 @@
+package io.lockfabric.net;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.Mode;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A client process for crash tests: connects to {@code args[0]} (tcp://host:port), opens table
+ * {@code args[2]} of protocol {@code args[1]} with {@code args[3]} locks and options {@code args[5]}
+ * (comma-separated name=value, or "-"), takes lock {@code args[4]} exclusive, prints
+ * {@code HOLDING <endpoint id> <token>} and holds it until killed.
+ */
+public final class LockHolderMain {
+    private LockHolderMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        TcpFabric fabric = TcpFabric.connect(args[0]);
+        List<String> options = "-".equals(args[5]) ? List.of() : Arrays.asList(args[5].split(","));
+        fabric.spawn("holder", () -> {
+            Endpoint e = fabric.newEndpoint();
+            LockClient client = LockProtocols.byName(args[1]).open(e, args[2], Long.parseLong(args[3]),
+                    LockOptions.parse(options));
+            Grant g = client.acquire(Long.parseLong(args[4]), Mode.EXCLUSIVE);
+            System.out.println("HOLDING " + e.id() + " " + g.fencingToken());
+            System.out.flush();
+        }).join();
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}
