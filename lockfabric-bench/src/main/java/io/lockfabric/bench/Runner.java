@@ -141,7 +141,9 @@ public final class Runner {
         }
         LockOptions options = config.options().forProtocol(protocol);
         FailureModel failureModel = protocol.failureModel(options);
-        String table = "bench-" + protocol.name() + "-" + RUN_SEQUENCE.incrementAndGet();
+        // the process id keeps runs of several processes on one (tcp) memory node apart
+        String table = "bench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-"
+                + RUN_SEQUENCE.incrementAndGet();
         int dataNode = fabric.memoryNodes() - 1;
         TableSpec dataSpec = new TableSpec(table + "-data", DATA_TABLE_PROTOCOL, config.locks(),
                 config.locks() * DATA_OBJECT_BYTES).onMemoryNode(dataNode);

@@ -8,9 +8,11 @@ import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.net.TcpFabric;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -55,9 +57,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--fabric", paramLabel = "NAME", defaultValue = LOCAL_FABRIC,
             description = "Fabric to run on: 'local' (memory node and client threads in this JVM, wall-clock "
-                    + "time) or 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
-                    + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults). "
-                    + "Default: ${DEFAULT-VALUE}.")
+                    + "time), 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
+                    + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults) or "
+                    + "tcp://HOST:PORT (the memory node a 'lockfabric serve' runs, clients in this JVM over TCP; "
+                    + "use a server of its own: runs cross-check its counters). Default: ${DEFAULT-VALUE}.")
     String fabric;
 
     @CommandLine.Mixin
@@ -146,15 +149,19 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         boolean sim = SIM_FABRIC.equals(fabric);
-        if (!sim && !LOCAL_FABRIC.equals(fabric)) {
-            throw new BadInputException("unknown fabric '" + fabric + "': give local or sim (tcp comes later)");
+        boolean tcp = fabric.startsWith(TcpFabric.SCHEME + ":");
+        if (!sim && !tcp && !LOCAL_FABRIC.equals(fabric)) {
+            throw new BadInputException("unknown fabric '" + fabric + "': give local, sim or tcp://HOST:PORT");
+        }
+        if (tcp) {
+            checkReachable();
         }
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
                     + "--fabric sim only");
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
-        List<LockProtocol> selected = ProtocolSelection.select(protocols, SIM_FABRIC.equals(fabric));
+        List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
         ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
         protocolOptions.validate(selected);
         SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
@@ -164,7 +171,9 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<RunResult> results = new ArrayList<>();
         for (LockProtocol protocol : selected) {
-            try (Fabric f = sim ? new SimFabric(cluster) : LocalFabric.builder().seed(seed).build()) {
+            try (Fabric f = sim ? new SimFabric(cluster)
+                    : tcp ? TcpFabric.builder().uri(fabric).seed(seed).build()
+                    : LocalFabric.builder().seed(seed).build()) {
                 results.add(new Runner(f).withFaults(plan).run(protocol, config));
             }
         }
@@ -193,6 +202,16 @@ final class BenchCommand implements Callable<Integer> {
             return Main.EXIT_VIOLATIONS;
         }
         return Main.EXIT_OK;
+    }
+
+    /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */
+    private void checkReachable() {
+        try (TcpFabric probe = TcpFabric.builder().uri(fabric).build()) {
+            probe.memoryNodeCounters(0);
+        } catch (FabricException e) {
+            throw new BadInputException("no memory node answers at " + fabric + " (start one with 'lockfabric serve'): "
+                    + e.getMessage());
+        }
     }
 
     private MicroBenchConfig config(ProtocolOptions protocolOptions, SimConfig cluster) {

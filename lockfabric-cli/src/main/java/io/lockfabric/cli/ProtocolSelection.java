@@ -16,8 +16,8 @@ final class ProtocolSelection {
      * The named protocols in order, without repeats; every registered one (that can run there) when
      * none is named.
      *
-     * @param onSimulator whether they will run on the simulator, where protocols that need their
-     *                    clients in one JVM cannot run
+     * @param onSimulator whether they will run on the simulator or over tcp, where protocols that
+     *                    need their clients in one JVM cannot run
      * @throws BadInputException if the list names nothing or a protocol that cannot run there
      */
     static List<LockProtocol> select(List<String> names, boolean onSimulator) {
@@ -38,7 +38,7 @@ final class ProtocolSelection {
         for (LockProtocol p : selected) {
             if (onSimulator && p.requiresInProcessFabric()) {
                 throw new BadInputException("protocol " + p.name() + " needs its clients in one JVM and cannot run "
-                        + "on the sim fabric");
+                        + "on the sim or tcp fabric");
             }
         }
         return selected;

@@ -116,7 +116,7 @@ class MainTest {
     @Test
     void unknownFabricSaysWhatExists() {
         Outcome o = run("bench", "--fabric", "tcp");
-        assertEquals("lockfabric: unknown fabric 'tcp': give local or sim (tcp comes later)", o.err().strip());
+        assertEquals("lockfabric: unknown fabric 'tcp': give local, sim or tcp://HOST:PORT", o.err().strip());
     }
 
     @ParameterizedTest

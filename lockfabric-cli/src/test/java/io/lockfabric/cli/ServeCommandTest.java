@@ -42,6 +42,15 @@ class ServeCommandTest {
     }
 
     @Test
+    void benchOnAServerThatIsNotThereIsBadInput() {
+        MainTest.Outcome o = MainTest.run("bench", "--fabric", "tcp://127.0.0.1:1", "--ops", "10");
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), o.err());
+        assertTrue(o.err().startsWith("lockfabric: no memory node answers at tcp://127.0.0.1:1"), o.err());
+        MainTest.Outcome juc = MainTest.run("bench", "--fabric", "tcp://127.0.0.1:1", "--protocols", "juc", "--ops", "10");
+        assertEquals(Main.EXIT_BAD_INPUT, juc.status(), juc.err());
+    }
+
+    @Test
     void badInputIsOneLineAndExitStatus2() {
         for (String[] args : List.of(new String[] {"serve", "--port", "70000"}, new String[] {"serve", "--memory", "0"},
                 new String[] {"serve", "--memory", "lots"}, new String[] {"serve", "--bind", "no.such.host.invalid"})) {
@@ -103,6 +112,18 @@ class ServeCommandTest {
                 assertEquals((long) clients * cycles, check.queuePair(0).read8(counter.at(0)),
                         "every increment under the lock landed: no two holders at once");
             }
+            // protocols without leases (a cold JVM stalls past dslr's); rpc's service is built by the server
+            MainTest.Outcome bench = MainTest.run("bench", "--fabric", uri, "--protocols", "cas,rpc", "--clients", "2",
+                    "--ops", "400", "--locks", "8", "--format", "csv", "--check");
+            assertEquals(Main.EXIT_OK, bench.status(), bench.err());
+            List<String> rows = bench.out().strip().lines().toList();
+            assertEquals(3, rows.size(), bench.out());
+            assertTrue(rows.get(1).startsWith("cas," + uri + ",2,8,") && rows.get(2).startsWith("rpc," + uri + ",2,8,"),
+                    bench.out());
+            MainTest.Outcome again = MainTest.run("bench", "--fabric", uri, "--protocols", "cas", "--clients", "2",
+                    "--ops", "200", "--format", "csv", "--check");
+            assertEquals(Main.EXIT_OK, again.status(), "a second bench on the same server: " + again.err());
+
             server.destroy(); // SIGTERM
             assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
             String output = Files.readString(log);
