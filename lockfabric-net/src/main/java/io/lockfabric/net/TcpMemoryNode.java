@@ -10,10 +10,10 @@ import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.memory.MemoryNode;
-import io.lockfabric.net.wire.BatchLayout;
 import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.net.wire.Frame;
 import io.lockfabric.net.wire.FrameHeaderLayout;
+import io.lockfabric.net.wire.FrameType;
 import io.lockfabric.net.wire.MalformedFrameException;
 import io.lockfabric.net.wire.VerbLayout;
 import io.lockfabric.net.wire.WireCodec;
@@ -78,6 +78,7 @@ public final class TcpMemoryNode implements AutoCloseable {
     private final Map<Long, Integer> nodeIdsByNonce = new ConcurrentHashMap<>();
     private final Map<String, TableSpec.ServiceFactory> offeredServices = new ConcurrentHashMap<>();
     private final AtomicInteger nextOrdinal = new AtomicInteger(1);
+    private final AtomicInteger nextNodeId = new AtomicInteger(1);
     private final AtomicLongArray ops = new AtomicLongArray(VerbKind.count());
     private final AtomicLongArray bytes = new AtomicLongArray(VerbKind.count());
     private volatile boolean closed;
@@ -266,7 +267,8 @@ public final class TcpMemoryNode implements AutoCloseable {
                 reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "no endpoint ids left"));
                 return;
             }
-            int node = nodeIdsByNonce.computeIfAbsent(f.processNonce(), n -> nodeIdsByNonce.size() + 1)
+            // one node id per client process (its nonce), as a compute node's in ShiftLock's TailPtr
+            int node = nodeIdsByNonce.computeIfAbsent(f.processNonce(), n -> nextNodeId.getAndIncrement())
                     & EndpointId.MAX_NODE;
             endpoint = new EndpointId(node, ordinal);
             directory.put(endpoint, new DirectoryEntry(f.listenHost(), f.listenPort(), ctx.channel()));
@@ -287,7 +289,7 @@ public final class TcpMemoryNode implements AutoCloseable {
             count(v.kind(), v.payloadBytes());
             ByteBuf out = ctx.alloc().ioBuffer(FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES
                     + VerbLayout.resultBytes(v));
-            writeResults(ctx, out, f.requestId(), List.of(v), new Object[] {result}, 1);
+            writeResults(ctx, out, f.requestId(), List.of(v), new Object[] {result});
         }
 
         private void batch(ChannelHandlerContext ctx, Frame.BatchRequest f) {
@@ -316,17 +318,17 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             ByteBuf out = ctx.alloc().ioBuffer((int) (FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES
                     + resultBytes));
-            writeResults(ctx, out, f.requestId(), verbs, results, BatchLayout.MAX_VERBS);
+            writeResults(ctx, out, f.requestId(), verbs, results);
         }
 
         private void writeResults(ChannelHandlerContext ctx, ByteBuf out, long requestId, List<Verb> verbs,
-                                  Object[] results, int maxVerbs) {
+                                  Object[] results) {
             // a RESULTS frame built in place, without copying the results into a byte[] first
             int start = out.writerIndex();
             out.writeInt(0);
-            out.writeByte(io.lockfabric.net.wire.FrameType.RESULTS.code());
+            out.writeByte(FrameType.RESULTS.code());
             out.writeLong(requestId);
-            for (int i = 0; i < verbs.size() && i < maxVerbs; i++) {
+            for (int i = 0; i < verbs.size(); i++) {
                 VerbLayout.encodeResult(verbs.get(i), results[i], out);
             }
             out.setInt(start, out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES);
