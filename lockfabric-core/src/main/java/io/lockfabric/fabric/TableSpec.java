@@ -19,6 +19,31 @@ public record TableSpec(String name, String protocol, long locks, long bytes, by
     @FunctionalInterface
     public interface ServiceFactory {
         RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region);
+
+        /**
+         * The protocol options (as {@code name=value}) the service depends on beyond the table's
+         * name and lock count. A remote memory node cannot receive code: it rebuilds the service
+         * from the protocol's name, the lock count and these options.
+         */
+        default java.util.List<String> options() {
+            return java.util.List.of();
+        }
+
+        /** {@code factory}, declaring the options it depends on. */
+        static ServiceFactory dependingOn(java.util.List<String> options, ServiceFactory factory) {
+            java.util.List<String> copy = java.util.List.copyOf(options);
+            return new ServiceFactory() {
+                @Override
+                public RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region) {
+                    return factory.create(region);
+                }
+
+                @Override
+                public java.util.List<String> options() {
+                    return copy;
+                }
+            };
+        }
     }
 
     public TableSpec {

@@ -13,6 +13,7 @@ import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.local.RealTimeClock;
 import io.lockfabric.net.wire.Frame;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
@@ -93,7 +94,8 @@ final class TcpEndpoint implements Endpoint {
         }
         TableSpec shape = new TableSpec(spec.name(), spec.protocol(), spec.locks(), spec.bytes(), spec.fill(),
                 spec.memoryNode(), null);
-        Frame reply = link.call(rid -> new Frame.OpenTable(rid, shape, wantsService));
+        List<String> serviceOptions = wantsService ? spec.service().options() : List.of();
+        Frame reply = link.call(rid -> new Frame.OpenTable(rid, shape, wantsService, serviceOptions));
         return switch (reply) {
             case Frame.TableOpened t -> new Table(spec, t.memoryNode(), t.address(), t.service());
             case Frame.TableMismatch m -> throw new TableMismatchException(m.existing(), spec);

@@ -351,11 +351,11 @@ public final class TcpMemoryNode implements AutoCloseable {
             if (existing == null && f.wantsService()) {
                 TableSpec.ServiceFactory factory = offeredServices.remove(spec.name());
                 if (factory == null) {
-                    Optional<TableSpec.ServiceFactory> resolved = resolver.resolve(spec);
+                    Optional<TableSpec.ServiceFactory> resolved = resolver.resolve(spec, f.serviceOptions());
                     if (resolved.isEmpty()) {
                         reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "cannot create " + spec
                                 + ": it needs an rpc service, and this server cannot build one for protocol '"
-                                + spec.protocol() + "' with that shape"));
+                                + spec.protocol() + "' with that shape and options " + f.serviceOptions()));
                         return;
                     }
                     factory = resolved.get();

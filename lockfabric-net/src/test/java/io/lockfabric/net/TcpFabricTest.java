@@ -91,7 +91,7 @@ class TcpFabricTest {
 
     @Test
     void servicesAreRebuiltFromTheProtocolNameWithTheRightOptions() {
-        // shiftlock with 4 eras has a bigger table than the default; the server must find eras=4
+        // shiftlock with 4 eras has a bigger table than the default: its open carries eras=4 for the service
         LockOptions eras = LockOptions.parse(List.of("eras=4"));
         var shiftlock = LockProtocols.byName("shiftlock");
         try (Endpoint a = first.newEndpoint(); Endpoint b = second.newEndpoint()) {

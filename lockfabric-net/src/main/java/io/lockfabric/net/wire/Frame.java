@@ -44,8 +44,20 @@ public sealed interface Frame {
         public FrameType type() { return FrameType.RPC; }
     }
 
-    /** The shape of the table to open ({@code spec.service()} is always null on the wire). */
-    record OpenTable(long requestId, TableSpec spec, boolean wantsService) implements Frame {
+    /**
+     * The shape of the table to open ({@code spec.service()} is always null on the wire) and, if
+     * it wants a service, the options the server builds that service with.
+     */
+    record OpenTable(long requestId, TableSpec spec, boolean wantsService, List<String> serviceOptions)
+            implements Frame {
+        public OpenTable {
+            serviceOptions = List.copyOf(serviceOptions);
+        }
+
+        public OpenTable(long requestId, TableSpec spec, boolean wantsService) {
+            this(requestId, spec, wantsService, List.of());
+        }
+
         public FrameType type() { return FrameType.OPEN_TABLE; }
     }
 

@@ -4,6 +4,9 @@ import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.TableSpec;
 import io.netty.buffer.ByteBuf;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Table agreement: {@link FrameType#OPEN_TABLE} asks for a table by shape; the memory node answers
  * {@link FrameType#TABLE_OPENED} (created now or found with the same shape) or
@@ -17,7 +20,11 @@ import io.netty.buffer.ByteBuf;
  * +-------------------+---------+--------------+----------------------+
  * | memory node (i32) | flags   | f (u32)      | fill pattern (f)     |
  * +-------------------+---------+--------------+----------------------+
- *   flags bit 0 ({@link #WANTS_SERVICE}): the table has an rpc service (OPEN_TABLE only)
+ *   flags bit 0 ({@link #WANTS_SERVICE}): the table has an rpc service (OPEN_TABLE only); then
+ *   the body goes on with the options the service is built with:
+ * +-------------+------------+----------------+-----+
+ * | k (u16)     | n1 (u16)   | option 1 (n1)  | ... |   k strings "name=value"
+ * +-------------+------------+----------------+-----+
  *
  * TABLE_OPENED body
  *  0                   4                         12              16
@@ -34,8 +41,21 @@ public final class TableLayout {
     private TableLayout() {
     }
 
+    /** Most service options in one OPEN_TABLE. */
+    public static final int MAX_SERVICE_OPTIONS = 64;
+
     static void encode(Frame.OpenTable f, ByteBuf out) {
         shape(f.spec(), f.wantsService(), out);
+        if (f.wantsService()) {
+            if (f.serviceOptions().size() > MAX_SERVICE_OPTIONS) {
+                throw new IllegalArgumentException(f.serviceOptions().size() + " service options exceed "
+                        + MAX_SERVICE_OPTIONS);
+            }
+            out.writeShort(f.serviceOptions().size());
+            for (String option : f.serviceOptions()) {
+                Fields.writeString(out, option);
+            }
+        }
     }
 
     static void encode(Frame.TableMismatch f, ByteBuf out) {
@@ -55,7 +75,7 @@ public final class TableLayout {
         Fields.writeBlob(out, spec.fill());
     }
 
-    static Frame.OpenTable decodeOpen(long requestId, ByteBuf in) {
+    private static Frame.OpenTable decodeShape(long requestId, ByteBuf in) {
         String name = Fields.string(in, "table name");
         String protocol = Fields.string(in, "protocol");
         long locks = Fields.i64(in, "locks");
@@ -70,8 +90,28 @@ public final class TableLayout {
                 (flags & WANTS_SERVICE) != 0);
     }
 
+    static Frame.OpenTable decodeOpen(long requestId, ByteBuf in) {
+        Frame.OpenTable shape = decodeShape(requestId, in);
+        if (!shape.wantsService()) {
+            return shape;
+        }
+        int count = Fields.u16(in, "service option count");
+        if (count > MAX_SERVICE_OPTIONS) {
+            throw new MalformedFrameException(count + " service options exceed " + MAX_SERVICE_OPTIONS);
+        }
+        List<String> options = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            options.add(Fields.string(in, "service option"));
+        }
+        return new Frame.OpenTable(requestId, shape.spec(), true, options);
+    }
+
     static Frame.TableMismatch decodeMismatch(long requestId, ByteBuf in) {
-        return new Frame.TableMismatch(requestId, decodeOpen(requestId, in).spec());
+        Frame.OpenTable shape = decodeShape(requestId, in);
+        if (shape.wantsService()) {
+            throw new MalformedFrameException("a mismatch reply carries no service flag");
+        }
+        return new Frame.TableMismatch(requestId, shape.spec());
     }
 
     private static TableSpec spec(String name, String protocol, long locks, long bytes, int node, byte[] fill) {

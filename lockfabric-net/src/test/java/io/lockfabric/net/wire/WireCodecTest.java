@@ -59,6 +59,7 @@ class WireCodecTest {
                 new Frame.Results(6, new byte[] {4, 5, 6, 7}),
                 new Frame.Results(6, new byte[0]),
                 new Frame.OpenTable(7, spec, true),
+                new Frame.OpenTable(7, spec, true, List.of("eras=4", "lease-ns=1000000")),
                 new Frame.OpenTable(7, new TableSpec("plain", "cas", 1, 8), false),
                 new Frame.TableOpened(8, 0, RemoteAddress.of(5, 0), 5),
                 new Frame.TableMismatch(9, spec),
@@ -126,6 +127,7 @@ class WireCodecTest {
                     Frame.OpenTable g = (Frame.OpenTable) back;
                     assertTrue(o.spec().sameShape(g.spec()), o.spec() + " vs " + g.spec());
                     assertEquals(o.wantsService(), g.wantsService());
+                    assertEquals(o.serviceOptions(), g.serviceOptions());
                     assertNull(g.spec().service(), "no service travels");
                 }
                 case Frame.TableMismatch t -> assertTrue(t.existing().sameShape(((Frame.TableMismatch) back).existing()));
