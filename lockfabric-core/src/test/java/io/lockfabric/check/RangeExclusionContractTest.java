@@ -35,6 +35,11 @@ public abstract class RangeExclusionContractTest {
     /** Acquire–release cycles per client. */
     protected abstract int opsPerClient();
 
+    /** How long a holder keeps its range (on its clock). */
+    protected long holdNs() {
+        return 2_000;
+    }
+
     /** Options a protocol runs with on this fabric. */
     protected LockOptions optionsFor(RangeLockProtocol protocol, boolean fastPath) {
         return LockOptions.parse(List.of("units=" + UNITS, "fast-path=" + (fastPath ? 1 : 0)));
@@ -47,7 +52,7 @@ public abstract class RangeExclusionContractTest {
     private void stress(String name, boolean fastPath, double readRatio) {
         try (Fabric fabric = newFabric()) {
             RangeLockProtocol p = RangeLockProtocols.byName(name);
-            var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, readRatio, opsPerClient(), 42,
+            var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, readRatio, opsPerClient(), holdNs(), 42,
                     optionsFor(p, fastPath));
             var result = RangeLockStress.run(fabric, p, cfg);
             assertTrue(result.violations().isEmpty(), result.summary());

@@ -21,16 +21,16 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Test harness for range locks: {@code clients} threads acquire and release random unaligned
- * ranges of [0, space) with sizes log-uniform in [1, maxSize], record the history for
+ * ranges of [0, space) with sizes log-uniform in [1, maxSize], hold each {@code holdNs}, record the history for
  * {@link RangeExclusionChecker}, and every exclusive holder increments guarded counters at the first
  * and last unit of its range (READ, +1, WRITE: increments are lost unless holds exclude each other).
  */
 public final class RangeLockStress {
     /** What a run is made of. */
-    public record Config(int clients, long space, long maxSize, double readRatio, int opsPerClient, long seed,
-                         LockOptions options) {
+    public record Config(int clients, long space, long maxSize, double readRatio, int opsPerClient, long holdNs,
+                         long seed, LockOptions options) {
         public Config withOptions(LockOptions o) {
-            return new Config(clients, space, maxSize, readRatio, opsPerClient, seed, o);
+            return new Config(clients, space, maxSize, readRatio, opsPerClient, holdNs, seed, o);
         }
     }
 
@@ -88,6 +88,8 @@ public final class RangeLockStress {
                         if (mode == Mode.EXCLUSIVE && g.mode() != Mode.EXCLUSIVE) {
                             throw new AssertionError("exclusive request granted " + g.mode());
                         }
+                        // Hold the range a while: time for an overlapping grant to show.
+                        endpoint.clock().sleepNanos(cfg.holdNs());
                         if (g.mode() == Mode.EXCLUSIVE) {
                             GuardedCounters.increment(qp, counters, g.start());
                             if (g.end() - 1 != g.start()) {
