@@ -55,6 +55,8 @@ public abstract class RangeExclusionContractTest {
             var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, readRatio, opsPerClient(), holdNs(), 42,
                     optionsFor(p, fastPath));
             var result = RangeLockStress.run(fabric, p, cfg);
+            System.out.printf("%s on %s, fast path %b: %d grants, %d crossing N, %s%n", name, fabric.name(), fastPath,
+                    result.holds().size(), result.holdsCrossing(UNITS), result.stats());
             assertTrue(result.violations().isEmpty(), result.summary());
             assertEquals(8L * opsPerClient(), result.holds().size(), "every cycle recorded once");
             assertTrue(result.holds().stream().allMatch(h -> h.releasedAt() != Hold.NEVER), "all released");

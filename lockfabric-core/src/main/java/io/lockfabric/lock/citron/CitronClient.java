@@ -40,7 +40,10 @@ import java.util.random.RandomGenerator;
  * sleeps until {@code t0 + T_wait} and READs itself and its internal descendants within m levels
  * (one READ per level: they are contiguous) until each has DCnt = DMax.</li>
  * </ol>
- * An abort releases what the node took and retries it. <b>Fast path</b> (§3.8, option): (a)+(b)
+ * An abort releases what the node took and retries it after a randomized backoff (so that an
+ * occupier whose notifications keep coming late does not hold the requests below it off for
+ * good: T_wait must exceed the round trips from t1 to t2, two on the fast path and three off it,
+ * or every attempt aborts). <b>Fast path</b> (§3.8, option): (a)+(b)
  * and (c)+(d) are posted as one batch each (a failed leaf MCAS rolls its notifications back with
  * DCnt + 1), and a node whose children are leaves also MCASes all 256 child bits from 0: if all
  * four succeed it skips the wait. Best case two round trips.
@@ -89,6 +92,9 @@ final class CitronClient implements RangeLockClient {
     }
 
     private enum Outcome { ACQUIRED, ABORTED, ESCALATE }
+
+    /** Backoff after an abort or restart grows to at most poll-ns × 2^this. */
+    static final int MAX_BACKOFF_DOUBLINGS = 6;
 
     /** One acquisition's tree part: what it holds so far and whether it gave that up. */
     private static final class Attempt {
@@ -215,7 +221,7 @@ final class CitronClient implements RangeLockClient {
                         + " times; gave up after max-restarts=" + p.maxRestarts());
             }
             // Randomized pause so that the requests that deadlocked do not meet again in step.
-            clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(restart, 8)));
+            clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(restart + 1, MAX_BACKOFF_DOUBLINGS)));
         }
     }
 
@@ -247,8 +253,13 @@ final class CitronClient implements RangeLockClient {
                 aborts++;
                 if (tries >= p.maxRestarts()) {
                     throw new LockUnavailableException("citron node " + node + ": aborted " + (tries + 1)
-                            + " times; gave up after max-restarts=" + p.maxRestarts());
+                            + " times; gave up after max-restarts=" + p.maxRestarts() + " (" + timingAborts
+                            + " aborts so far because the notification took longer than t-wait-ns=" + p.tWaitNs()
+                            + " allows: is T_wait above two round trips?)");
                 }
+                // A node aborted and retaken at once keeps its Occ set nearly all the time and
+                // starves the requests below it; a randomized, growing pause lets them through.
+                clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
             }
         }
     }

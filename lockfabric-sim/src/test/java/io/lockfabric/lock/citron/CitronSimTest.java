@@ -154,6 +154,52 @@ class CitronSimTest {
         }
     }
 
+    /**
+     * Bob locks leaf [0, 8) and is paused (stop-the-world) for 40 us somewhere in his acquisition
+     * while Alice occupies [0, 1024) above him. A sweep of pause times puts the pause between Bob's
+     * ancestor READ and his notification: Alice then checks before his notification lands and is
+     * granted; Bob must see that more than T_wait passed since his READ and abort, or both would
+     * hold [0, 8).
+     */
+    @Test
+    void lateNotificationAborts() {
+        long timingAborts = 0;
+        for (long pauseAt = 0; pauseAt <= 6 * US; pauseAt += 250) {
+            try (SimFabric fabric = fabric()) {
+                var citron = RangeLockProtocols.byName("citron");
+                History history = new History(fabric::observerNanoTime);
+                Endpoint be = fabric.newEndpoint();
+                Endpoint ae = fabric.newEndpoint();
+                var bob = (CitronClient) citron.open(be, "late", options());
+                var alice = citron.open(ae, "late", options());
+                var bobRec = history.recorder(1);
+                var aliceRec = history.recorder(2);
+                var bobThread = fabric.spawn("bob", () -> {
+                    RangeGrant g = bob.acquire(0, 8, Mode.EXCLUSIVE);
+                    bobRec.granted(g);
+                    be.clock().sleepNanos(5 * US);
+                    bobRec.releasing(g);
+                    bob.release(g);
+                });
+                var aliceThread = fabric.spawn("alice", () -> {
+                    ae.clock().sleepNanos(500);
+                    RangeGrant g = alice.acquire(0, 1024, Mode.EXCLUSIVE);
+                    aliceRec.granted(g);
+                    ae.clock().sleepNanos(100 * US); // still holding when the paused Bob resumes
+                    aliceRec.releasing(g);
+                    alice.release(g);
+                });
+                fabric.pauseAt((io.lockfabric.sim.SimProcess) bobThread, pauseAt, 40 * US);
+                bobThread.join();
+                aliceThread.join();
+                var violations = RangeExclusionChecker.violations(history.holds());
+                assertTrue(violations.isEmpty(), "pause at " + pauseAt + " ns: " + violations);
+                timingAborts += bob.timingAborts();
+            }
+        }
+        assertTrue(timingAborts > 0, "some pause fell between Bob's READ and his notification");
+    }
+
     /** Virtual-time latency of one uncontended acquire. */
     private static long acquireNs(long l, long r, String... extra) {
         try (SimFabric fabric = fabric()) {
