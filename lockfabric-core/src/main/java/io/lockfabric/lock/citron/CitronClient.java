@@ -15,7 +15,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
@@ -113,6 +116,8 @@ final class CitronClient implements RangeLockClient {
     private final SpilloverMutex spillover;
     private final Params p;
     private final long notifyBudgetNs;
+    /** Grants not yet released, by identity (a grant released twice would corrupt counters). */
+    private final Set<CitronGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
     private long retries;
     private long aborts;
     private long timingAborts;
@@ -143,7 +148,9 @@ final class CitronClient implements RangeLockClient {
         long token = spill ? spillover.acquire(end) : 0;
         try {
             List<Held> nodes = start < n ? lockTree(start, Math.min(end, n)) : List.of();
-            return new CitronGrant(start, end, token, List.copyOf(nodes), spill);
+            var g = new CitronGrant(start, end, token, List.copyOf(nodes), spill);
+            outstanding.add(g);
+            return g;
         } catch (RuntimeException e) {
             if (spill) {
                 Batch b = new Batch();
@@ -156,8 +163,9 @@ final class CitronClient implements RangeLockClient {
 
     @Override
     public void release(RangeGrant grant) {
-        if (!(grant instanceof CitronGrant g)) {
-            throw new IllegalArgumentException("not a citron grant: " + grant);
+        if (!(grant instanceof CitronGrant g) || !outstanding.remove(g)) {
+            // A second release would add to TCnt/DCnt again and corrupt the tree for everyone.
+            throw new IllegalArgumentException("not a grant this citron client holds: " + grant);
         }
         Batch b = new Batch();
         for (Held h : g.nodes()) {
@@ -202,7 +210,13 @@ final class CitronClient implements RangeLockClient {
                 if (coveredByHeld(a, x)) {
                     continue; // an earlier node was escalated to a parent that covers this one
                 }
-                Held h = lockNodeUntilAcquired(x, l, r, a);
+                Held h;
+                try {
+                    h = lockNodeUntilAcquired(x, l, r, a);
+                } catch (RuntimeException e) {
+                    releaseNow(a.held); // giving up: the nodes already taken must not stay locked
+                    throw e;
+                }
                 if (a.yielded) {
                     if (h != null) {
                         releaseNow(List.of(h));

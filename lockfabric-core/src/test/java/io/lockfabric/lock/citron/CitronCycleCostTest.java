@@ -117,6 +117,10 @@ class CitronCycleCostTest {
             RangeLockClient client = citron.open(e, "t", LockOptions.parse(List.of("units=" + N)));
             assertThrows(IllegalArgumentException.class, () -> client.acquire(-1, 5, Mode.EXCLUSIVE));
             assertThrows(IllegalArgumentException.class, () -> client.acquire(5, 5, Mode.EXCLUSIVE));
+            RangeGrant g = client.acquire(10, 20, Mode.SHARED);
+            assertEquals(Mode.EXCLUSIVE, g.mode(), "exclusive only: a shared request is granted exclusive");
+            client.release(g);
+            assertThrows(IllegalArgumentException.class, () -> client.release(g), "a second release is refused");
             assertThrows(IllegalArgumentException.class, () -> citron.open(e, "u", LockOptions.parse(List.of("units=1000"))));
             assertThrows(IllegalArgumentException.class, () -> citron.open(e, "v", LockOptions.parse(List.of("units=64"))));
             assertThrows(IllegalArgumentException.class, () -> citron.open(e, "w", LockOptions.parse(List.of("k=0"))));
