@@ -64,16 +64,19 @@ import java.util.random.RandomGenerator;
  * before its turn), releases it and restarts. A request that holds nothing waits for nobody who
  * waits for it.
  *
+ * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
+ * parameters from it when it begins (two-phase change: min/max while a change is proposed).
+ *
  * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down, lease-based
- * recovery from crashed clients, run-time (m, T_wait) change. Grants are exclusive; the fencing
- * token is the spillover ticket for a range reaching past N (0 otherwise).
+ * recovery from crashed clients. Grants are exclusive; the fencing token is the spillover ticket
+ * for a range reaching past N (0 otherwise).
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
-                  long holdWaitNs, int maxRestarts) {
+                  long holdWaitNs, int maxRestarts, CitronTuning tuning) {
     }
 
     /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
@@ -115,7 +118,9 @@ final class CitronClient implements RangeLockClient {
     private final RangeSplitter splitter;
     private final SpilloverMutex spillover;
     private final Params p;
-    private final long notifyBudgetNs;
+    private final CitronTuning.Participant tuning;
+    /** The parameters of the node acquisition under way. */
+    private CitronTuning.Effective eff;
     /** Grants not yet released, by identity (a grant released twice would corrupt counters). */
     private final Set<CitronGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
     private long retries;
@@ -132,8 +137,8 @@ final class CitronClient implements RangeLockClient {
         this.tree = tree;
         this.splitter = new RangeSplitter(tree);
         this.p = params;
-        // Alice's wait may run fast by δ on her clock while Bob's interval runs slow by δ on his.
-        this.notifyBudgetNs = (long) Math.floor(params.tWaitNs() * (1 - params.drift()) / (1 + params.drift()));
+        this.tuning = params.tuning() == null ? null : params.tuning().join();
+        this.eff = new CitronTuning.Effective(params.m(), params.m(), params.tWaitNs(), params.tWaitNs());
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
                 table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs());
     }
@@ -182,6 +187,13 @@ final class CitronClient implements RangeLockClient {
     @Override
     public LockStats stats() {
         return new LockStats(retries, aborts, 0);
+    }
+
+    @Override
+    public void close() {
+        if (tuning != null) {
+            p.tuning().leave(tuning);
+        }
     }
 
     /** Leaves given up for their parent's bakery lock (starvation avoidance). */
@@ -268,7 +280,7 @@ final class CitronClient implements RangeLockClient {
                 if (tries >= p.maxRestarts()) {
                     throw new LockUnavailableException("citron node " + node + ": aborted " + (tries + 1)
                             + " times; gave up after max-restarts=" + p.maxRestarts() + " (" + timingAborts
-                            + " aborts so far because the notification took longer than t-wait-ns=" + p.tWaitNs()
+                            + " aborts so far because the notification took longer than t-wait-ns=" + eff.abortTNs()
                             + " allows: is T_wait above two round trips?)");
                 }
                 // A node aborted and retaken at once keeps its Occ set nearly all the time and
@@ -306,6 +318,18 @@ final class CitronClient implements RangeLockClient {
     // ------------------------------------------------------------------ step 2
 
     private Outcome lockNode(long x, long l, long r, Attempt a) {
+        if (tuning == null) {
+            return lockNodeWith(x, l, r, a);
+        }
+        eff = tuning.begin();
+        try {
+            return lockNodeWith(x, l, r, a);
+        } finally {
+            tuning.end();
+        }
+    }
+
+    private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
         a.nodeStartedAt = clock.nanoTime();
         boolean leaf = tree.isLeaf(x);
         long addr = nodeAddress(x);
@@ -463,7 +487,7 @@ final class CitronClient implements RangeLockClient {
             if (childrenLocked) {
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
-            long wake = t0 + p.tWaitNs();
+            long wake = t0 + eff.waitTNs();
             for (long now = clock.nanoTime(); now < wake; now = clock.nanoTime()) {
                 clock.sleepNanos(wake - now);
             }
@@ -474,7 +498,9 @@ final class CitronClient implements RangeLockClient {
 
     /** Inequation (1), and the concurrent scale-up test of Algorithm 2 line 33. */
     private boolean tooLateOrExpanded(long t1, long t2, Batch b, int notifyIndex, int notified, int rootIndex) {
-        if (t2 - t1 > notifyBudgetNs) {
+        // Alice's wait may run fast by δ on her clock while Bob's interval runs slow by δ on his.
+        long budget = (long) Math.floor(eff.abortTNs() * (1 - p.drift()) / (1 + p.drift()));
+        if (t2 - t1 > budget) {
             timingAborts++;
             return true;
         }
@@ -505,7 +531,7 @@ final class CitronClient implements RangeLockClient {
     /** Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax. */
     private void waitDescendants(long x, Attempt a) {
         int level = tree.level(x);
-        int lastLevel = Math.min(level + p.m() - 1, tree.leafLevel() - 1);
+        int lastLevel = Math.min(level + eff.checkM() - 1, tree.leafLevel() - 1);
         List<long[]> pending = new ArrayList<>(); // {first node, count}
         for (int d = level; d <= lastLevel; d++) {
             pending.add(new long[] {CitronLayout.firstDescendant(x, d - level), CitronLayout.levelWidth(d - level)});
@@ -579,6 +605,10 @@ final class CitronClient implements RangeLockClient {
      * at level m − 1, which every occupier in the top levels checks (§3.5.5).
      */
     long[] notifySet(long x) {
+        return notifySet(x, eff.notifyM());
+    }
+
+    long[] notifySet(long x, int m) {
         int level = tree.level(x);
         if (level == 0) {
             return new long[0];
@@ -586,8 +616,8 @@ final class CitronClient implements RangeLockClient {
         long start = tree.rangeStart(x);
         long[] out = new long[level];
         int n = 0;
-        int standIn = p.m() - 1;
-        for (int d = level - 1; d >= 0; d -= p.m()) {
+        int standIn = m - 1;
+        for (int d = level - 1; d >= 0; d -= m) {
             int target = d;
             if (d < standIn && d != level - 1) {
                 if (standIn >= level) {

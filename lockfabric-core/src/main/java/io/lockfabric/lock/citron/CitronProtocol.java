@@ -38,6 +38,25 @@ public final class CitronProtocol implements RangeLockProtocol {
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 100_000,
             "aborts and restarts one acquisition may take before giving up");
 
+    private final CitronTuning tuning;
+
+    /** Parameters (m, T_wait) fixed by the options. */
+    public CitronProtocol() {
+        this(null);
+    }
+
+    private CitronProtocol(CitronTuning tuning) {
+        this.tuning = tuning;
+    }
+
+    /**
+     * A citron whose clients take (m, T_wait) from {@code tuning}, which a cluster manager may
+     * change at run time; the {@code m} and {@code t-wait-ns} options are then ignored.
+     */
+    public static CitronProtocol withTuning(CitronTuning tuning) {
+        return new CitronProtocol(java.util.Objects.requireNonNull(tuning, "tuning"));
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -116,7 +135,7 @@ public final class CitronProtocol implements RangeLockProtocol {
             throw new IllegalArgumentException("max-restarts must be in [0, " + Integer.MAX_VALUE + "], got " + maxRestarts);
         }
         var params = new CitronClient.Params((int) k, (int) m, tWait, ppm * 1e-6, fast == 1, poll, starve, holdWait,
-                (int) maxRestarts);
+                (int) maxRestarts, tuning);
         return new CitronClient(endpoint, table, tree, params);
     }
 }

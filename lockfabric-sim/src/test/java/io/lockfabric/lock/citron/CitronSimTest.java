@@ -200,6 +200,42 @@ class CitronSimTest {
         assertTrue(timingAborts > 0, "some pause fell between Bob's READ and his notification");
     }
 
+    /**
+     * A cluster manager changes (m, T_wait) every 60 us with the two-phase commit while 8 clients
+     * lock random ranges: the ranges stay exclusive through every change.
+     */
+    @Test
+    void parametersChangeAtRunTimeWithTwoPhaseCommit() {
+        try (SimFabric fabric = fabric()) {
+            var tuning = new CitronTuning(4, 15 * US);
+            var protocol = CitronProtocol.withTuning(tuning);
+            var settings = List.of(new CitronTuning.Setting(2, 20 * US), new CitronTuning.Setting(1, 12 * US),
+                    new CitronTuning.Setting(5, 25 * US), new CitronTuning.Setting(3, 15 * US));
+            AtomicBoolean stop = new AtomicBoolean();
+            long[] commits = new long[1];
+            Endpoint cmEndpoint = fabric.newEndpoint();
+            ClientThread cm = fabric.spawn("cluster-manager", () -> {
+                for (int i = 0; !stop.get(); i++) {
+                    tuning.propose(settings.get(i % settings.size()));
+                    while (!tuning.commit()) {
+                        cmEndpoint.clock().sleepNanos(5 * US);
+                    }
+                    commits[0]++;
+                    cmEndpoint.clock().sleepNanos(60 * US);
+                }
+            });
+            var cfg = new io.lockfabric.check.RangeLockStress.Config(8, N + 2_048, 10_000, 0, 600, 2 * US, 3,
+                    options());
+            var result = io.lockfabric.check.RangeLockStress.run(fabric, protocol, cfg);
+            stop.set(true);
+            cm.join();
+            System.out.printf("parameter changes: %d commits during %d grants, %s%n", commits[0], result.holds().size(),
+                    result.stats());
+            assertTrue(result.violations().isEmpty(), result.summary());
+            assertTrue(commits[0] >= 10, "the parameters changed many times: " + commits[0]);
+        }
+    }
+
     /** Virtual-time latency of one uncontended acquire. */
     private static long acquireNs(long l, long r, String... extra) {
         try (SimFabric fabric = fabric()) {
