@@ -155,6 +155,51 @@ class CitronSimTest {
     }
 
     /**
+     * A cycle through a bakery ticket: W holds leaf [192, 256) and waits for the ticket of
+     * [256, 512) behind C; C waits in step (b) for O's Occ on [0, 1024); O waits for W's
+     * notification. No occupied ancestor covers what W holds, so only the hold-wait timer can
+     * break it: W releases its leaf after hold-wait-ns, O goes first, and everyone finishes.
+     */
+    @Test
+    void holdWaitTimerBreaksACycleThroughATicket() {
+        try (SimFabric fabric = fabric()) {
+            var citron = RangeLockProtocols.byName("citron");
+            History history = new History(fabric::observerNanoTime);
+            var granted = new ConcurrentHashMap<String, Long>();
+            var opts = options("starve-ns=inf", "hold-wait-ns=200us");
+            List<ClientThread> threads = new ArrayList<>();
+            CitronClient[] w = new CitronClient[1];
+            String[] names = {"W", "O", "C"};
+            long[][] script = {{0, 192, 512, 5_000}, {500, 0, 1024, 5_000}, {3_000, 256, 512, 5_000}}; // start ns, l, r, hold ns
+            for (int c = 0; c < 3; c++) {
+                int client = c;
+                Endpoint e = fabric.newEndpoint();
+                var locks = (CitronClient) citron.open(e, "cycle", opts);
+                if (c == 0) {
+                    w[0] = locks;
+                }
+                var rec = history.recorder(client);
+                threads.add(fabric.spawn(names[c], () -> {
+                    long[] s = script[client];
+                    e.clock().sleepNanos(s[0]);
+                    RangeGrant g = locks.acquire(s[1], s[2], Mode.EXCLUSIVE);
+                    granted.put(names[client], fabric.observerNanoTime());
+                    rec.granted(g);
+                    e.clock().sleepNanos(s[3]);
+                    rec.releasing(g);
+                    locks.release(g);
+                }));
+            }
+            threads.forEach(ClientThread::join);
+            assertTrue(RangeExclusionChecker.violations(history.holds()).isEmpty());
+            assertEquals(3, granted.size(), "all granted: " + granted);
+            assertEquals(1, w[0].yields(), "W gave its leaf up once: " + granted);
+            assertTrue(granted.get("O") < granted.get("W") && granted.get("O") > 200 * US,
+                    "O was served once W yielded, after hold-wait-ns: " + granted);
+        }
+    }
+
+    /**
      * Bob locks leaf [0, 8) and is paused (stop-the-world) for 40 us somewhere in his acquisition
      * while Alice occupies [0, 1024) above him. A sweep of pause times puts the pause between Bob's
      * ancestor READ and his notification: Alice then checks before his notification lands and is
