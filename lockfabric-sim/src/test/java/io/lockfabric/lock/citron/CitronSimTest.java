@@ -93,6 +93,7 @@ class CitronSimTest {
             threads.forEach(ClientThread::join);
             var violations = RangeExclusionChecker.violations(history.holds());
             assertTrue(violations.isEmpty(), violations.toString());
+            assertTrue(times[1] > 0, "the starved request was granted");
             return new Outcome(times[0], times[1], locks.escalations(), locks.yields());
         }
     }
@@ -239,6 +240,7 @@ class CitronSimTest {
                 aliceThread.join();
                 var violations = RangeExclusionChecker.violations(history.holds());
                 assertTrue(violations.isEmpty(), "pause at " + pauseAt + " ns: " + violations);
+                assertEquals(2, history.holds().size(), "both granted (pause at " + pauseAt + " ns)");
                 timingAborts += bob.timingAborts();
             }
         }
