@@ -83,6 +83,18 @@ public final class CitronProtocol implements RangeLockProtocol {
         return List.of(UNITS, K, M, T_WAIT_NS, DRIFT_PPM, FAST_PATH, POLL_NS, STARVE_NS, HOLD_WAIT_NS, MAX_RESTARTS);
     }
 
+    /**
+     * The citron-specific counts of a client this protocol made.
+     *
+     * @throws IllegalArgumentException if {@code client} is not a citron client
+     */
+    public static CitronCounters counters(RangeLockClient client) {
+        if (!(client instanceof CitronClient c)) {
+            throw new IllegalArgumentException("not a citron client: " + client);
+        }
+        return new CitronCounters(c.timingAborts(), c.yields(), c.escalations());
+    }
+
     /** The tree geometry the options ask for (at least two levels). */
     public static CitronLayout layout(LockOptions options) {
         var tree = new CitronLayout(options.get(UNITS));
