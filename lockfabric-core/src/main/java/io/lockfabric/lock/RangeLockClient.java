@@ -12,6 +12,11 @@ public interface RangeLockClient extends AutoCloseable {
 
     void release(RangeGrant grant);
 
+    /** This client's retry, abort and reset counts so far. */
+    default LockStats stats() {
+        return LockStats.ZERO;
+    }
+
     @Override
     default void close() {
     }

@@ -1,0 +1,689 @@
+package io.lockfabric.lock.citron;
+
+import io.lockfabric.fabric.Batch;
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockUnavailableException;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.RangeGrant;
+import io.lockfabric.lock.RangeLockClient;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * CITRON client (Gao et al., "CITRON: Distributed Range Lock Management with One-sided RDMA",
+ * FAST'23 §3, Algorithms 1–3; layout in {@link CitronLayout}).
+ *
+ * <p><b>Acquire [l, r)</b>. A part past N takes the spillover mutex first (ORing r into the
+ * maximizer in the same round trip), so it is first in the global lock order. The part in [0, N)
+ * is split locally into at most {@code k} nodes with the least covered-but-unrequested area
+ * ({@link RangeSplitter}), locked one by one in ascending order. Per node, until ACQUIRED:
+ * <ol type="a">
+ * <li>internal node: MFAA {TMax + 1} takes a bakery ticket; READ until TCnt reaches it;</li>
+ * <li>READ every ancestor (one batch, posted at {@code t1}); abort if the root has Exp; if some
+ * ancestor is occupied, READ the lowest occupied one until its Occ clears, then read them all
+ * again (a fresh {@code t1} for every ancestor);</li>
+ * <li>leaf: MCAS the requested bits (failure: back to (b); failing for {@code starve-ns}: give
+ * the leaf up for its parent's bakery lock); internal: MFAA {Occ + 1} at {@code t0};</li>
+ * <li>MFAA {DMax + 1} on the parent and every m-th ancestor above it (levels above m − 1 are
+ * replaced by the level-(m − 1) ancestor), batched with a READ of the root, done at {@code t2};
+ * abort if {@code t2 − t1 > (1 − δ) T_wait / (1 + δ)} (the occupier above might have missed the
+ * notification) or the highest notified ancestor and the root both have Exp; an internal node
+ * sleeps until {@code t0 + T_wait} and READs itself and its internal descendants within m levels
+ * (one READ per level: they are contiguous) until each has DCnt = DMax.</li>
+ * </ol>
+ * An abort releases what the node took and retries it after a randomized backoff (so that an
+ * occupier whose notifications keep coming late does not hold the requests below it off for
+ * good: T_wait must exceed the round trips from t1 to t2, two on the fast path and three off it,
+ * or every attempt aborts). <b>Fast path</b> (§3.8, option): (a)+(b)
+ * and (c)+(d) are posted as one batch each (a failed leaf MCAS rolls its notifications back with
+ * DCnt + 1), and a node whose children are leaves also MCASes all 256 child bits from 0: if all
+ * four succeed it skips the wait. Best case two round trips.
+ *
+ * <p><b>Release</b> (Algorithm 3), one batch: leaf MCAS clears its bits; internal MFAA {Occ − 1,
+ * TCnt + 1} (and clears the child bits it took); DCnt + 1 on every notified ancestor; spillover
+ * MFAA {nX + 1}.
+ *
+ * <p><b>Deadlock freedom</b> (not discussed by the paper). Nodes are taken in ascending order,
+ * but an occupier waits for holders below it (priority to smaller ranges), so a request holding
+ * an earlier node below an occupied ancestor of its next node would wait for an occupier that
+ * waits for it. Such a request releases everything it holds at once (when the occupied ancestor
+ * covers a node it holds) or after waiting {@code hold-wait-ns} for one node while holding others
+ * (a chain through bakery tickets); it finishes the node under way (a ticket cannot be handed back
+ * before its turn), releases it and restarts. A request that holds nothing waits for nobody who
+ * waits for it.
+ *
+ * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
+ * parameters from it when it begins (two-phase change: min/max while a change is proposed).
+ *
+ * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down, lease-based
+ * recovery from crashed clients. Grants are exclusive; the fencing token is the spillover ticket
+ * for a range reaching past N (0 otherwise).
+ *
+ * <p>Not thread-safe: one thread at a time, like the endpoint.
+ */
+final class CitronClient implements RangeLockClient {
+    /** Tunables, validated by {@link CitronProtocol}. */
+    record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
+                  long holdWaitNs, int maxRestarts, CitronTuning tuning) {
+    }
+
+    /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
+    record Held(long node, long leafMask, long[] notified, boolean childrenLocked) {
+        @Override
+        public String toString() {
+            return "node " + node + (leafMask != 0 ? " bits " + Long.toHexString(leafMask) : "")
+                    + " notified " + Arrays.toString(notified) + (childrenLocked ? " +256 leaf bits" : "");
+        }
+    }
+
+    /** A CITRON grant: the tree nodes held and whether the spillover mutex is held. */
+    record CitronGrant(long start, long end, long fencingToken, List<Held> nodes, boolean spillover)
+            implements RangeGrant {
+        @Override
+        public Mode mode() {
+            return Mode.EXCLUSIVE;
+        }
+    }
+
+    private enum Outcome { ACQUIRED, ABORTED, ESCALATE }
+
+    /** Backoff after an abort or restart grows to at most poll-ns × 2^this. */
+    static final int MAX_BACKOFF_DOUBLINGS = 6;
+
+    /** One acquisition's tree part: what it holds so far and whether it gave that up. */
+    private static final class Attempt {
+        final List<Held> held = new ArrayList<>();
+        boolean yielded;
+        long nodeStartedAt;
+        Held acquired;
+    }
+
+    private final QueuePair qp;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Table table;
+    private final CitronLayout tree;
+    private final RangeSplitter splitter;
+    private final SpilloverMutex spillover;
+    private final Params p;
+    private final CitronTuning.Participant tuning;
+    /** The parameters of the node acquisition under way. */
+    private CitronTuning.Effective eff;
+    /** Grants not yet released, by identity (a grant released twice would corrupt counters). */
+    private final Set<CitronGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
+    private long retries;
+    private long aborts;
+    private long timingAborts;
+    private long escalations;
+    private long yields;
+
+    CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
+        this.qp = endpoint.queuePair(table.memoryNode());
+        this.clock = endpoint.clock();
+        this.random = endpoint.random();
+        this.table = table;
+        this.tree = tree;
+        this.splitter = new RangeSplitter(tree);
+        this.p = params;
+        this.tuning = params.tuning() == null ? null : params.tuning().join();
+        this.eff = new CitronTuning.Effective(params.m(), params.m(), params.tWaitNs(), params.tWaitNs());
+        this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
+                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs());
+    }
+
+    @Override
+    public RangeGrant acquire(long start, long end, Mode mode) {
+        if (start < 0 || end <= start) {
+            throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
+        }
+        long n = tree.units();
+        boolean spill = end > n;
+        long token = spill ? spillover.acquire(end) : 0;
+        try {
+            List<Held> nodes = start < n ? lockTree(start, Math.min(end, n)) : List.of();
+            var g = new CitronGrant(start, end, token, List.copyOf(nodes), spill);
+            outstanding.add(g);
+            return g;
+        } catch (RuntimeException e) {
+            if (spill) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void release(RangeGrant grant) {
+        if (!(grant instanceof CitronGrant g) || !outstanding.remove(g)) {
+            // A second release would add to TCnt/DCnt again and corrupt the tree for everyone.
+            throw new IllegalArgumentException("not a grant this citron client holds: " + grant);
+        }
+        Batch b = new Batch();
+        for (Held h : g.nodes()) {
+            addRelease(b, h);
+        }
+        if (g.spillover()) {
+            spillover.release(b);
+        }
+        if (b.size() > 0) {
+            qp.execute(b);
+        }
+    }
+
+    @Override
+    public LockStats stats() {
+        return new LockStats(retries, aborts, 0);
+    }
+
+    @Override
+    public void close() {
+        if (tuning != null) {
+            p.tuning().leave(tuning);
+        }
+    }
+
+    /** Leaves given up for their parent's bakery lock (starvation avoidance). */
+    long escalations() {
+        return escalations;
+    }
+
+    /** Acquisitions that released their earlier nodes to break a possible deadlock. */
+    long yields() {
+        return yields;
+    }
+
+    /** Node acquisitions aborted because a notification may have come too late (inequation 1). */
+    long timingAborts() {
+        return timingAborts;
+    }
+
+    // ------------------------------------------------------------------ step 1 and the node loop
+
+    private List<Held> lockTree(long l, long r) {
+        for (int restart = 0; ; restart++) {
+            long[] targets = splitter.split(l, r, p.k()).nodes();
+            Attempt a = new Attempt();
+            boolean complete = true;
+            for (long x : targets) {
+                if (coveredByHeld(a, x)) {
+                    continue; // an earlier node was escalated to a parent that covers this one
+                }
+                Held h;
+                try {
+                    h = lockNodeUntilAcquired(x, l, r, a);
+                } catch (RuntimeException e) {
+                    releaseNow(a.held); // giving up: the nodes already taken must not stay locked
+                    throw e;
+                }
+                if (a.yielded) {
+                    if (h != null) {
+                        releaseNow(List.of(h));
+                    }
+                    complete = false;
+                    break;
+                }
+                a.held.add(h);
+            }
+            if (complete) {
+                return a.held;
+            }
+            aborts++;
+            if (restart >= p.maxRestarts()) {
+                throw new LockUnavailableException("citron range [" + l + ", " + r + "): restarted " + (restart + 1)
+                        + " times; gave up after max-restarts=" + p.maxRestarts());
+            }
+            // Randomized pause so that the requests that deadlocked do not meet again in step.
+            clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(restart + 1, MAX_BACKOFF_DOUBLINGS)));
+        }
+    }
+
+    private boolean coveredByHeld(Attempt a, long x) {
+        for (Held h : a.held) {
+            if (tree.covers(h.node(), x)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Steps 2(a)–(d) on {@code x} until acquired; null if the attempt yielded before that. */
+    private Held lockNodeUntilAcquired(long x, long l, long r, Attempt a) {
+        long node = x;
+        for (int tries = 0; ; tries++) {
+            Outcome o = lockNode(node, l, r, a);
+            if (o == Outcome.ACQUIRED) {
+                return a.acquired;
+            }
+            if (a.yielded) {
+                return null;
+            }
+            if (o == Outcome.ESCALATE) {
+                escalations++;
+                node = CitronLayout.parent(node);
+                releaseCovered(a, node); // the parent covers them: holding both would wait on oneself
+            } else {
+                aborts++;
+                if (tries >= p.maxRestarts()) {
+                    throw new LockUnavailableException("citron node " + node + ": aborted " + (tries + 1)
+                            + " times; gave up after max-restarts=" + p.maxRestarts() + " (" + timingAborts
+                            + " aborts so far because the notification took longer than t-wait-ns=" + eff.abortTNs()
+                            + " allows: is T_wait above two round trips?)");
+                }
+                // A node aborted and retaken at once keeps its Occ set nearly all the time and
+                // starves the requests below it; a randomized, growing pause lets them through.
+                clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
+            }
+        }
+    }
+
+    private void releaseCovered(Attempt a, long parent) {
+        List<Held> covered = a.held.stream().filter(h -> tree.covers(parent, h.node())).toList();
+        if (!covered.isEmpty()) {
+            releaseNow(covered);
+            a.held.removeAll(covered);
+        }
+    }
+
+    /** Gives up every node the attempt holds: it will restart once the node under way is done. */
+    private void yieldHeld(Attempt a) {
+        if (!a.yielded && !a.held.isEmpty()) {
+            yields++;
+            releaseNow(a.held);
+            a.held.clear();
+            a.yielded = true;
+        }
+    }
+
+    /** While holding earlier nodes, a wait longer than hold-wait-ns may be part of a cycle. */
+    private void checkHoldWait(Attempt a) {
+        if (!a.held.isEmpty() && clock.nanoTime() - a.nodeStartedAt > p.holdWaitNs()) {
+            yieldHeld(a);
+        }
+    }
+
+    // ------------------------------------------------------------------ step 2
+
+    private Outcome lockNode(long x, long l, long r, Attempt a) {
+        if (tuning == null) {
+            return lockNodeWith(x, l, r, a);
+        }
+        eff = tuning.begin();
+        try {
+            return lockNodeWith(x, l, r, a);
+        } finally {
+            tuning.end();
+        }
+    }
+
+    private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
+        a.nodeStartedAt = clock.nanoTime();
+        boolean leaf = tree.isLeaf(x);
+        long addr = nodeAddress(x);
+        long[] anc = ancestors(x);
+        long[] ancWords = null;
+        long t1 = 0;
+        if (!leaf) { // (a)
+            Batch b = new Batch();
+            int ti = b.maskedFaa(addr, CitronLayout.ONE_TMAX, CitronLayout.BOUNDARY_MASK);
+            int first = -1;
+            if (p.fastPath()) {
+                for (long y : anc) {
+                    int idx = b.read8(nodeAddress(y));
+                    first = first < 0 ? idx : first;
+                }
+            }
+            long posted = clock.nanoTime();
+            qp.execute(b);
+            long old = b.longResult(ti);
+            int ticket = CitronLayout.tmax(old);
+            if (CitronLayout.tcnt(old) == ticket && p.fastPath()) {
+                ancWords = new long[anc.length];
+                for (int i = 0; i < anc.length; i++) {
+                    ancWords[i] = b.longResult(first + i);
+                }
+                t1 = posted;
+            } else {
+                waitTicket(addr, ticket, old, a);
+            }
+        }
+        long leafMask = leaf ? tree.leafMask(x, l, r) : 0;
+        long firstCasFailure = -1;
+        while (true) {
+            if (ancWords == null) { // (b)
+                Batch b = new Batch();
+                for (long y : anc) {
+                    b.read8(nodeAddress(y));
+                }
+                t1 = clock.nanoTime();
+                if (b.size() > 0) {
+                    qp.execute(b);
+                }
+                ancWords = new long[anc.length];
+                for (int i = 0; i < anc.length; i++) {
+                    ancWords[i] = b.longResult(i);
+                }
+            }
+            if (anc.length > 0 && CitronLayout.expanded(ancWords[anc.length - 1])) {
+                if (!leaf) {
+                    releaseNow(new long[0], addr, CitronLayout.ONE_TCNT); // hand the ticket on
+                }
+                return Outcome.ABORTED;
+            }
+            int occ = lowestOccupied(ancWords);
+            if (occ >= 0) {
+                if (!a.held.isEmpty() && coversHeld(anc[occ], a)) {
+                    yieldHeld(a); // that occupier waits for a node we hold
+                }
+                waitVacated(anc[occ], a);
+                ancWords = null;
+                continue;
+            }
+            long[] notify = notifySet(x);
+            if (leaf) { // (c) + (d)
+                Batch b = new Batch();
+                int ci = b.maskedCas(addr, 0, leafMask, leafMask, leafMask);
+                int ni = -1;
+                int ri = -1;
+                if (p.fastPath()) {
+                    ni = addNotify(b, notify);
+                    ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                }
+                qp.execute(b);
+                boolean locked = (b.longResult(ci) & leafMask) == 0;
+                if (!locked) {
+                    retries++;
+                    if (p.fastPath() && notify.length > 0) {
+                        releaseNow(notify, 0, 0); // roll the notifications back
+                    }
+                    long now = clock.nanoTime();
+                    firstCasFailure = firstCasFailure < 0 ? now : firstCasFailure;
+                    if (now - firstCasFailure >= p.starveNs()) {
+                        return Outcome.ESCALATE;
+                    }
+                    checkHoldWait(a);
+                    clock.sleepNanos(p.pollNs());
+                    ancWords = null;
+                    continue;
+                }
+                if (!p.fastPath() && notify.length > 0) {
+                    b = new Batch();
+                    ni = addNotify(b, notify);
+                    ri = b.read8(nodeAddress(CitronLayout.ROOT));
+                    qp.execute(b);
+                }
+                long t2 = clock.nanoTime();
+                Held h = new Held(x, leafMask, notify, false);
+                if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
+                    releaseNow(List.of(h));
+                    return Outcome.ABORTED;
+                }
+                a.acquired = h;
+                return Outcome.ACQUIRED;
+            }
+            // (c) + (d), internal node
+            boolean childrenAreLeaves = tree.level(x) == tree.leafLevel() - 1;
+            boolean lockChildren = p.fastPath() && childrenAreLeaves;
+            Batch b = new Batch();
+            b.maskedFaa(addr, CitronLayout.OCC_BIT, CitronLayout.BOUNDARY_MASK);
+            int ni = -1;
+            int ri = -1;
+            int kids = -1;
+            if (p.fastPath()) {
+                ni = addNotify(b, notify);
+                ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                if (lockChildren) {
+                    for (int i = 0; i < CitronLayout.FANOUT; i++) {
+                        int idx = b.maskedCas(nodeAddress(CitronLayout.child(x, i)), 0, CitronLayout.ALL_UNITS,
+                                CitronLayout.ALL_UNITS, CitronLayout.ALL_UNITS);
+                        kids = kids < 0 ? idx : kids;
+                    }
+                }
+            }
+            qp.execute(b);
+            long t0 = clock.nanoTime();
+            if (!p.fastPath() && notify.length > 0) {
+                b = new Batch();
+                ni = addNotify(b, notify);
+                ri = b.read8(nodeAddress(CitronLayout.ROOT));
+                qp.execute(b);
+            }
+            long t2 = clock.nanoTime();
+            boolean childrenLocked = false;
+            if (lockChildren) {
+                childrenLocked = true;
+                Batch undo = new Batch();
+                for (int i = 0; i < CitronLayout.FANOUT; i++) {
+                    if (b.longResult(kids + i) == 0) {
+                        addClearLeaf(undo, CitronLayout.child(x, i));
+                    } else {
+                        childrenLocked = false;
+                    }
+                }
+                if (!childrenLocked && undo.size() > 0) {
+                    retries++;
+                    qp.execute(undo); // some child is in use: give back the ones we set
+                }
+            }
+            Held h = new Held(x, 0, notify, childrenLocked);
+            if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
+                releaseNow(List.of(h));
+                return Outcome.ABORTED;
+            }
+            a.acquired = h;
+            if (childrenLocked) {
+                return Outcome.ACQUIRED; // nothing below can be held: skip the wait
+            }
+            long wake = t0 + eff.waitTNs();
+            for (long now = clock.nanoTime(); now < wake; now = clock.nanoTime()) {
+                clock.sleepNanos(wake - now);
+            }
+            waitDescendants(x, a);
+            return Outcome.ACQUIRED;
+        }
+    }
+
+    /** Inequation (1), and the concurrent scale-up test of Algorithm 2 line 33. */
+    private boolean tooLateOrExpanded(long t1, long t2, Batch b, int notifyIndex, int notified, int rootIndex) {
+        // Alice's wait may run fast by δ on her clock while Bob's interval runs slow by δ on his.
+        long budget = (long) Math.floor(eff.abortTNs() * (1 - p.drift()) / (1 + p.drift()));
+        if (t2 - t1 > budget) {
+            timingAborts++;
+            return true;
+        }
+        long highest = b.longResult(notifyIndex + notified - 1);
+        return CitronLayout.expanded(highest) && CitronLayout.expanded(b.longResult(rootIndex));
+    }
+
+    private void waitTicket(long addr, int ticket, long seen, Attempt a) {
+        long w = seen;
+        while (CitronLayout.tcnt(w) != ticket) {
+            checkHoldWait(a);
+            clock.sleepNanos(p.pollNs());
+            w = qp.read8(addr);
+        }
+    }
+
+    private void waitVacated(long y, Attempt a) {
+        long addr = nodeAddress(y);
+        while (true) {
+            checkHoldWait(a);
+            clock.sleepNanos(p.pollNs());
+            if (!CitronLayout.occupied(qp.read8(addr))) {
+                return;
+            }
+        }
+    }
+
+    /** Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax. */
+    private void waitDescendants(long x, Attempt a) {
+        int level = tree.level(x);
+        int lastLevel = Math.min(level + eff.checkM() - 1, tree.leafLevel() - 1);
+        List<long[]> pending = new ArrayList<>(); // {first node, count}
+        for (int d = level; d <= lastLevel; d++) {
+            pending.add(new long[] {CitronLayout.firstDescendant(x, d - level), CitronLayout.levelWidth(d - level)});
+        }
+        while (true) {
+            Batch b = new Batch();
+            for (long[] block : pending) {
+                b.read(nodeAddress(block[0]), Math.toIntExact(block[1] * CitronLayout.WORD_BYTES));
+            }
+            qp.execute(b);
+            List<long[]> still = new ArrayList<>();
+            for (int i = 0; i < pending.size(); i++) {
+                ByteBuffer words = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
+                long[] block = pending.get(i);
+                for (int j = 0; j < block[1]; j++) {
+                    if (!CitronLayout.descendantsDone(words.getLong(j * CitronLayout.WORD_BYTES))) {
+                        // Nodes before j are done; re-read from the first one that is not.
+                        still.add(new long[] {block[0] + j, block[1] - j});
+                        break;
+                    }
+                }
+            }
+            if (still.isEmpty()) {
+                return;
+            }
+            pending = still;
+            checkHoldWait(a);
+            clock.sleepNanos(p.pollNs());
+        }
+    }
+
+    // ------------------------------------------------------------------ tree helpers
+
+    private long nodeAddress(long x) {
+        return table.address() + tree.offset(x);
+    }
+
+    /** Ancestors of {@code x}, parent first, root last. */
+    private long[] ancestors(long x) {
+        int level = tree.level(x);
+        long[] anc = new long[level];
+        long y = x;
+        for (int i = 0; i < level; i++) {
+            y = CitronLayout.parent(y);
+            anc[i] = y;
+        }
+        return anc;
+    }
+
+    private static int lowestOccupied(long[] ancWords) {
+        for (int i = 0; i < ancWords.length; i++) {
+            if (CitronLayout.occupied(ancWords[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean coversHeld(long y, Attempt a) {
+        for (Held h : a.held) {
+            if (tree.covers(y, h.node())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The ancestors {@code x} notifies, lowest first: its parent, and every m-th ancestor above
+     * the parent; one in the top m − 1 levels (other than the parent) is replaced by the ancestor
+     * at level m − 1, which every occupier in the top levels checks (§3.5.5).
+     */
+    long[] notifySet(long x) {
+        return notifySet(x, eff.notifyM());
+    }
+
+    long[] notifySet(long x, int m) {
+        int level = tree.level(x);
+        if (level == 0) {
+            return new long[0];
+        }
+        long start = tree.rangeStart(x);
+        long[] out = new long[level];
+        int n = 0;
+        int standIn = m - 1;
+        for (int d = level - 1; d >= 0; d -= m) {
+            int target = d;
+            if (d < standIn && d != level - 1) {
+                if (standIn >= level) {
+                    continue;
+                }
+                target = standIn;
+            }
+            long y = tree.nodeAt(target, start);
+            if (n == 0 || out[n - 1] != y) {
+                out[n++] = y;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    private int addNotify(Batch b, long[] notify) {
+        int first = -1;
+        for (long y : notify) {
+            int idx = b.maskedFaa(nodeAddress(y), CitronLayout.ONE_DMAX, CitronLayout.BOUNDARY_MASK);
+            first = first < 0 ? idx : first;
+        }
+        return first;
+    }
+
+    private void addClearLeaf(Batch b, long leaf) {
+        b.maskedCas(nodeAddress(leaf), CitronLayout.ALL_UNITS, CitronLayout.ALL_UNITS, 0, CitronLayout.ALL_UNITS);
+    }
+
+    private void addRelease(Batch b, Held h) {
+        long addr = nodeAddress(h.node());
+        if (h.leafMask() != 0) {
+            b.maskedCas(addr, h.leafMask(), h.leafMask(), 0, h.leafMask());
+        } else {
+            b.maskedFaa(addr, CitronLayout.VACATE, CitronLayout.BOUNDARY_MASK);
+            if (h.childrenLocked()) {
+                for (int i = 0; i < CitronLayout.FANOUT; i++) {
+                    addClearLeaf(b, CitronLayout.child(h.node(), i));
+                }
+            }
+        }
+        for (long y : h.notified()) {
+            b.maskedFaa(nodeAddress(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
+        }
+    }
+
+    private void releaseNow(List<Held> held) {
+        Batch b = new Batch();
+        for (Held h : held) {
+            addRelease(b, h);
+        }
+        if (b.size() > 0) {
+            qp.execute(b);
+        }
+    }
+
+    /** DCnt + 1 on {@code notified} and, if {@code add != 0}, MFAA {@code add} on {@code addr}. */
+    private void releaseNow(long[] notified, long addr, long add) {
+        Batch b = new Batch();
+        if (add != 0) {
+            b.maskedFaa(addr, add, CitronLayout.BOUNDARY_MASK);
+        }
+        for (long y : notified) {
+            b.maskedFaa(nodeAddress(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
+        }
+        if (b.size() > 0) {
+            qp.execute(b);
+        }
+    }
+}

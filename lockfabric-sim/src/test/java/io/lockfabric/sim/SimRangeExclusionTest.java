@@ -1,0 +1,17 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.check.RangeExclusionContractTest;
+import io.lockfabric.fabric.Fabric;
+
+/** The range exclusion contract on the simulated cluster (2 compute nodes × 4 clients, drifting clocks). */
+class SimRangeExclusionTest extends RangeExclusionContractTest {
+    @Override
+    protected Fabric newFabric() {
+        return new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).seed(11).build());
+    }
+
+    @Override
+    protected int opsPerClient() {
+        return 1_500;
+    }
+}
