@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.random.RandomGenerator;
 
 /**
  * DecLock's cooperative queue-notify lock (Huang et al., DecLock §4; memory in {@link CqlLayout},
@@ -99,10 +100,13 @@ public final class CqlClient implements LockClient {
     private static final int CHECKS_PER_LEASE = 4;
     /** Leases of RST before a waiter takes a reset over. */
     private static final int TAKEOVER_LEASES = 2;
+    /** Retry jitter after an aborted attempt: a few round trips to the memory node. */
+    private static final long RETRY_JITTER_NS = 8_000;
 
     private final QueuePair qp;
     private final Table table;
     private final Clock clock;
+    private final RandomGenerator random;
     private final Mailbox mailbox;
     private final Inbox inbox;
     private final EndpointId me;
@@ -135,6 +139,7 @@ public final class CqlClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
+        this.random = endpoint.random();
         this.mailbox = endpoint.mailbox();
         this.inbox = Inbox.of(mailbox);
         this.me = mailbox.id();
@@ -176,6 +181,10 @@ public final class CqlClient implements LockClient {
                 throw new LockUnavailableException("cql lock " + lockId + ": " + mode + " acquisition restarted "
                         + (restart + 1) + " times (resets); gave up after max-restarts=" + maxRestarts);
             }
+            // every waiter of a reset lock retries when it ends: spread them, or an overflowing
+            // queue overflows again in the same order each time. The window does not grow with
+            // restarts: a client that lost often must not come last again.
+            clock.sleepNanos(random.nextLong(RETRY_JITTER_NS));
         }
     }
 
@@ -197,15 +206,21 @@ public final class CqlClient implements LockClient {
         long token = CqlLayout.token(rstcnt, index);
         inbox.discard(channel, lockId, m -> (m.type() == CqlMessages.GRANT && m.a() != token)
                 || (m.type() == CqlMessages.DONE && m.a() <= rstcnt) || m.type() == CqlMessages.ACK);
-        if (qsize == 0 || (!exclusive && layout.wcnt(old) == 0)) {
-            return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime());
-        }
-        qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, me, index));
-        long deadline = clock.nanoTime() + timeoutNs;
         waitingLock = lockId;
         waitingRstcnt = rstcnt;
         aborted = false;
         try {
+            if (qsize == 0 || (!exclusive && layout.wcnt(old) == 0)) {
+                // granted by the FAA; but a client stalled since may find this epoch reset already
+                serviceControl();
+                if (aborted) {
+                    awaitReset(lockId, hdr, rstcnt);
+                    return null;
+                }
+                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime());
+            }
+            qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, me, index));
+            long deadline = clock.nanoTime() + timeoutNs;
             while (true) {
                 long slice = Math.min(deadline, clock.nanoTime() + signalPollNs);
                 Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.GRANT && x.a() == token, slice);
