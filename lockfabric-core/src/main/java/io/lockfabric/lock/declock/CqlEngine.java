@@ -12,7 +12,6 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Inbox;
-import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
@@ -21,10 +20,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 

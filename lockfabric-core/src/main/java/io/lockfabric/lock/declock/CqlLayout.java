@@ -44,8 +44,8 @@ import io.lockfabric.fabric.EndpointId;
  * {@link #indexLimit()} (the first index whose version would be all-ones, the "never written"
  * value) is version exhaustion, which resets the lock before qhead can reach it; so the release
  * delta's {@code +1} on qhead never carries into RSTCNT.</li>
- * <li><b>RSTCNT</b>: the lock's reset count (its <em>epoch</em>): the resetter writes the fresh
- * header with RSTCNT + 1 (a reset taken over from a dead resetter adds one more while RST is set).
+ * <li><b>RSTCNT</b>: the lock's reset count (its <em>epoch</em>): the resetter swaps in the fresh
+ * header with RSTCNT + 1 by CAS; a reset taken over from a dead resetter adds one more while RST is set.
  * It is the reset count that grant messages and reset signals carry, so a client learns it from
  * every FAA result instead of keeping counters per lock.</li>
  * <li><b>version</b> of queue index {@code i}: {@code i >> C} (the number of traversals). Stored

@@ -17,7 +17,9 @@ import io.lockfabric.lock.declock.LocalLockTable.LocalLock;
 import io.lockfabric.lock.declock.LocalLockTable.Waiter;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * DecLock with timestamp-based hierarchical locking (Huang et al., DecLock §5, Fig. 10): the
@@ -79,6 +81,8 @@ public final class DecLockClient implements LockClient {
     private static final long NANOS_PER_MICRO = 1_000;
     /** Local grants under one CQL grant for at most min(lease, timeout) / this. */
     private static final int HOLD_BUDGET_FRACTION = 4;
+    /** Leases after which a node stops waiting for the others at the clock barrier. */
+    private static final int SYNC_GIVE_UP_LEASES = 100;
 
     /** Who gets the lock next when remote and local waiters compete. */
     enum Policy {
@@ -99,7 +103,7 @@ public final class DecLockClient implements LockClient {
     private final Table table;
     private final long syncCns;
     private final long holdBudgetNs;
-    private final java.util.Set<Long> held = new java.util.HashSet<>();
+    private final Set<Long> held = new HashSet<>();
 
     private long localHandovers;
     private long cqlAcquisitions;
@@ -424,7 +428,7 @@ public final class DecLockClient implements LockClient {
         if (arrived == syncCns) {
             qp.write8(sync, 0);
         }
-        long deadline = clock.nanoTime() + engine.leaseNs() * 100;
+        long deadline = clock.nanoTime() + engine.leaseNs() * SYNC_GIVE_UP_LEASES;
         IdleStrategy idle = clock.idleStrategy();
         while (qp.read8(sync) != 0) {
             if (clock.nanoTime() - deadline >= 0) {
