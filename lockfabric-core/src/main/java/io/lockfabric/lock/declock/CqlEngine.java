@@ -86,6 +86,9 @@ final class CqlEngine {
 
     private final Holds holds;
     private final boolean hierarchical;
+    private int mySlot;
+    /** Member addresses by slot, as far as READ (slots are written once). */
+    private EndpointId[] members = new EndpointId[0];
     private long waitingLock = NOT_WAITING;
     private long waitingRstcnt;
     private boolean aborted;
@@ -133,6 +136,7 @@ final class CqlEngine {
                     + (hierarchical ? "" : " and capacity (max-clients <= 2 x capacity - 1)"));
         }
         qp.write8(table.at(layout.memberSlotOffset((int) slot)), me.pack());
+        mySlot = (int) slot;
         if (hierarchical) {
             long[] members = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
             long count = Math.min(members[0], layout.maxClients());
@@ -203,7 +207,7 @@ final class CqlEngine {
                 }
                 return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP);
             }
-            qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, me, index, timestamp));
+            qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, mySlot, index, timestamp));
             long deadline = clock.nanoTime() + timeoutNs;
             while (true) {
                 long slice = Math.min(deadline, clock.nanoTime() + signalPollNs);
@@ -386,7 +390,8 @@ final class CqlEngine {
         long best = NO_TIMESTAMP;
         for (long i = layout.qhead(h); i < layout.qhead(h) + layout.qsize(h); i++) {
             long e = lock[1 + layout.slotOf(i)];
-            if (layout.valid(e, i) && CqlLayout.entryClient(e).node() != node) {
+            EndpointId client = layout.valid(e, i) ? member(CqlLayout.entrySlot(e)) : null;
+            if (client != null && client.node() != node) {
                 long ts = layout.entryTimestamp(e);
                 if (best == NO_TIMESTAMP || Timestamps.earlier(ts, best, layout.timestampBits())) {
                     best = ts;
@@ -414,14 +419,17 @@ final class CqlEngine {
 
     /** Sends the grant of index {@code i}; a dead waiter would block the queue: reset. */
     private boolean notify(CqlGrant g, long hdr, long i, long entry, long earliestRest) {
-        try {
-            mailbox.send(CqlLayout.entryClient(entry), channel, CqlMessages.GRANT, g.lockId(),
-                    CqlLayout.token(g.rstcnt(), i), earliestRest);
-            return true;
-        } catch (PeerUnreachableException e) {
-            resetNow(g.lockId(), hdr, g.rstcnt());
-            return false;
+        EndpointId to = member(CqlLayout.entrySlot(entry));
+        if (to != null) {
+            try {
+                mailbox.send(to, channel, CqlMessages.GRANT, g.lockId(), CqlLayout.token(g.rstcnt(), i), earliestRest);
+                return true;
+            } catch (PeerUnreachableException e) {
+                // dead waiter: reset below
+            }
         }
+        resetNow(g.lockId(), hdr, g.rstcnt()); // a dead waiter (or no member in that slot) blocks the queue
+        return false;
     }
 
     // ---------------------------------------------------------------- reset
@@ -505,6 +513,20 @@ final class CqlEngine {
                 presumedDead++;
             }
         }
+    }
+
+    /** The member in {@code slot}, READing the member region if this client has not seen it yet; null if none. */
+    private EndpointId member(int slot) {
+        if (slot >= members.length || members[slot] == null) {
+            long[] words = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
+            int count = (int) Math.min(words[0], layout.maxClients());
+            EndpointId[] fresh = new EndpointId[count];
+            for (int i = 0; i < count; i++) {
+                fresh[i] = EndpointId.unpack(words[CqlLayout.MEMBER_HEADER_WORDS + i]);
+            }
+            members = fresh;
+        }
+        return slot < members.length ? members[slot] : null;
     }
 
     private boolean signal(EndpointId to, long lockId, long rstcnt) {

@@ -19,10 +19,10 @@ import io.lockfabric.fabric.EndpointId;
  *
  * queue entry (one 64-bit word, written once by a waiter with one WRITE; T = timestamp bits,
  * 0 for cql, 14 for the hierarchical declock-tf/-pf as in the artifact):
- *  63            41+T 40+T         41 40                                    1   0
- * +-----------------+----------------+----------------------------------------+----+
- * | ~version (23-T) | timestamp (T)  | client: packed EndpointId (node, queue) | op |
- * +-----------------+----------------+----------------------------------------+----+
+ *  63            17+T 16+T         17 16                  1   0
+ * +-----------------+----------------+---------------------+----+
+ * | ~version (47-T) | timestamp (T)  | client: slot (16)   | op |
+ * +-----------------+----------------+---------------------+----+
  *
  * member slot: the packed EndpointId of a registered client (0 = slot not written yet);
  * count: the number of slots handed out (FAA), possibly above the number of slots.
@@ -52,8 +52,9 @@ import io.lockfabric.fabric.EndpointId;
  * complemented, so the zero-filled table, and a queue the resetter zeroed, read as version
  * all-ones: "never written". An entry is valid for index {@code i} iff its version equals
  * {@code version(i)}; a greater version means it was overwritten (a reset trigger).</li>
- * <li><b>op</b>: 1 exclusive, 0 shared. <b>client</b>: the waiter's mailbox address, which the
- * releaser notifies. <b>timestamp</b>: microseconds of the waiter's (synchronized) clock modulo
+ * <li><b>op</b>: 1 exclusive, 0 shared. <b>client</b>: the waiter's member slot; the slot holds
+ * its mailbox address, which the releaser notifies (slots are written once, so clients cache
+ * them and READ the member region only for a slot they have not seen). <b>timestamp</b>: microseconds of the waiter's (synchronized) clock modulo
  * 2^T, compared with wrap-around ({@link Timestamps}).</li>
  * </ul>
  *
@@ -84,8 +85,11 @@ public final class CqlLayout {
     public static final int OP_SHIFT = 0;
     public static final long OP_EXCLUSIVE = 1L << OP_SHIFT;
     public static final int CLIENT_SHIFT = 1;
-    public static final long CLIENT_MASK = EndpointId.PACKED_MASK << CLIENT_SHIFT;
-    public static final int TIMESTAMP_SHIFT = CLIENT_SHIFT + EndpointId.PACKED_BITS;
+    public static final int SLOT_BITS = 16;
+    /** The most member slots a table may have. */
+    public static final int MAX_SLOTS = 1 << SLOT_BITS;
+    public static final long CLIENT_MASK = (long) (MAX_SLOTS - 1) << CLIENT_SHIFT;
+    public static final int TIMESTAMP_SHIFT = CLIENT_SHIFT + SLOT_BITS;
     /** Bits left for timestamp and version together. */
     public static final int STAMP_BITS = Long.SIZE - TIMESTAMP_SHIFT;
     /** The artifact's timestamp width in hierarchical mode. */
@@ -155,8 +159,8 @@ public final class CqlLayout {
         this.rstcntBits = Long.SIZE - rstcntShift;
         this.rstcntOne = 1L << rstcntShift;
         this.rstcntMask = -1L << rstcntShift;
-        if (maxClients < 1) {
-            throw new IllegalArgumentException("max-clients must be >= 1, got " + maxClients);
+        if (maxClients < 1 || maxClients > MAX_SLOTS) {
+            throw new IllegalArgumentException("max-clients must be in [1, " + MAX_SLOTS + "], got " + maxClients);
         }
         this.maxClients = maxClients;
     }
@@ -297,15 +301,18 @@ public final class CqlLayout {
         return index >>> capacityBits;
     }
 
-    /** An entry for a waiter at {@code index}, without timestamp. */
-    public long entry(boolean exclusive, EndpointId client, long index) {
-        return entry(exclusive, client, index, 0);
+    /** An entry for the waiter in member slot {@code slot} at {@code index}, without timestamp. */
+    public long entry(boolean exclusive, int slot, long index) {
+        return entry(exclusive, slot, index, 0);
     }
 
     /** An entry for a waiter at {@code index} that began waiting at {@code timestamp} (kept modulo 2^T). */
-    public long entry(boolean exclusive, EndpointId client, long index, long timestamp) {
+    public long entry(boolean exclusive, int slot, long index, long timestamp) {
+        if (slot < 0 || slot >= maxClients) {
+            throw new IllegalArgumentException("slot " + slot + " outside [0, " + maxClients + ")");
+        }
         long stored = ~version(index) & versionNever;
-        return (exclusive ? OP_EXCLUSIVE : 0) | (client.pack() << CLIENT_SHIFT)
+        return (exclusive ? OP_EXCLUSIVE : 0) | ((long) slot << CLIENT_SHIFT)
                 | ((timestamp & timestampMask) << TIMESTAMP_SHIFT) | (stored << versionShift);
     }
 
@@ -331,13 +338,14 @@ public final class CqlLayout {
         return (entry & OP_EXCLUSIVE) != 0;
     }
 
-    public static EndpointId entryClient(long entry) {
-        return EndpointId.unpack((entry & CLIENT_MASK) >>> CLIENT_SHIFT);
+    /** The member slot of the entry's client. */
+    public static int entrySlot(long entry) {
+        return (int) ((entry & CLIENT_MASK) >>> CLIENT_SHIFT);
     }
 
     /** Whether {@code entry} was written for queue index {@code index}. */
     public boolean valid(long entry, long index) {
-        return entryVersion(entry) == version(index) && entryClient(entry) != null;
+        return entryVersion(entry) == version(index);
     }
 
     /** Whether {@code entry} was written for a later traversal than {@code index}'s (overwritten). */

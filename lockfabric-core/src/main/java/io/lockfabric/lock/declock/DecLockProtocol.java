@@ -98,8 +98,8 @@ public final class DecLockProtocol implements LockProtocol {
                     + " got " + capacity);
         }
         long maxClients = options.get(MAX_CLIENTS);
-        if (maxClients < 1 || maxClients > Integer.MAX_VALUE / 2) {
-            throw new IllegalArgumentException("max-clients must be in [1, " + Integer.MAX_VALUE / 2 + "], got " + maxClients);
+        if (maxClients < 1 || maxClients > CqlLayout.MAX_SLOTS) {
+            throw new IllegalArgumentException("max-clients must be in [1, " + CqlLayout.MAX_SLOTS + "], got " + maxClients);
         }
         if (options.get(SYNC_CNS) < 0) {
             throw new IllegalArgumentException("sync-cns must be >= 0, got " + options.get(SYNC_CNS));

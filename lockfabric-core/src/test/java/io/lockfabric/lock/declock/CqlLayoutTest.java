@@ -1,6 +1,5 @@
 package io.lockfabric.lock.declock;
 
-import io.lockfabric.fabric.EndpointId;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -101,12 +100,12 @@ class CqlLayoutTest {
 
     @Test
     void entriesCarryOpClientAndVersionAndZeroMeansNeverWritten() {
-        var l = new CqlLayout(8, 15);
-        var id = new EndpointId(EndpointId.MAX_NODE, EndpointId.MAX_QUEUE);
+        var l = new CqlLayout(8, CqlLayout.MAX_SLOTS);
+        int slot = CqlLayout.MAX_SLOTS - 1;
         long index = 8 * 1234 + 5;
-        long e = l.entry(true, id, index);
+        long e = l.entry(true, slot, index);
         assertTrue(CqlLayout.entryExclusive(e));
-        assertEquals(id, CqlLayout.entryClient(e));
+        assertEquals(slot, CqlLayout.entrySlot(e));
         assertEquals(1234, l.entryVersion(e));
         assertTrue(l.valid(e, index));
         assertFalse(l.valid(e, index - 8), "a later traversal's entry is not valid for the earlier index");
@@ -118,7 +117,9 @@ class CqlLayoutTest {
             assertFalse(l.valid(0, i), "a zeroed entry is valid for no index");
             assertFalse(l.overwritten(0, i));
         }
-        long reader = l.entry(false, new EndpointId(3, 9), 5);
+        long reader = l.entry(false, 9, 5);
+        assertEquals(9, CqlLayout.entrySlot(reader));
+        assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 15).entry(false, 15, 5), "no slot 15");
         assertFalse(CqlLayout.entryExclusive(reader));
         assertEquals(0, l.entryVersion(reader));
     }
@@ -126,16 +127,15 @@ class CqlLayoutTest {
     @Test
     void hierarchicalEntriesCarryA14BitTimestampBesideAShorterVersion() {
         var l = new CqlLayout(8, 100, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
-        var id = new EndpointId(7, 12345);
         long index = 8 * 300 + 2;
-        long e = l.entry(false, id, index, (1 << 14) + 999);
+        long e = l.entry(false, 77, index, (1 << 14) + 999);
         assertEquals(999, l.entryTimestamp(e), "kept modulo 2^14");
-        assertEquals(id, CqlLayout.entryClient(e));
+        assertEquals(77, CqlLayout.entrySlot(e));
         assertEquals(300, l.entryVersion(e));
         assertTrue(l.valid(e, index));
-        assertEquals((1L << 9) - 1, l.versionNever(), "23 - 14 = 9 version bits");
+        assertEquals((1L << 33) - 1, l.versionNever(), "47 - 14 = 33 version bits");
         assertTrue(l.version(l.indexLimit() - 1) < l.versionNever());
-        assertTrue(l.indexLimit() > 3000, "thousands of queue indices per reset: " + l.indexLimit());
+        assertEquals((1L << 24) - 16, l.indexLimit(), "qhead's 24 bits, not the versions, bound the indices");
         assertTrue(Timestamps.earlier(10, 20, 14));
         assertFalse(Timestamps.earlier(20, 10, 14));
         assertFalse(Timestamps.earlier(5, 5, 14));
@@ -158,6 +158,7 @@ class CqlLayoutTest {
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(1, 1));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8192, 100));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 0));
+        assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, CqlLayout.MAX_SLOTS + 1));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 15, 15));
         var l = new CqlLayout(4, 7);
         assertEquals(8 * 9, l.memberBytes(), "count, sync, 7 slots");
