@@ -36,8 +36,9 @@ public final class CqlProtocol implements LockProtocol {
             "a waiter not granted within this resets the lock (a crashed holder or queue member)");
     public static final LockOption SIGNAL_POLL_NS = new LockOption("signal-poll-ns", 50_000,
             "while waiting, a client looks for reset signals of other locks at least this often");
-    public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 64,
-            "restarts of one acquisition (after resets) before giving up");
+    public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 1024,
+            "restarts of one acquisition (after resets) before giving up; a queue that overflows all the time (capacity"
+                    + " far below the clients) aborts every waiter at each reset");
     /** Round trips, timer overshoot and the resetter's own verbs allowed for in the recovery bound. */
     public static final long RECOVERY_SLACK_NS = 500_000;
     public static final long MIN_LEASE_NS = 100_000;
