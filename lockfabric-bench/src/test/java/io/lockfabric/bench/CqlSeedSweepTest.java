@@ -76,15 +76,17 @@ class CqlSeedSweepTest {
      * per run, and a paused holder overlaps that many grants of others easily; on one lock a lost
      * guarded-counter increment is then still attributed to the hazard of the same lock.
      */
-    @Test
-    void onlyClientsPausedWhileHoldingOverlapOthers() {
+    @ParameterizedTest
+    @ValueSource(strings = {"cql", "declock-tf", "declock-pf"})
+    void onlyClientsPausedWhileHoldingOverlapOthers(String protocol) {
+        List<String> options = List.of(protocol + ".lease-ns=1ms", protocol + ".timeout-ns=1ms");
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).build();
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(8).locks(1).readRatio(0.5).cs(1)
-                .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(OPTIONS)).build();
+                .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(options)).build();
         SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse("pause=4@2ms..4ms"));
         long overlaps = 0;
         for (long seed = 1; seed <= SEEDS / 2; seed++) {
-            RunResult r = check.run(LockProtocols.byName("cql"), seed);
+            RunResult r = check.run(LockProtocols.byName(protocol), seed);
             long s = seed;
             assertTrue(r.violations().isEmpty(), () -> "seed " + s + ": " + r.violations());
             for (FaultOutcome.Hazard h : r.faults().hazards()) {

@@ -658,6 +658,10 @@ final class CqlEngine {
         return leaseNs;
     }
 
+    int maxRestarts() {
+        return maxRestarts;
+    }
+
     /** The duration of each reset this client completed, RST set to fresh header in place, in order. */
     long[] resetLatenciesNs() {
         return Arrays.copyOf(resetLatencies, resetLatencyCount);

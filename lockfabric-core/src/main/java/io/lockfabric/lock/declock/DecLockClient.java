@@ -10,6 +10,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.declock.CqlEngine.CqlGrant;
 import io.lockfabric.lock.declock.CqlEngine.Signal;
@@ -55,7 +56,10 @@ import java.util.Set;
  *
  * <p><b>Resets.</b> A reset signal for a lock the node holds is kept in the local lock and answered
  * by whichever client releases the node's CQL grant (the release then skips its FAA); so the node
- * answers "after releasing" whichever of its clients received the signal. The representative of
+ * answers "after releasing" whichever of its clients received the signal. Every client looks at
+ * its signals before it takes a local grant, and once one is kept no local grant is made under
+ * that CQL grant; a local handover made just before the signal came is given back and the
+ * acquisition restarts (bounded by {@code max-restarts}). The representative of
  * the moment runs the CQL acquisition with its aborts, retries and resets.
  *
  * <p><b>Timestamps</b> are microseconds since the node's clock origin, 14 bits in the entry. With
@@ -106,6 +110,7 @@ public final class DecLockClient implements LockClient {
     private final Set<Long> held = new HashSet<>();
 
     private long localHandovers;
+    private long localAborts;
     private long cqlAcquisitions;
     private long prefetches;
 
@@ -150,6 +155,25 @@ public final class DecLockClient implements LockClient {
         }
         syncClockOnce();
         long ts = timestampNow();
+        for (int restart = 0; ; restart++) {
+            Grant g = attempt(lockId, mode, ts);
+            if (g != null) {
+                return g;
+            }
+            localAborts++;
+            if (restart >= engine.maxRestarts()) {
+                throw new LockUnavailableException("declock lock " + lockId + ": " + mode + " local grant aborted "
+                        + (restart + 1) + " times (resets of the node's CQL grant); gave up after max-restarts="
+                        + engine.maxRestarts());
+            }
+        }
+    }
+
+    /** One try; null if a local grant met a reset of the node's CQL grant and was given back. */
+    private Grant attempt(long lockId, Mode mode, long ts) {
+        // signals that have arrived go into the local lock first: no local grant under a CQL
+        // grant that is being reset
+        engine.serviceControl();
         LocalLock l = local.lock(lockId);
         Waiter w;
         boolean prefetch;
@@ -184,10 +208,15 @@ public final class DecLockClient implements LockClient {
             }
             int state = awaitLocal(lockId, l, w);
             if (state == Waiter.GRANTED) {
-                localHandovers++;
+                engine.serviceControl(); // a handover made before a reset signal came is not used
                 synchronized (l) {
-                    return granted(lockId, mode, w.token);
+                    if (l.deferred.isEmpty()) {
+                        localHandovers++;
+                        return granted(lockId, mode, w.token);
+                    }
                 }
+                releaseLocally(lockId, l);
+                return null;
             }
         }
         return acquireCql(lockId, mode, ts, l);
@@ -207,7 +236,7 @@ public final class DecLockClient implements LockClient {
         }
     }
 
-    /** This client acquires the CQL lock for its node (l.pending is set for it). */
+    /** This client acquires the CQL lock for its node (l.pending is set for it); null as {@link #attempt}. */
     private Grant acquireCql(long lockId, Mode mode, long ts, LocalLock l) {
         CqlGrant g;
         try {
@@ -238,7 +267,15 @@ public final class DecLockClient implements LockClient {
             }
         }
         wakeAll(lockId, l, wake);
-        return granted(lockId, mode, token);
+        // waking the readers may have let time pass (a pause): no grant under a CQL grant being reset
+        engine.serviceControl();
+        synchronized (l) {
+            if (l.deferred.isEmpty()) {
+                return granted(lockId, mode, token);
+            }
+        }
+        releaseLocally(lockId, l);
+        return null;
     }
 
     private Grant granted(long lockId, Mode mode, long token) {
@@ -446,9 +483,10 @@ public final class DecLockClient implements LockClient {
         return engine.locks();
     }
 
+    /** The CQL engine's counts, with local grants given back because of a reset counted as aborts. */
     @Override
     public LockStats stats() {
-        return engine.stats();
+        return engine.stats().plus(new LockStats(0, localAborts, 0));
     }
 
     /** Grants handed over within the node without a memory-node operation. */

@@ -231,7 +231,8 @@ class CqlLocalTest {
      */
     @Test
     void anOverflowResetsTheLockAndEveryoneGetsItAfterwards() throws Exception {
-        var options = LockOptions.parse(List.of("capacity=2"));
+        // long timeout and lease: on a busy machine B must not time out into a reset of its own
+        var options = LockOptions.parse(List.of("capacity=2", "timeout-ns=10s", "lease-ns=10s"));
         try (LocalFabric fabric = LocalFabric.builder().build()) {
             Endpoint ea = fabric.newEndpoint();
             Endpoint eb = fabric.newEndpoint();
@@ -255,6 +256,9 @@ class CqlLocalTest {
                     throw new AssertionError(e);
                 }
                 a.release(g);
+                // stay in the lock client once more: a client that never calls it again answers a
+                // signal only when the lease runs out (its release may come before the signal)
+                a.release(a.acquire(0, Mode.SHARED));
             });
             held.await();
             var tb = fabric.spawn("b", () -> {
@@ -278,9 +282,11 @@ class CqlLocalTest {
             assertEquals(1, c.resetLatenciesNs().length);
             assertTrue(b.stats().aborts() >= 1, "B's wait was aborted by the reset");
             assertEquals(1, l.rstcnt(qp.read8(hdr)), "one reset");
+            assertEquals(0, c.presumedDead(), "every member answered");
             assertTrue(tokens[1] > tokens[0] && tokens[2] > tokens[0], "the new epoch's tokens are above the old");
             assertEquals(0, l.qsize(qp.read8(hdr)), "the lock ends free");
             assertEquals(1, a.ignoredReleases(), "A's release met the reset and changed nothing");
+            assertEquals(1, a.stats().resets() + b.stats().resets() + c.stats().resets(), "C's was the only reset");
         }
     }
 
