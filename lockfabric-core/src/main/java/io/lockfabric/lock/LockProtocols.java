@@ -3,6 +3,8 @@ package io.lockfabric.lock;
 import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
 import io.lockfabric.lock.drtm.DrTmProtocol;
+import io.lockfabric.lock.declock.CqlProtocol;
+import io.lockfabric.lock.declock.DecLockProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 import io.lockfabric.lock.mcs.McsProtocol;
@@ -25,7 +27,10 @@ public final class LockProtocols {
             new RmaRwProtocol(),
             new DrTmProtocol(),
             new RpcLockProtocol(),
-            new ShiftLockProtocol());
+            new ShiftLockProtocol(),
+            new CqlProtocol(),
+            DecLockProtocol.taskFair(),
+            DecLockProtocol.phaseFair());
 
     private LockProtocols() {
     }
