@@ -292,6 +292,8 @@ public final class Runner {
                                 CheckResult check, CounterCrossCheck crossCheck, FaultOutcome outcome) {
         Histogram acquire = new Histogram(3);
         Histogram operation = new Histogram(3);
+        Histogram release = new Histogram(3);
+        Histogram hottest = new Histogram(3);
         long ops = 0;
         long csReads = 0;
         long csWrites = 0;
@@ -303,6 +305,8 @@ public final class Runner {
             stats = stats.plus(w.statsAtEnd.minus(w.statsAtStart));
             acquire.add(w.acquireNanos);
             operation.add(w.operationNanos);
+            release.add(w.releaseNanos);
+            hottest.add(w.hottestAcquireNanos);
             ops += w.measuredOps;
             csReads += w.csReads;
             csWrites += w.csWrites;
@@ -314,7 +318,8 @@ public final class Runner {
         return new RunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation),
                 OpsPerCycle.of(measured.minus(runnerIssued), ops), OpsPerCycle.of(runnerIssued, ops),
-                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome, stats.breakdown());
+                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome, stats.breakdown(),
+                LatencySummary.of(release), LatencySummary.of(hottest));
     }
 
     private static CounterSnapshot runnerOps(long reads, long writes) {
