@@ -28,8 +28,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Runs the {@link MicroBenchConfig} workload of one protocol on a fabric and measures it.
@@ -74,6 +76,7 @@ public final class Runner {
     private final boolean showProgress;
     private final PrintStream progressOut;
     private final FaultPlan faults;
+    private final Consumer<LockClient> clientObserver;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public Runner(Fabric fabric) {
@@ -81,14 +84,16 @@ public final class Runner {
     }
 
     public Runner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
-        this(fabric, showProgress, progressOut, FaultPlan.NONE);
+        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { });
     }
 
-    private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults) {
+    private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults,
+                   Consumer<LockClient> clientObserver) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
         this.faults = faults;
+        this.clientObserver = clientObserver;
     }
 
     /**
@@ -100,7 +105,16 @@ public final class Runner {
         if (!plan.isNone() && !(fabric instanceof SimFabric)) {
             throw new IllegalArgumentException("faults can only be injected on the sim fabric, not " + fabric.name());
         }
-        return new Runner(fabric, showProgress, progressOut, plan);
+        return new Runner(fabric, showProgress, progressOut, plan, clientObserver);
+    }
+
+    /**
+     * This runner, handing every lock client of a run that completed to {@code observer} once the
+     * clients have stopped and before they are closed: for measurements a protocol keeps on its
+     * client beyond {@link LockClient#stats()} (cumulative over warmup and measured phase).
+     */
+    public Runner withClientObserver(Consumer<LockClient> observer) {
+        return new Runner(fabric, showProgress, progressOut, faults, Objects.requireNonNull(observer, "observer"));
     }
 
     /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
@@ -220,6 +234,7 @@ public final class Runner {
                         simulated.livenessAsserted, recoveries, split.hazards(), liveness,
                         simulated.fabric.droppedMessages(), simulated.fabric.delayedMessages());
             }
+            clients.forEach(clientObserver);
             return summarize(protocol, config, workers, check, crossCheck, outcome);
         } finally {
             if (control != null) {

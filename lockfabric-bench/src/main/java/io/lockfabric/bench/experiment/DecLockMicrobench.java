@@ -5,6 +5,7 @@ import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
 import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.sim.SimConfig;
@@ -13,6 +14,7 @@ import io.lockfabric.sim.SimFabric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * One run of the DecLock (paper §6.2) microbenchmark on the simulated testbed: clients on
@@ -106,6 +108,11 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
 
     /** Runs on a fresh simulated cluster seeded with {@code settings.seed()}, with its windows overridable. */
     RunResult run(ExperimentSettings settings) {
+        return run(settings, c -> { });
+    }
+
+    /** As {@link #run(ExperimentSettings)}, handing every lock client to {@code observer} after the run. */
+    RunResult run(ExperimentSettings settings, Consumer<LockClient> observer) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
@@ -113,7 +120,8 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
                 .options(ProtocolOptions.parse(options)).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
-            return new Runner(fabric, false, settings.progressOut()).run(LockProtocols.byName(protocol), workload);
+            return new Runner(fabric, false, settings.progressOut()).withClientObserver(observer)
+                    .run(LockProtocols.byName(protocol), workload);
         }
     }
 
