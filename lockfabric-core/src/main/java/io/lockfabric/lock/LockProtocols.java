@@ -3,6 +3,7 @@ package io.lockfabric.lock;
 import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
 import io.lockfabric.lock.drtm.DrTmProtocol;
+import io.lockfabric.lock.declock.CqlProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 import io.lockfabric.lock.mcs.McsProtocol;
@@ -25,7 +26,8 @@ public final class LockProtocols {
             new RmaRwProtocol(),
             new DrTmProtocol(),
             new RpcLockProtocol(),
-            new ShiftLockProtocol());
+            new ShiftLockProtocol(),
+            new CqlProtocol());
 
     private LockProtocols() {
     }
