@@ -101,20 +101,52 @@ class DecLockExperimentsTest {
     }
 
     @Test
-    void capacityAndResetExperimentsRunOrSayWhyNot() {
-        for (Experiment e : List.of(new DecLockCapacityExperiment(), new DecLockResetExperiment())) {
-            ExperimentResult result = e.run(TINY);
-            String protocol = e instanceof DecLockCapacityExperiment ? DecLockCapacityExperiment.PROTOCOL
-                    : DecLockResetExperiment.PROTOCOL;
-            if (!DecLockMicrobench.hasOption(protocol, "capacity")) {
-                assertTrue(result.rows().isEmpty() && result.tables().isEmpty(), e.name());
-                assertTrue(result.discussion().startsWith("Not run: " + protocol), result.discussion());
-            } else {
-                assertFalse(result.tables().isEmpty(), e.name());
-                for (List<String> row : result.tables().getFirst().cells()) {
-                    assertEquals(result.tables().getFirst().columns().size(), row.size());
-                }
+    void capacitySweepRunsAQueueOfEveryCapacityOrSaysWhyNot() {
+        ExperimentResult result = new DecLockCapacityExperiment().run(TINY);
+        String protocol = DecLockCapacityExperiment.protocol();
+        if (protocol == null) {
+            assertTrue(result.rows().isEmpty() && result.tables().isEmpty());
+            assertTrue(result.discussion().startsWith("Not run"), result.discussion());
+            return;
+        }
+        int[] capacities = DecLockCapacityExperiment.capacities(protocol);
+        ExperimentTable release = result.tables().getFirst();
+        assertEquals(1 + capacities.length, release.columns().size());
+        assertEquals(DecLockCapacityExperiment.ZIPFS.length, release.cells().size());
+        for (List<String> row : release.cells()) {
+            for (String cell : row.subList(1, row.size())) {
+                double p50 = Double.parseDouble(cell.split(" / ")[0]);
+                assertTrue(p50 > 1 && p50 < 1000, () -> "a release is one round trip or a few: " + row);
             }
+        }
+        // the release READs the whole queue: the largest queue costs more than the smallest
+        for (List<String> row : release.cells()) {
+            assertTrue(Double.parseDouble(row.getLast().split(" / ")[0])
+                    > Double.parseDouble(row.get(1).split(" / ")[0]), () -> "larger queue, slower release: " + row);
+        }
+        assertEquals(1, result.rows().size());
+    }
+
+    @Test
+    void resetSweepReportsResetsOrTheirAbsence() {
+        ExperimentResult result = new DecLockResetExperiment().run(TINY);
+        if (!DecLockMicrobench.hasOption(DecLockResetExperiment.PROTOCOL, DecLockResetExperiment.TIMEOUT_OPTION)) {
+            assertTrue(result.rows().isEmpty() && result.tables().isEmpty());
+            assertTrue(result.discussion().startsWith("Not run"), result.discussion());
+            return;
+        }
+        ExperimentTable t = result.tables().getFirst();
+        assertEquals(DecLockResetExperiment.POINTS.length, t.cells().size());
+        for (List<String> row : t.cells()) {
+            boolean none = row.get(1).equals("0");
+            assertEquals(none, row.get(4).equals("none"), () -> "a latency exactly where resets happened: " + row);
+            if (!none) {
+                assertTrue(Double.parseDouble(row.get(4)) > 0 && Double.parseDouble(row.get(5))
+                        >= Double.parseDouble(row.get(4)), () -> "max >= mean > 0: " + row);
+            }
+        }
+        for (ExperimentRow r : result.rows()) {
+            assertTrue(r.sim() > 0, r.toString());
         }
     }
 
