@@ -1,6 +1,12 @@
 package io.lockfabric.bench.experiment;
 
+import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.Runner;
+import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.declock.CqlClient;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +45,28 @@ class DecLockExperimentsTest {
         long hot = r.hottestLockAcquireLatency().count();
         assertTrue(hot > 0 && hot < r.measuredOps(), "lock 0 is the hottest, not the only one: " + hot);
         assertTrue(r.releaseLatency().p50Us() > 0 && r.releaseLatency().p50Us() < r.operationLatency().p50Us());
+    }
+
+    /**
+     * The experiments count the CQL lock's refetches as READs per cycle less one (the READ batched
+     * with every release's FAA): check that against the client's own count, over a whole run
+     * without warmup (so the client's cumulative count is the measured one) and without resets.
+     */
+    @Test
+    void cqlRefetchesAreTheReadsBeyondOnePerRelease() {
+        MicroBenchConfig config = MicroBenchConfig.builder().clients(64).locks(100).zipf(0.99).readRatio(0.5).cs(0)
+                .warmupNs(0).operations(20_000).build();
+        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(4).clientsPerComputeNode(16).build();
+        long[] refetches = new long[1];
+        RunResult r;
+        try (SimFabric fabric = new SimFabric(cluster)) {
+            r = new Runner(fabric, false, System.err).withClientObserver(c -> refetches[0] += ((CqlClient) c)
+                    .refetchReads()).run(LockProtocols.byName(DecLockMicrobench.CQL), config);
+        }
+        assertEquals(0, r.resets(), "no reset in this run, so no other READs");
+        assertEquals(20_000, r.measuredOps());
+        assertTrue(refetches[0] > 0, "contended enough to meet entries not written yet");
+        assertEquals((double) refetches[0] / r.measuredOps(), DecLockMicrobench.refetchesPerRelease(r), 1e-9);
     }
 
     @Test
