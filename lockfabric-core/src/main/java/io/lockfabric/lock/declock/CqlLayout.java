@@ -17,11 +17,12 @@ import io.lockfabric.fabric.EndpointId;
  * |  RSTCNT (37-2C)  |   qhead (24)     |  qsize (C+1)  | wcnt (C+1) | RST |
  * +------------------+------------------+---------------+------------+-----+
  *
- * queue entry (one 64-bit word, written once by a waiter with one WRITE):
- *  63                 41 40                                         1   0
- * +---------------------+--------------------------------------------+----+
- * |   ~version (23)     |    client: packed EndpointId (node, queue)  | op |
- * +---------------------+--------------------------------------------+----+
+ * queue entry (one 64-bit word, written once by a waiter with one WRITE; T = timestamp bits,
+ * 0 for cql, 14 for the hierarchical declock-tf/-pf as in the artifact):
+ *  63            41+T 40+T         41 40                                    1   0
+ * +-----------------+----------------+----------------------------------------+----+
+ * | ~version (23-T) | timestamp (T)  | client: packed EndpointId (node, queue) | op |
+ * +-----------------+----------------+----------------------------------------+----+
  *
  * member slot: the packed EndpointId of a registered client (0 = slot not written yet);
  * count: the number of slots handed out (FAA), possibly above the number of slots.
@@ -50,7 +51,8 @@ import io.lockfabric.fabric.EndpointId;
  * all-ones: "never written". An entry is valid for index {@code i} iff its version equals
  * {@code version(i)}; a greater version means it was overwritten (a reset trigger).</li>
  * <li><b>op</b>: 1 exclusive, 0 shared. <b>client</b>: the waiter's mailbox address, which the
- * releaser notifies.</li>
+ * releaser notifies. <b>timestamp</b>: microseconds of the waiter's (synchronized) clock modulo
+ * 2^T, compared with wrap-around ({@link Timestamps}).</li>
  * </ul>
  *
  * <p><b>Fencing token</b> of a grant: {@code RSTCNT × 2^25 + index}, the epoch above the
@@ -81,15 +83,20 @@ public final class CqlLayout {
     public static final long OP_EXCLUSIVE = 1L << OP_SHIFT;
     public static final int CLIENT_SHIFT = 1;
     public static final long CLIENT_MASK = EndpointId.PACKED_MASK << CLIENT_SHIFT;
-    public static final int VERSION_SHIFT = CLIENT_SHIFT + EndpointId.PACKED_BITS;
-    public static final int VERSION_BITS = Long.SIZE - VERSION_SHIFT;
-    /** The all-ones version: never written. */
-    public static final long VERSION_NEVER = (1L << VERSION_BITS) - 1;
+    public static final int TIMESTAMP_SHIFT = CLIENT_SHIFT + EndpointId.PACKED_BITS;
+    /** Bits left for timestamp and version together. */
+    public static final int STAMP_BITS = Long.SIZE - TIMESTAMP_SHIFT;
+    /** The artifact's timestamp width in hierarchical mode. */
+    public static final int HIERARCHICAL_TIMESTAMP_BITS = 14;
     /** Entries are read as a whole queue; the member region as a whole. */
     public static final int MEMBER_COUNT_OFFSET = 0;
 
     private final int capacityBits;
     private final int capacity;
+    private final int timestampBits;
+    private final long timestampMask;
+    private final int versionShift;
+    private final long versionNever;
     private final int maxClients;
     private final int counterBits;
     private final long wcntOne;
@@ -105,11 +112,25 @@ public final class CqlLayout {
     private final long rstcntOne;
     private final long rstcntMask;
 
-    /**
-     * @param capacity   queue capacity, a power of two in [2^1, 2^12]
-     * @param maxClients member slots, in [1, {@link #maxParticipants()}]
-     */
+    /** A layout without timestamps (cql). */
     public CqlLayout(int capacity, int maxClients) {
+        this(capacity, maxClients, 0);
+    }
+
+    /**
+     * @param capacity      queue capacity, a power of two in [2^1, 2^12]
+     * @param maxClients    member slots, at least 1 (cql admits at most {@link #maxParticipants()})
+     * @param timestampBits entry timestamp bits, in [0, 14]
+     */
+    public CqlLayout(int capacity, int maxClients, int timestampBits) {
+        if (timestampBits < 0 || timestampBits > HIERARCHICAL_TIMESTAMP_BITS) {
+            throw new IllegalArgumentException("timestamp bits must be in [0, " + HIERARCHICAL_TIMESTAMP_BITS + "], got "
+                    + timestampBits);
+        }
+        this.timestampBits = timestampBits;
+        this.timestampMask = (1L << timestampBits) - 1;
+        this.versionShift = TIMESTAMP_SHIFT + timestampBits;
+        this.versionNever = (1L << (STAMP_BITS - timestampBits)) - 1;
         if (capacity < (1 << MIN_CAPACITY_BITS) || capacity > (1 << MAX_CAPACITY_BITS) || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("capacity must be a power of two in [" + (1 << MIN_CAPACITY_BITS) + ", "
                     + (1 << MAX_CAPACITY_BITS) + "], got " + capacity);
@@ -129,10 +150,8 @@ public final class CqlLayout {
         this.rstcntBits = Long.SIZE - rstcntShift;
         this.rstcntOne = 1L << rstcntShift;
         this.rstcntMask = -1L << rstcntShift;
-        if (maxClients < 1 || maxClients > maxParticipants()) {
-            throw new IllegalArgumentException("max-clients must be in [1, " + maxParticipants() + "] for capacity "
-                    + capacity + " (qsize has " + counterBits + " bits and every client may be counted once), got "
-                    + maxClients);
+        if (maxClients < 1) {
+            throw new IllegalArgumentException("max-clients must be >= 1, got " + maxClients);
         }
         this.maxClients = maxClients;
     }
@@ -263,7 +282,7 @@ public final class CqlLayout {
      * (qhead never passes this limit, qsize never passes {@link #maxParticipants()}).
      */
     public long indexLimit() {
-        return Math.min((VERSION_NEVER << capacityBits), 1L << QHEAD_BITS) - 2L * capacity;
+        return Math.min((versionNever << capacityBits), 1L << QHEAD_BITS) - 2L * capacity;
     }
 
     // ------------------------------------------------------------------ entries
@@ -273,15 +292,34 @@ public final class CqlLayout {
         return index >>> capacityBits;
     }
 
-    /** An entry for a waiter at {@code index}. */
+    /** An entry for a waiter at {@code index}, without timestamp. */
     public long entry(boolean exclusive, EndpointId client, long index) {
-        long stored = ~version(index) & VERSION_NEVER;
-        return (exclusive ? OP_EXCLUSIVE : 0) | (client.pack() << CLIENT_SHIFT) | (stored << VERSION_SHIFT);
+        return entry(exclusive, client, index, 0);
     }
 
-    /** The version an entry carries ({@link #VERSION_NEVER} if never written). */
-    public static long entryVersion(long entry) {
-        return ~(entry >>> VERSION_SHIFT) & VERSION_NEVER;
+    /** An entry for a waiter at {@code index} that began waiting at {@code timestamp} (kept modulo 2^T). */
+    public long entry(boolean exclusive, EndpointId client, long index, long timestamp) {
+        long stored = ~version(index) & versionNever;
+        return (exclusive ? OP_EXCLUSIVE : 0) | (client.pack() << CLIENT_SHIFT)
+                | ((timestamp & timestampMask) << TIMESTAMP_SHIFT) | (stored << versionShift);
+    }
+
+    /** The all-ones version, "never written". */
+    public long versionNever() {
+        return versionNever;
+    }
+
+    public int timestampBits() {
+        return timestampBits;
+    }
+
+    /** The version an entry carries ({@link #versionNever()} if never written). */
+    public long entryVersion(long entry) {
+        return ~(entry >>> versionShift) & versionNever;
+    }
+
+    public long entryTimestamp(long entry) {
+        return (entry >>> TIMESTAMP_SHIFT) & timestampMask;
     }
 
     public static boolean entryExclusive(long entry) {
@@ -300,7 +338,7 @@ public final class CqlLayout {
     /** Whether {@code entry} was written for a later traversal than {@code index}'s (overwritten). */
     public boolean overwritten(long entry, long index) {
         long v = entryVersion(entry);
-        return v != VERSION_NEVER && v > version(index);
+        return v != versionNever && v > version(index);
     }
 
     // ------------------------------------------------------------------ fencing
@@ -312,6 +350,6 @@ public final class CqlLayout {
 
     @Override
     public String toString() {
-        return "CqlLayout[capacity=" + capacity + ", maxClients=" + maxClients + "]";
+        return "CqlLayout[capacity=" + capacity + ", maxClients=" + maxClients + ", timestampBits=" + timestampBits + "]";
     }
 }

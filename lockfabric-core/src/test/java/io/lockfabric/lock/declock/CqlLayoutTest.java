@@ -86,7 +86,7 @@ class CqlLayoutTest {
             var l = new CqlLayout(1 << c, (2 << c) - 1);
             long worst = l.indexLimit() + l.maxParticipants();
             assertTrue(worst < 1L << CqlLayout.QHEAD_BITS, "capacity 2^" + c + ": qhead + qsize stays below 2^24");
-            assertTrue(l.version(l.indexLimit() - 1) < CqlLayout.VERSION_NEVER, "the last usable index has a real version");
+            assertTrue(l.version(l.indexLimit() - 1) < l.versionNever(), "the last usable index has a real version");
         }
     }
 
@@ -107,20 +107,40 @@ class CqlLayoutTest {
         long e = l.entry(true, id, index);
         assertTrue(CqlLayout.entryExclusive(e));
         assertEquals(id, CqlLayout.entryClient(e));
-        assertEquals(1234, CqlLayout.entryVersion(e));
+        assertEquals(1234, l.entryVersion(e));
         assertTrue(l.valid(e, index));
         assertFalse(l.valid(e, index - 8), "a later traversal's entry is not valid for the earlier index");
         assertTrue(l.overwritten(e, index - 8), "... it overwrote it");
         assertFalse(l.valid(e, index + 8), "an earlier traversal's entry is obsolete for the later index");
         assertFalse(l.overwritten(e, index + 8));
-        assertEquals(CqlLayout.VERSION_NEVER, CqlLayout.entryVersion(0), "a zeroed entry reads as version all-ones");
+        assertEquals(l.versionNever(), l.entryVersion(0), "a zeroed entry reads as version all-ones");
         for (long i = 0; i < 64; i++) {
             assertFalse(l.valid(0, i), "a zeroed entry is valid for no index");
             assertFalse(l.overwritten(0, i));
         }
         long reader = l.entry(false, new EndpointId(3, 9), 5);
         assertFalse(CqlLayout.entryExclusive(reader));
-        assertEquals(0, CqlLayout.entryVersion(reader));
+        assertEquals(0, l.entryVersion(reader));
+    }
+
+    @Test
+    void hierarchicalEntriesCarryA14BitTimestampBesideAShorterVersion() {
+        var l = new CqlLayout(8, 100, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
+        var id = new EndpointId(7, 12345);
+        long index = 8 * 300 + 2;
+        long e = l.entry(false, id, index, (1 << 14) + 999);
+        assertEquals(999, l.entryTimestamp(e), "kept modulo 2^14");
+        assertEquals(id, CqlLayout.entryClient(e));
+        assertEquals(300, l.entryVersion(e));
+        assertTrue(l.valid(e, index));
+        assertEquals((1L << 9) - 1, l.versionNever(), "23 - 14 = 9 version bits");
+        assertTrue(l.version(l.indexLimit() - 1) < l.versionNever());
+        assertTrue(l.indexLimit() > 3000, "thousands of queue indices per reset: " + l.indexLimit());
+        assertTrue(Timestamps.earlier(10, 20, 14));
+        assertFalse(Timestamps.earlier(20, 10, 14));
+        assertFalse(Timestamps.earlier(5, 5, 14));
+        assertTrue(Timestamps.earlier((1 << 14) - 5, 3, 14), "wrapped: the larger value is earlier");
+        assertFalse(Timestamps.earlier(3, (1 << 14) - 5, 14));
     }
 
     @Test
@@ -137,7 +157,8 @@ class CqlLayoutTest {
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(6, 5));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(1, 1));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8192, 100));
-        assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 16), "qsize could not count 16 clients");
+        assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 0));
+        assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 15, 15));
         var l = new CqlLayout(4, 7);
         assertEquals(8 * 8, l.memberBytes());
         assertEquals(8 * 5, l.lockBytes());

@@ -1,0 +1,676 @@
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.fabric.Batch;
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.Inbox;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockUnavailableException;
+import io.lockfabric.lock.Mode;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * One client's side of the CQL protocol: the enqueue, the release with its handover, the reset and
+ * the answering of reset signals. {@link CqlClient} runs it for one client; {@link DecLockClient}
+ * for the compute node's representative of the moment. Who holds a lock (and so answers a reset
+ * signal only after releasing it) is the caller's knowledge, asked through {@link Holds}. See
+ * {@link CqlClient} for the protocol.
+ *
+ * <p>Not thread-safe: one thread at a time, like the endpoint.
+ */
+final class CqlEngine {
+    /** A CQL grant: reset count and queue index it was granted at, when, and the earliest remote waiter's timestamp. */
+    record CqlGrant(long lockId, Mode mode, long fencingToken, long rstcnt, long index, long grantedAtNs,
+                    long earliestRemoteTs) implements Grant {
+    }
+
+    /** A reset signal kept until the lock it is about is released. */
+    record Signal(EndpointId from, long rstcnt) {
+    }
+
+    /** Who holds what: decides whether a reset signal is answered now or after a release. */
+    interface Holds {
+        /**
+         * Called for a reset signal of {@code lockId} at reset count {@code rstcnt}: keep it and
+         * return true if the lock is held (by this client, or its compute node) in that reset
+         * count or an earlier one; return false to have it answered at once.
+         */
+        boolean defer(long lockId, long rstcnt, EndpointId from);
+    }
+
+    /** No timestamp: in a grant message, no remote waiter is known. */
+    static final long NO_TIMESTAMP = -1;
+
+    private static final long NOT_WAITING = -1;
+    /** Fast (FAA) release only within lease / this of the grant. */
+    private static final int LATE_RELEASE_FRACTION = 4;
+    /** Silent members are re-signalled this many times per lease. */
+    private static final int PROBES_PER_LEASE = 8;
+    /** A waiter for a reset READs the header this many times per lease if no DONE comes. */
+    private static final int CHECKS_PER_LEASE = 4;
+    /** Leases of RST before a waiter takes a reset over. */
+    private static final int TAKEOVER_LEASES = 2;
+    /** Retry jitter after an aborted attempt: a few round trips to the memory node. */
+    private static final long RETRY_JITTER_NS = 8_000;
+
+    private final QueuePair qp;
+    private final Table table;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Mailbox mailbox;
+    private final Inbox inbox;
+    private final EndpointId me;
+    private final int channel;
+    private final CqlLayout layout;
+    private final long leaseNs;
+    private final long timeoutNs;
+    private final long signalPollNs;
+    private final int maxRestarts;
+    private final Batch batch = new Batch();
+
+    private final Holds holds;
+    private final boolean hierarchical;
+    private long waitingLock = NOT_WAITING;
+    private long waitingRstcnt;
+    private boolean aborted;
+
+    private long retries;
+    private long aborts;
+    private long resets;
+    private long takeovers;
+    private long timeouts;
+    private long presumedDead;
+    private long refetchReads;
+    private long ignoredReleases;
+    private long[] resetLatencies = new long[8];
+    private int resetLatencyCount;
+
+    CqlEngine(Endpoint endpoint, Table table, CqlProtocol.Settings settings, Holds holds, boolean hierarchical) {
+        this.holds = holds;
+        this.hierarchical = hierarchical;
+        this.qp = endpoint.queuePair(table.memoryNode());
+        this.table = table;
+        this.clock = endpoint.clock();
+        this.random = endpoint.random();
+        this.mailbox = endpoint.mailbox();
+        this.inbox = Inbox.of(mailbox);
+        this.me = mailbox.id();
+        this.channel = Inbox.channelOf(table);
+        this.layout = settings.layout();
+        this.leaseNs = settings.leaseNs();
+        this.timeoutNs = settings.timeoutNs();
+        this.signalPollNs = settings.signalPollNs();
+        this.maxRestarts = settings.maxRestarts();
+        register();
+    }
+
+    /**
+     * Takes a member slot (FAA on the count) and writes this client's address into it. In
+     * hierarchical mode the participants are compute nodes: more of them than qsize can count
+     * is refused.
+     */
+    private void register() {
+        long slot = qp.faa(table.at(CqlLayout.MEMBER_COUNT_OFFSET), 1);
+        if (slot >= layout.maxClients()) {
+            throw new IllegalStateException(table.spec() + " is full: it admits " + layout.maxClients()
+                    + " clients (max-clients); open it with larger max-clients"
+                    + (hierarchical ? "" : " and capacity (max-clients <= 2 x capacity - 1)"));
+        }
+        qp.write8(table.at(layout.memberSlotOffset((int) slot)), me.pack());
+        if (hierarchical) {
+            long[] members = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
+            long count = Math.min(members[0], layout.maxClients());
+            long nodes = java.util.stream.LongStream.range(0, count).map(i -> members[1 + (int) i])
+                    .filter(v -> v != 0).map(v -> EndpointId.unpack(v).node()).distinct().count();
+            if (nodes > layout.maxParticipants()) {
+                throw new IllegalStateException(table.spec() + " has clients on " + nodes + " compute nodes; capacity "
+                        + layout.capacity() + " counts at most " + layout.maxParticipants() + ": open it with a larger capacity");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- acquire
+
+    /**
+     * Enqueues on lock {@code lockId} and returns once granted; {@code timestamp} goes into the
+     * entry when this client must wait (hierarchical mode).
+     *
+     * @throws LockUnavailableException after {@code max-restarts} aborted attempts
+     */
+    CqlGrant acquire(long lockId, Mode mode, long timestamp) {
+        long hdr = headerAddress(lockId);
+        for (int restart = 0; ; restart++) {
+            CqlGrant g = attempt(lockId, hdr, mode, timestamp);
+            if (g != null) {
+                return g;
+            }
+            aborts++;
+            if (restart >= maxRestarts) {
+                throw new LockUnavailableException("cql lock " + lockId + ": " + mode + " acquisition restarted "
+                        + (restart + 1) + " times (resets); gave up after max-restarts=" + maxRestarts);
+            }
+            // every waiter of a reset lock retries when it ends: spread them, or an overflowing
+            // queue overflows again in the same order each time. The window does not grow with
+            // restarts: a client that lost often must not come last again.
+            clock.sleepNanos(random.nextLong(RETRY_JITTER_NS));
+        }
+    }
+
+    private CqlGrant attempt(long lockId, long hdr, Mode mode, long timestamp) {
+        serviceControl();
+        boolean exclusive = mode == Mode.EXCLUSIVE;
+        long old = qp.faa(hdr, exclusive ? layout.acquireExclusiveDelta() : layout.acquireSharedDelta());
+        long rstcnt = layout.rstcnt(old);
+        if (CqlLayout.rst(old)) {
+            awaitReset(lockId, hdr, rstcnt);
+            return null;
+        }
+        long qsize = layout.qsize(old);
+        long index = layout.qhead(old) + qsize;
+        if (qsize >= layout.capacity() || index >= layout.indexLimit()) {
+            resetNow(lockId, hdr, rstcnt); // overflow or version exhaustion
+            return null;
+        }
+        long token = CqlLayout.token(rstcnt, index);
+        inbox.discard(channel, lockId, m -> (m.type() == CqlMessages.GRANT && m.a() != token)
+                || (m.type() == CqlMessages.DONE && m.a() <= rstcnt) || m.type() == CqlMessages.ACK);
+        waitingLock = lockId;
+        waitingRstcnt = rstcnt;
+        aborted = false;
+        try {
+            if (qsize == 0 || (!exclusive && layout.wcnt(old) == 0)) {
+                // granted by the FAA; but a client stalled since may find this epoch reset already
+                serviceControl();
+                if (aborted) {
+                    awaitReset(lockId, hdr, rstcnt);
+                    return null;
+                }
+                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP);
+            }
+            qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, me, index, timestamp));
+            long deadline = clock.nanoTime() + timeoutNs;
+            while (true) {
+                long slice = Math.min(deadline, clock.nanoTime() + signalPollNs);
+                Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.GRANT && x.a() == token, slice);
+                serviceControl();
+                if (aborted) {
+                    // a reset of this epoch is under way: a grant sent before it is not used
+                    awaitReset(lockId, hdr, rstcnt);
+                    return null;
+                }
+                if (m != null) {
+                    return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b());
+                }
+                if (clock.nanoTime() - deadline >= 0) {
+                    timeouts++;
+                    resetNow(lockId, hdr, rstcnt);
+                    return null;
+                }
+            }
+        } finally {
+            waitingLock = NOT_WAITING;
+        }
+    }
+
+    // ---------------------------------------------------------------- release
+
+    /** Counts a release that met a reset signal and so changes nothing (the resetter rewrites the lock). */
+    void ignoreRelease() {
+        ignoredReleases++;
+    }
+
+    /** Releases {@code g} on the memory node (guarded if late) and notifies the next holder(s). */
+    void release(CqlGrant g) {
+        long hdr = headerAddress(g.lockId());
+        long delta = g.mode() == Mode.EXCLUSIVE ? layout.releaseExclusiveDelta() : layout.releaseSharedDelta();
+        long old;
+        long[] queue;
+        if (clock.nanoTime() - g.grantedAtNs() < leaseNs / LATE_RELEASE_FRACTION) {
+            batch.clear();
+            int faa = batch.faa(hdr, delta);
+            int read = batch.read(hdr + CqlLayout.WORD_BYTES, (int) layout.queueBytes());
+            qp.execute(batch);
+            old = batch.longResult(faa);
+            queue = words(batch.bytesResult(read));
+        } else {
+            while (true) {
+                long h = qp.read8(hdr);
+                if (CqlLayout.rst(h) || layout.rstcnt(h) != g.rstcnt()) {
+                    ignoredReleases++;
+                    return;
+                }
+                batch.clear();
+                int cas = batch.cas(hdr, h, h + delta);
+                int read = batch.read(hdr + CqlLayout.WORD_BYTES, (int) layout.queueBytes());
+                qp.execute(batch);
+                if (batch.longResult(cas) == h) {
+                    old = h;
+                    queue = words(batch.bytesResult(read));
+                    break;
+                }
+                retries++;
+            }
+        }
+        if (CqlLayout.rst(old) || layout.rstcnt(old) != g.rstcnt()) {
+            ignoredReleases++;
+            serviceControl(); // answer the reset's signal if it is here already
+            return;
+        }
+        handOver(g, hdr, old, queue);
+    }
+
+    /** Notifies whoever the release made a holder (§4.2 cases 4 and 5, §4.3). */
+    private void handOver(CqlGrant g, long hdr, long old, long[] queue) {
+        long qsize = layout.qsize(old);
+        if (qsize <= 1) {
+            return;
+        }
+        long next = layout.qhead(old) + 1;
+        long end = layout.qhead(old) + qsize;
+        if (qsize > layout.capacity() || end > layout.indexLimit()) {
+            return; // a participant overflowed the queue or exhausted the versions: it resets the lock
+        }
+        long deadline = clock.nanoTime() + timeoutNs;
+        if (g.mode() == Mode.SHARED) {
+            long wcnt = layout.wcnt(old);
+            if (wcnt == 0) {
+                return; // the rest are readers holding already
+            }
+            IdleStrategy idle = clock.idleStrategy();
+            while (true) {
+                long writers = 0;
+                for (long i = next; i < end; i++) {
+                    long e = queue[layout.slotOf(i)];
+                    if (layout.overwritten(e, i)) {
+                        resetNow(g.lockId(), hdr, g.rstcnt());
+                        return;
+                    }
+                    if (layout.valid(e, i) && CqlLayout.entryExclusive(e)) {
+                        writers++;
+                    }
+                }
+                if (writers >= wcnt) {
+                    break;
+                }
+                if (clock.nanoTime() - deadline >= 0) {
+                    resetNow(g.lockId(), hdr, g.rstcnt()); // a writer never wrote its entry: it died after its FAA
+                    return;
+                }
+                idle.idle();
+                refetchReads++;
+                queue = words(qp.read(hdr + CqlLayout.WORD_BYTES, (int) layout.queueBytes()));
+            }
+            long e = queue[layout.slotOf(next)];
+            if (layout.valid(e, next) && CqlLayout.entryExclusive(e)) {
+                notify(g, hdr, next, e, earliest(queue, next + 1, end)); // this was the last reader
+            }
+            return;
+        }
+        long first = validEntry(g, hdr, next, queue[layout.slotOf(next)], deadline);
+        if (first == 0) {
+            return;
+        }
+        if (CqlLayout.entryExclusive(first)) {
+            notify(g, hdr, next, first, earliest(queue, next + 1, end));
+            return;
+        }
+        // the run of readers from next up to the first writer
+        long runEnd = next + 1;
+        List<Long> run = new ArrayList<>();
+        run.add(first);
+        while (runEnd < end) {
+            long e = validEntry(g, hdr, runEnd, queue[layout.slotOf(runEnd)], deadline);
+            if (e == 0) {
+                return;
+            }
+            if (CqlLayout.entryExclusive(e)) {
+                break;
+            }
+            run.add(e);
+            runEnd++;
+        }
+        long rest = earliest(queue, runEnd, end);
+        for (int k = 0; k < run.size(); k++) {
+            if (!notify(g, hdr, next + k, run.get(k), rest)) {
+                return;
+            }
+        }
+    }
+
+    /** The earliest timestamp among the valid entries of indices [from, to), or {@link #NO_TIMESTAMP}. */
+    private long earliest(long[] queue, long from, long to) {
+        if (!hierarchical) {
+            return NO_TIMESTAMP;
+        }
+        long best = NO_TIMESTAMP;
+        for (long i = from; i < to; i++) {
+            long e = queue[layout.slotOf(i)];
+            if (layout.valid(e, i)) {
+                long ts = layout.entryTimestamp(e);
+                if (best == NO_TIMESTAMP || Timestamps.earlier(ts, best, layout.timestampBits())) {
+                    best = ts;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Prefetch (§5.3): READs lock {@code lockId}'s header and queue and returns the earliest
+     * timestamp among the waiters queued there that are not on compute node {@code node}, or
+     * {@link #NO_TIMESTAMP}.
+     */
+    long earliestRemoteWaiter(long lockId, int node) {
+        long hdr = headerAddress(lockId);
+        long[] lock = words(qp.read(hdr, (int) layout.lockBytes()));
+        long h = lock[0];
+        if (CqlLayout.rst(h) || layout.qsize(h) > layout.capacity()) {
+            return NO_TIMESTAMP;
+        }
+        long best = NO_TIMESTAMP;
+        for (long i = layout.qhead(h); i < layout.qhead(h) + layout.qsize(h); i++) {
+            long e = lock[1 + layout.slotOf(i)];
+            if (layout.valid(e, i) && CqlLayout.entryClient(e).node() != node) {
+                long ts = layout.entryTimestamp(e);
+                if (best == NO_TIMESTAMP || Timestamps.earlier(ts, best, layout.timestampBits())) {
+                    best = ts;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The entry of index {@code i}, re-READ until valid; 0 if it never was (the lock was reset). */
+    private long validEntry(CqlGrant g, long hdr, long i, long fetched, long deadline) {
+        long e = fetched;
+        IdleStrategy idle = clock.idleStrategy();
+        while (!layout.valid(e, i)) {
+            if (layout.overwritten(e, i) || clock.nanoTime() - deadline >= 0) {
+                resetNow(g.lockId(), hdr, g.rstcnt());
+                return 0;
+            }
+            idle.idle();
+            refetchReads++;
+            e = qp.read8(hdr + layout.entryOffset(i));
+        }
+        return e;
+    }
+
+    /** Sends the grant of index {@code i}; a dead waiter would block the queue: reset. */
+    private boolean notify(CqlGrant g, long hdr, long i, long entry, long earliestRest) {
+        try {
+            mailbox.send(CqlLayout.entryClient(entry), channel, CqlMessages.GRANT, g.lockId(),
+                    CqlLayout.token(g.rstcnt(), i), earliestRest);
+            return true;
+        } catch (PeerUnreachableException e) {
+            resetNow(g.lockId(), hdr, g.rstcnt());
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------- reset
+
+    /** Resets the lock if its reset count is still {@code rstcnt}, reading its header first. */
+    private void resetNow(long lockId, long hdr, long rstcnt) {
+        reset(lockId, hdr, rstcnt, qp.read8(hdr));
+    }
+
+    /**
+     * Resets the lock unless that is no longer needed: {@code seen} is a header read at or after
+     * the trouble, which was seen in reset epoch {@code rstcnt}.
+     */
+    private void reset(long lockId, long hdr, long rstcnt, long seen) {
+        long h = seen;
+        while (true) {
+            if (layout.rstcnt(h) != rstcnt) {
+                return; // reset by someone else since
+            }
+            if (CqlLayout.rst(h)) {
+                awaitReset(lockId, hdr, rstcnt);
+                return;
+            }
+            long prev = qp.cas(hdr, h, h | CqlLayout.RST);
+            if (prev == h) {
+                break;
+            }
+            retries++;
+            h = prev;
+        }
+        runReset(lockId, hdr, rstcnt, clock.nanoTime());
+    }
+
+    /** Steps 2 and 3 for the lock whose header has RST set with reset count {@code rstcnt}. */
+    private void runReset(long lockId, long hdr, long rstcnt, long startNs) {
+        long[] members = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
+        long count = Math.min(members[0], layout.maxClients());
+        List<EndpointId> live = new ArrayList<>();
+        Set<EndpointId> silent = new LinkedHashSet<>();
+        for (int i = 0; i < count; i++) {
+            EndpointId id = EndpointId.unpack(members[1 + i]);
+            // a slot not written yet: that client has not finished opening, so it takes part in nothing
+            if (id != null && !id.equals(me) && signal(id, lockId, rstcnt)) {
+                live.add(id);
+                silent.add(id);
+            }
+        }
+        long deadline = startNs + leaseNs;
+        long probeNs = Math.max(1, leaseNs / PROBES_PER_LEASE);
+        long nextProbe = clock.nanoTime() + probeNs;
+        while (!silent.isEmpty() && clock.nanoTime() - deadline < 0) {
+            Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.ACK && x.a() == rstcnt,
+                    Math.min(deadline, Math.min(nextProbe, clock.nanoTime() + signalPollNs)));
+            if (m != null) {
+                silent.remove(m.from());
+            }
+            serviceControl();
+            if (clock.nanoTime() - nextProbe >= 0) {
+                silent.removeIf(id -> !signal(id, lockId, rstcnt));
+                nextProbe = clock.nanoTime() + probeNs;
+            }
+        }
+        presumedDead += silent.size();
+        qp.write(hdr + CqlLayout.WORD_BYTES, new byte[(int) layout.queueBytes()]);
+        while (true) {
+            long h = qp.read8(hdr);
+            if (!CqlLayout.rst(h) || layout.rstcnt(h) != rstcnt) {
+                return; // taken over: this reset was presumed dead
+            }
+            if (qp.cas(hdr, h, layout.freshHeader(rstcnt + 1)) == h) {
+                break;
+            }
+            retries++;
+        }
+        recordReset(clock.nanoTime() - startNs);
+        inbox.discard(channel, lockId, x -> x.type() == CqlMessages.ACK && x.a() <= rstcnt);
+        for (EndpointId id : live) {
+            try {
+                mailbox.send(id, channel, CqlMessages.DONE, lockId, rstcnt + 1, 0);
+            } catch (PeerUnreachableException e) {
+                presumedDead++;
+            }
+        }
+    }
+
+    private boolean signal(EndpointId to, long lockId, long rstcnt) {
+        try {
+            mailbox.send(to, channel, CqlMessages.SIGNAL, CqlMessages.CONTROL, lockId, rstcnt);
+            return true;
+        } catch (PeerUnreachableException e) {
+            return false;
+        }
+    }
+
+    /** Waits until the reset of reset count {@code rstcnt} is over, taking it over if it stalls. */
+    private void awaitReset(long lockId, long hdr, long rstcnt) {
+        long epoch = rstcnt;
+        long since = clock.nanoTime();
+        long checkNs = Math.max(1, leaseNs / CHECKS_PER_LEASE);
+        long nextCheck = since + checkNs;
+        while (true) {
+            long e = epoch;
+            Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.DONE && x.a() > e,
+                    Math.min(nextCheck, clock.nanoTime() + signalPollNs));
+            serviceControl();
+            if (m != null) {
+                return;
+            }
+            if (clock.nanoTime() - nextCheck < 0) {
+                continue;
+            }
+            nextCheck = clock.nanoTime() + checkNs;
+            long h = qp.read8(hdr);
+            if (!CqlLayout.rst(h)) {
+                return;
+            }
+            if (layout.rstcnt(h) != epoch) {
+                epoch = layout.rstcnt(h); // taken over by someone: give that reset its time
+                since = clock.nanoTime();
+                continue;
+            }
+            if (clock.nanoTime() - since >= TAKEOVER_LEASES * leaseNs && qp.cas(hdr, h, h + layout.takeoverDelta()) == h) {
+                takeovers++;
+                runReset(lockId, hdr, epoch + 1, clock.nanoTime());
+                return;
+            }
+        }
+    }
+
+    /**
+     * Answers the reset signals that have arrived: a lock this client holds is answered when it is
+     * released; an attempt waiting on a lock being reset is aborted; anything else at once.
+     */
+    void serviceControl() {
+        inbox.drain();
+        for (Message m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL); m != null;
+             m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL)) {
+            long lockId = m.a();
+            long rstcnt = m.b();
+            if (holds.defer(lockId, rstcnt, m.from())) {
+                continue;
+            }
+            if (lockId == waitingLock && waitingRstcnt <= rstcnt) {
+                aborted = true;
+            }
+            ack(m.from(), lockId, rstcnt);
+        }
+    }
+
+    void ack(EndpointId to, long lockId, long rstcnt) {
+        try {
+            mailbox.send(to, channel, CqlMessages.ACK, lockId, rstcnt, 0);
+        } catch (PeerUnreachableException e) {
+            // the resetter died: a waiter will take its reset over
+        }
+    }
+
+    private void recordReset(long ns) {
+        resets++;
+        if (resetLatencyCount == resetLatencies.length) {
+            resetLatencies = Arrays.copyOf(resetLatencies, resetLatencies.length * 2);
+        }
+        resetLatencies[resetLatencyCount++] = ns;
+    }
+
+    // ---------------------------------------------------------------- misc
+
+    private long headerAddress(long lockId) {
+        long locks = table.spec().locks();
+        if (lockId < 0 || lockId >= locks) {
+            throw new IllegalArgumentException("lock " + lockId + " outside [0, " + locks + ")");
+        }
+        return table.at(layout.headerOffset(lockId));
+    }
+
+    private static long[] words(byte[] bytes) {
+        long[] out = new long[bytes.length / CqlLayout.WORD_BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
+        return out;
+    }
+
+    long locks() {
+        return table.spec().locks();
+    }
+
+    /** Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this client. */
+    LockStats stats() {
+        return new LockStats(retries, aborts, resets);
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    Inbox inbox() {
+        return inbox;
+    }
+
+    Mailbox mailbox() {
+        return mailbox;
+    }
+
+    int channel() {
+        return channel;
+    }
+
+    long signalPollNs() {
+        return signalPollNs;
+    }
+
+    long leaseNs() {
+        return leaseNs;
+    }
+
+    /** The duration of each reset this client completed, RST set to fresh header in place, in order. */
+    long[] resetLatenciesNs() {
+        return Arrays.copyOf(resetLatencies, resetLatencyCount);
+    }
+
+    /** READs of queue entries that were not written yet when first read (§4.3 refetching). */
+    long refetchReads() {
+        return refetchReads;
+    }
+
+    /** Acquisitions that waited {@code timeout-ns} without a grant (each started a reset). */
+    long timeouts() {
+        return timeouts;
+    }
+
+    /** Members a reset of this client did not hear from within the lease. */
+    long presumedDead() {
+        return presumedDead;
+    }
+
+    /** Resets this client took over from a resetter that stalled. */
+    long takeovers() {
+        return takeovers;
+    }
+
+    /** Releases that met a reset and changed nothing. */
+    long ignoredReleases() {
+        return ignoredReleases;
+    }
+
+    @Override
+    public String toString() {
+        return "CqlEngine[" + me + ", " + layout + "]";
+    }
+}
