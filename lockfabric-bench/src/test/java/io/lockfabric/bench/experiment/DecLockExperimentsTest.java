@@ -130,14 +130,15 @@ class DecLockExperimentsTest {
 
     @Test
     void capacitySweepRunsAQueueOfEveryCapacityOrSaysWhyNot() {
-        ExperimentResult result = new DecLockCapacityExperiment().run(TINY);
+        DecLockCapacityExperiment experiment = new DecLockCapacityExperiment(new int[]{8, 128}, new int[]{256, 1024});
+        ExperimentResult result = experiment.run(TINY);
         String protocol = DecLockCapacityExperiment.protocol();
         if (protocol == null) {
             assertTrue(result.rows().isEmpty() && result.tables().isEmpty());
             assertTrue(result.discussion().startsWith("Not run"), result.discussion());
             return;
         }
-        int[] capacities = DecLockCapacityExperiment.capacities(protocol);
+        int[] capacities = experiment.capacities(protocol);
         ExperimentTable release = result.tables().getFirst();
         assertEquals(1 + capacities.length, release.columns().size());
         assertEquals(DecLockCapacityExperiment.ZIPFS.length, release.cells().size());
