@@ -26,7 +26,8 @@ public final class LockOptions {
     /**
      * Parses {@code name=value} pairs; a value may end in {@code ns}, {@code us}, {@code ms} or
      * {@code s} when its option name ends in {@code -ns} (it is converted to nanoseconds), and may
-     * be {@code inf} for "no limit" ({@link Long#MAX_VALUE}).
+     * be {@code inf} for "no limit" ({@link Long#MAX_VALUE}), or for an option with choices one of
+     * their names (its index).
      */
     public static LockOptions parse(List<String> pairs) {
         Map<String, Long> map = new LinkedHashMap<>();
@@ -52,9 +53,27 @@ public final class LockOptions {
             }
             return Long.parseLong(t.replace("_", ""));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("option " + name + ": '" + text + "' is not a number"
-                    + (name.endsWith("-ns") ? " or a duration" : ""), e);
+            List<String> choices = choicesOf(name);
+            int index = choices.indexOf(t);
+            if (index >= 0) {
+                return index;
+            }
+            throw new IllegalArgumentException("option " + name + ": '" + text + "' is not "
+                    + (choices.isEmpty() ? "a number" + (name.endsWith("-ns") ? " or a duration" : "")
+                    : "one of " + choices), e);
         }
+    }
+
+    /** The named values of a registered protocol's option called {@code name} (empty if none). */
+    private static List<String> choicesOf(String name) {
+        for (LockProtocol p : LockProtocols.all()) {
+            for (LockOption o : p.options()) {
+                if (o.name().equals(name) && !o.choices().isEmpty()) {
+                    return o.choices();
+                }
+            }
+        }
+        return List.of();
     }
 
     /** Checks every given option is one of {@code known}; returns this. */

@@ -4,6 +4,7 @@ import io.lockfabric.lock.cas.CasProtocol;
 import io.lockfabric.lock.cas.CasRwProtocol;
 import io.lockfabric.lock.drtm.DrTmProtocol;
 import io.lockfabric.lock.declock.CqlProtocol;
+import io.lockfabric.lock.declock.DecLockProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.juc.JucProtocol;
 import io.lockfabric.lock.mcs.McsProtocol;
@@ -27,7 +28,9 @@ public final class LockProtocols {
             new DrTmProtocol(),
             new RpcLockProtocol(),
             new ShiftLockProtocol(),
-            new CqlProtocol());
+            new CqlProtocol(),
+            DecLockProtocol.taskFair(),
+            DecLockProtocol.phaseFair());
 
     private LockProtocols() {
     }

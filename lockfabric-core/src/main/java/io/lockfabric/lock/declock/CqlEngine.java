@@ -139,7 +139,7 @@ final class CqlEngine {
         if (hierarchical) {
             long[] members = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
             long count = Math.min(members[0], layout.maxClients());
-            long nodes = java.util.stream.LongStream.range(0, count).map(i -> members[1 + (int) i])
+            long nodes = java.util.stream.LongStream.range(0, count).map(i -> members[CqlLayout.MEMBER_HEADER_WORDS + (int) i])
                     .filter(v -> v != 0).map(v -> EndpointId.unpack(v).node()).distinct().count();
             if (nodes > layout.maxParticipants()) {
                 throw new IllegalStateException(table.spec() + " has clients on " + nodes + " compute nodes; capacity "
@@ -465,7 +465,7 @@ final class CqlEngine {
         List<EndpointId> live = new ArrayList<>();
         Set<EndpointId> silent = new LinkedHashSet<>();
         for (int i = 0; i < count; i++) {
-            EndpointId id = EndpointId.unpack(members[1 + i]);
+            EndpointId id = EndpointId.unpack(members[CqlLayout.MEMBER_HEADER_WORDS + i]);
             // a slot not written yet: that client has not finished opening, so it takes part in nothing
             if (id != null && !id.equals(me) && signal(id, lockId, rstcnt)) {
                 live.add(id);

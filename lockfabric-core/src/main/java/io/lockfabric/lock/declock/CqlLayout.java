@@ -8,7 +8,7 @@ import io.lockfabric.fabric.EndpointId;
  * its circular queue of {@code 2^C} 8-byte entries, contiguous so that one READ fetches both.
  *
  * <pre>
- * table:   [ members: count (8) | slot 0 (8) | ... | slot maxClients-1 (8) ]
+ * table:   [ members: count (8) | sync (8) | slot 0 (8) | ... | slot maxClients-1 (8) ]
  *          [ lock 0: header (8) | entry 0 (8) | ... | entry 2^C-1 (8) ] [ lock 1 ... ] ...
  *
  * header (one 64-bit word, changed by FAA only, except the RST bit which a resetter sets by CAS):
@@ -26,6 +26,7 @@ import io.lockfabric.fabric.EndpointId;
  *
  * member slot: the packed EndpointId of a registered client (0 = slot not written yet);
  * count: the number of slots handed out (FAA), possibly above the number of slots.
+ * sync: the counter of the clock-synchronization barrier of the hierarchical protocols (§5.3).
  * </pre>
  *
  * <ul>
@@ -90,6 +91,9 @@ public final class CqlLayout {
     public static final int HIERARCHICAL_TIMESTAMP_BITS = 14;
     /** Entries are read as a whole queue; the member region as a whole. */
     public static final int MEMBER_COUNT_OFFSET = 0;
+    public static final int SYNC_OFFSET = 8;
+    /** Words before the member slots: count and sync. */
+    public static final int MEMBER_HEADER_WORDS = 2;
 
     private final int capacityBits;
     private final int capacity;
@@ -175,14 +179,14 @@ public final class CqlLayout {
 
     // ------------------------------------------------------------------ table geometry
 
-    /** Bytes of the member region: the count and the slots. */
+    /** Bytes of the member region: count, sync and the slots. */
     public long memberBytes() {
-        return (long) WORD_BYTES * (1 + maxClients);
+        return (long) WORD_BYTES * (MEMBER_HEADER_WORDS + maxClients);
     }
 
     /** Offset of member slot {@code i}. */
     public long memberSlotOffset(int i) {
-        return (long) WORD_BYTES * (1 + i);
+        return (long) WORD_BYTES * (MEMBER_HEADER_WORDS + i);
     }
 
     /** Bytes of one lock: header and queue. */

@@ -9,6 +9,7 @@ package io.lockfabric.lock.declock;
  * SIGNAL   CONTROL            lock being reset            reset count (RSTCNT) being reset
  * ACK      lock               reset count acknowledged    0
  * DONE     lock               the lock's new reset count  0
+ * LOCAL    lock               0                           0      (intra-CN: look at your local wait state)
  * </pre>
  *
  * A GRANT's token names the attempt it is for (reset count and queue index), so a grant from
@@ -21,6 +22,7 @@ final class CqlMessages {
     static final int SIGNAL = 2;
     static final int ACK = 3;
     static final int DONE = 4;
+    static final int LOCAL = 5;
     /** The Inbox key of reset signals (lock ids are never negative). */
     static final long CONTROL = -1;
 

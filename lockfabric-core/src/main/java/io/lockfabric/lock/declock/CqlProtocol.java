@@ -93,11 +93,7 @@ public final class CqlProtocol implements LockProtocol {
     }
 
     static Settings settings(LockOptions options) {
-        long capacity = options.get(CAPACITY);
-        if (capacity < 2 || capacity > (1 << CqlLayout.MAX_CAPACITY_BITS) || Long.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("capacity must be a power of two in [2, " + (1 << CqlLayout.MAX_CAPACITY_BITS)
-                    + "], got " + capacity);
-        }
+        long capacity = validCapacity(options.get(CAPACITY));
         long maxClients = options.get(MAX_CLIENTS);
         if (maxClients == 0) {
             maxClients = 2 * capacity - 1;
@@ -106,6 +102,19 @@ public final class CqlProtocol implements LockProtocol {
             throw new IllegalArgumentException("max-clients must be in [1, " + (2 * capacity - 1) + "] for capacity "
                     + capacity + " (or 0 for that maximum), got " + maxClients);
         }
+        return settings(options, new CqlLayout((int) capacity, (int) maxClients));
+    }
+
+    static long validCapacity(long capacity) {
+        if (capacity < 2 || capacity > (1 << CqlLayout.MAX_CAPACITY_BITS) || Long.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("capacity must be a power of two in [2, " + (1 << CqlLayout.MAX_CAPACITY_BITS)
+                    + "], got " + capacity);
+        }
+        return capacity;
+    }
+
+    /** The timing options (shared with the hierarchical protocols) for {@code layout}. */
+    static Settings settings(LockOptions options, CqlLayout layout) {
         long lease = options.get(LEASE_NS);
         long timeout = options.get(TIMEOUT_NS);
         if (lease < MIN_LEASE_NS || lease > Long.MAX_VALUE / 8) {
@@ -124,7 +133,7 @@ public final class CqlProtocol implements LockProtocol {
         if (restarts < 0 || restarts > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("max-restarts must be in [0, " + Integer.MAX_VALUE + "], got " + restarts);
         }
-        return new Settings(new CqlLayout((int) capacity, (int) maxClients), lease, timeout, poll, (int) restarts);
+        return new Settings(layout, lease, timeout, poll, (int) restarts);
     }
 
     @Override

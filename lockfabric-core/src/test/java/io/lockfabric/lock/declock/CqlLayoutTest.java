@@ -160,10 +160,11 @@ class CqlLayoutTest {
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 0));
         assertThrows(IllegalArgumentException.class, () -> new CqlLayout(8, 15, 15));
         var l = new CqlLayout(4, 7);
-        assertEquals(8 * 8, l.memberBytes());
+        assertEquals(8 * 9, l.memberBytes(), "count, sync, 7 slots");
+        assertEquals(16, l.memberSlotOffset(0));
         assertEquals(8 * 5, l.lockBytes());
-        assertEquals(64 + 3 * 40, l.tableBytes(3));
-        assertEquals(64 + 40, l.headerOffset(1));
+        assertEquals(72 + 3 * 40, l.tableBytes(3));
+        assertEquals(72 + 40, l.headerOffset(1));
         assertEquals(8 * (1 + 1), l.entryOffset(5), "index 5 is slot 1");
     }
 }

@@ -1,0 +1,457 @@
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.declock.CqlEngine.CqlGrant;
+import io.lockfabric.lock.declock.CqlEngine.Signal;
+import io.lockfabric.lock.declock.LocalLockTable.LocalLock;
+import io.lockfabric.lock.declock.LocalLockTable.Waiter;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DecLock with timestamp-based hierarchical locking (Huang et al., DecLock §5, Fig. 10): the
+ * clients of one compute node (same {@link EndpointId#node()}) share a local lock per lock
+ * ({@link LocalLockTable}), and only one of them at a time — the node's representative — takes
+ * part in the CQL queue on the memory node ({@link CqlEngine}), so the queue needs one entry per
+ * node.
+ *
+ * <p><b>Acquire.</b> Under the local lock's monitor: a reader joins at once if the node holds the
+ * lock shared locally and no writer waits locally (and no reset is pending); if the local lock is
+ * idle the client becomes the representative and acquires the CQL lock itself; otherwise it joins
+ * the local FIFO with its timestamp and, if no remote timestamp is known, prefetches the CQL queue
+ * (one READ) for the earliest remote waiter's timestamp. It then waits for an intra-node LOCAL
+ * message (and looks at its state at least every {@code signal-poll-ns}, answering reset signals
+ * meanwhile): granted locally, or chosen to acquire the CQL lock for the node. A representative
+ * granted the CQL lock records it, takes the earliest remote timestamp from the grant message, and
+ * if it is a reader shares with waiting readers: task-fair ({@code declock-tf}) the adjacent readers
+ * at the head of the local queue that are earlier than the remote waiters; phase-fair
+ * ({@code declock-pf}) every waiting reader.
+ *
+ * <p><b>Release.</b> The last local holder picks the first local waiter. It hands the lock over
+ * locally (no memory-node operation) when the node's CQL mode covers the waiter (exclusive covers
+ * all; shared covers readers), no reset signal is pending, fewer than 127 local grants were made
+ * under this CQL grant (the fencing token's low bits), and the policy agrees: {@code timestamp}
+ * (default) if no remote waiter is known or the local waiter is earlier; {@code remote-prefer} only
+ * if no remote waiter is known; {@code local-prefer} always; {@code local-bound} at most 4 times in
+ * a row. Otherwise it releases the CQL lock (batched FAA + READ, with handover to remote waiters)
+ * and then wakes one local waiter to acquire it again: the first waiter (task-fair), or after a
+ * writer the first waiting reader (phase-fair).
+ *
+ * <p><b>Resets.</b> A reset signal for a lock the node holds is kept in the local lock and answered
+ * by whichever client releases the node's CQL grant (the release then skips its FAA); so the node
+ * answers "after releasing" whichever of its clients received the signal. The representative of
+ * the moment runs the CQL acquisition with its aborts, retries and resets.
+ *
+ * <p><b>Timestamps</b> are microseconds since the node's clock origin, 14 bits in the entry. With
+ * {@code sync-cns = n > 0} the first client of each node runs the paper's barrier once: FAA the
+ * table's sync counter, the n-th resets it to 0, all READ it until 0 and take that moment as their
+ * origin (precision one READ); otherwise the endpoint clocks are used as they are (the local and
+ * sim fabrics' clocks share an origin up to drift).
+ *
+ * <p><b>Fencing token</b>: the node's CQL token × 2^7 + the number of local grants under that CQL
+ * grant. <b>Failures</b>: a crashed client that holds (or is acquiring for) its node's local lock
+ * blocks that node's local waiters: the paper's failure unit is a whole compute node, so this
+ * protocol does not claim recovery from a single crashed client; dead local waiters are skipped
+ * (their LOCAL message fails).
+ *
+ * <p>Not thread-safe: one thread at a time, like the endpoint. The local table is thread-safe.
+ */
+public final class DecLockClient implements LockClient {
+    /** Low bits of the fencing token for local grants under one CQL grant. */
+    static final int LOCAL_TOKEN_BITS = 7;
+    static final long MAX_LOCAL_GRANTS = (1L << LOCAL_TOKEN_BITS) - 1;
+    /** Sherman's bound of consecutive local handovers (local-bound). */
+    static final int LOCAL_BOUND = 4;
+    private static final long NANOS_PER_MICRO = 1_000;
+
+    /** Who gets the lock next when remote and local waiters compete. */
+    enum Policy {
+        TIMESTAMP, REMOTE_PREFER, LOCAL_PREFER, LOCAL_BOUND
+    }
+
+    /** A local grant. */
+    record DecLockGrant(long lockId, Mode mode, long fencingToken) implements Grant {
+    }
+
+    private final CqlEngine engine;
+    private final LocalLockTable local;
+    private final EndpointId me;
+    private final Clock clock;
+    private final boolean phaseFair;
+    private final Policy policy;
+    private final QueuePair qp;
+    private final Table table;
+    private final long syncCns;
+    private final java.util.Set<Long> held = new java.util.HashSet<>();
+
+    private long localHandovers;
+    private long cqlAcquisitions;
+    private long prefetches;
+
+    DecLockClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings, boolean phaseFair, Policy policy,
+                  long syncCns) {
+        this.me = endpoint.id();
+        this.local = LocalLockTable.of(endpoint.fabric(), table, me.node());
+        this.engine = new CqlEngine(endpoint, table, settings, this::defer, true);
+        this.clock = endpoint.clock();
+        this.phaseFair = phaseFair;
+        this.policy = policy;
+        this.qp = endpoint.queuePair(table.memoryNode());
+        this.table = table;
+        this.syncCns = syncCns;
+    }
+
+    /** A reset signal is kept while this node holds the CQL lock in that reset count or before. */
+    private boolean defer(long lockId, long rstcnt, EndpointId from) {
+        LocalLock l = local.existing(lockId);
+        if (l == null) {
+            return false;
+        }
+        synchronized (l) {
+            if (l.cql != null && l.cql.rstcnt() <= rstcnt) {
+                l.deferred.add(new Signal(from, rstcnt));
+                return true;
+            }
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------- acquire
+
+    @Override
+    public Grant acquire(long lockId, Mode mode) {
+        if (lockId < 0 || lockId >= engine.locks()) {
+            throw new IllegalArgumentException("lock " + lockId + " outside [0, " + engine.locks() + ")");
+        }
+        if (held.contains(lockId)) {
+            throw new IllegalStateException("this client already holds declock lock " + lockId);
+        }
+        syncClockOnce();
+        long ts = timestampNow();
+        LocalLock l = local.lock(lockId);
+        Waiter w;
+        boolean prefetch;
+        engine.inbox().discard(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL);
+        synchronized (l) {
+            if (mode == Mode.SHARED && l.holders > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
+                    && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && mayJoinReaders(l, ts)) {
+                l.holders++;
+                return granted(lockId, mode, localToken(l));
+            }
+            if (l.holders == 0 && !l.pending && l.cql == null && l.queue.isEmpty()) {
+                l.pending = true;
+                l.mode = mode;
+                w = null;
+                prefetch = false;
+            } else {
+                w = new Waiter(me, mode, ts);
+                l.queue.add(w);
+                prefetch = l.cql != null && l.remoteTs == CqlEngine.NO_TIMESTAMP;
+            }
+        }
+        if (w != null) {
+            if (prefetch) {
+                prefetches++;
+                long remote = engine.earliestRemoteWaiter(lockId, me.node());
+                synchronized (l) {
+                    if (l.cql != null && remote != CqlEngine.NO_TIMESTAMP && (l.remoteTs == CqlEngine.NO_TIMESTAMP
+                            || Timestamps.earlier(remote, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS))) {
+                        l.remoteTs = remote;
+                    }
+                }
+            }
+            int state = awaitLocal(lockId, l, w);
+            if (state == Waiter.GRANTED) {
+                localHandovers++;
+                synchronized (l) {
+                    return granted(lockId, mode, w.token);
+                }
+            }
+        }
+        return acquireCql(lockId, mode, ts, l);
+    }
+
+    /** Waits until the waiter is granted locally or chosen to acquire the CQL lock; returns which. */
+    private int awaitLocal(long lockId, LocalLock l, Waiter w) {
+        while (true) {
+            synchronized (l) {
+                if (w.state != Waiter.WAITING) {
+                    return w.state;
+                }
+            }
+            engine.inbox().await(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL,
+                    clock.nanoTime() + engine.signalPollNs());
+            engine.serviceControl();
+        }
+    }
+
+    /** This client acquires the CQL lock for its node (l.pending is set for it). */
+    private Grant acquireCql(long lockId, Mode mode, long ts, LocalLock l) {
+        CqlGrant g;
+        try {
+            g = engine.acquire(lockId, mode, ts);
+        } catch (RuntimeException e) {
+            List<Waiter> wake = new ArrayList<>();
+            synchronized (l) {
+                l.pending = false;
+                chooseReacquirer(l, Mode.EXCLUSIVE, wake);
+            }
+            wakeAll(lockId, l, wake);
+            throw e;
+        }
+        cqlAcquisitions++;
+        List<Waiter> wake = new ArrayList<>();
+        long token;
+        synchronized (l) {
+            l.pending = false;
+            l.cql = g;
+            l.holders = 1;
+            l.mode = mode;
+            l.localGrants = 0;
+            l.streak = 0;
+            l.remoteTs = g.earliestRemoteTs();
+            token = localToken(l);
+            if (mode == Mode.SHARED) {
+                shareWithReaders(l, wake);
+            }
+        }
+        wakeAll(lockId, l, wake);
+        return granted(lockId, mode, token);
+    }
+
+    private Grant granted(long lockId, Mode mode, long token) {
+        held.add(lockId);
+        return new DecLockGrant(lockId, mode, token);
+    }
+
+    /** The next local fencing token (call holding l). */
+    private static long localToken(LocalLock l) {
+        return (l.cql.fencingToken() << LOCAL_TOKEN_BITS) | ++l.localGrants;
+    }
+
+    /** A reader holds the node's lock: let waiting readers share it (call holding l). */
+    private void shareWithReaders(LocalLock l, List<Waiter> wake) {
+        if (phaseFair) {
+            for (var it = l.queue.iterator(); it.hasNext() && l.localGrants < MAX_LOCAL_GRANTS; ) {
+                Waiter r = it.next();
+                if (r.mode == Mode.SHARED) {
+                    it.remove();
+                    grantLocally(l, r, wake);
+                }
+            }
+            return;
+        }
+        while (!l.queue.isEmpty() && l.queue.peekFirst().mode == Mode.SHARED && l.localGrants < MAX_LOCAL_GRANTS
+                && (l.remoteTs == CqlEngine.NO_TIMESTAMP
+                || Timestamps.earlier(l.queue.peekFirst().timestamp, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS))) {
+            grantLocally(l, l.queue.pollFirst(), wake);
+        }
+    }
+
+    private static void grantLocally(LocalLock l, Waiter w, List<Waiter> wake) {
+        w.state = Waiter.GRANTED;
+        w.token = localToken(l);
+        l.holders++;
+        wake.add(w);
+    }
+
+    // ---------------------------------------------------------------- release
+
+    @Override
+    public void release(Grant grant) {
+        if (!(grant instanceof DecLockGrant g) || !held.remove(g.lockId())) {
+            throw new IllegalArgumentException("not a grant this declock client holds: " + grant);
+        }
+        engine.serviceControl(); // reset signals that have arrived are kept in the local lock now
+        LocalLock l = local.lock(g.lockId());
+        releaseLocally(g.lockId(), l);
+    }
+
+    /** One local holder leaves; the last hands over locally or releases the CQL lock. */
+    private void releaseLocally(long lockId, LocalLock l) {
+        List<Waiter> wake = new ArrayList<>();
+        CqlGrant toRelease = null;
+        List<Signal> acks = List.of();
+        synchronized (l) {
+            l.holders--;
+            if (l.holders > 0) {
+                return;
+            }
+            Waiter next = l.queue.peekFirst();
+            boolean resetting = !l.deferred.isEmpty();
+            if (next != null && !resetting && covers(l.cql.mode(), next.mode) && l.localGrants < MAX_LOCAL_GRANTS
+                    && policyAllowsLocal(l, next)) {
+                l.queue.pollFirst();
+                l.streak++;
+                l.mode = next.mode;
+                grantLocally(l, next, wake);
+                if (next.mode == Mode.SHARED) {
+                    shareWithReaders(l, wake);
+                }
+            } else {
+                toRelease = l.cql;
+                acks = l.deferred;
+                l.deferred = new ArrayList<>();
+                l.cql = null;
+                l.streak = 0;
+                l.remoteTs = CqlEngine.NO_TIMESTAMP;
+                chooseReacquirer(l, toRelease.mode(), wake);
+            }
+        }
+        if (toRelease != null) {
+            if (acks.isEmpty()) {
+                engine.release(toRelease);
+            } else {
+                engine.ignoreRelease(); // being reset: the node answers now that it let go
+                CqlGrant released = toRelease;
+                acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
+            }
+        }
+        wakeAll(lockId, l, wake);
+    }
+
+    /** A new reader joins local readers at once unless, task-fair, a remote waiter came before it. */
+    private boolean mayJoinReaders(LocalLock l, long ts) {
+        return phaseFair || policy == Policy.LOCAL_PREFER || l.remoteTs == CqlEngine.NO_TIMESTAMP
+                || Timestamps.earlier(ts, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
+    }
+
+    private static boolean covers(Mode cqlMode, Mode wanted) {
+        return cqlMode == Mode.EXCLUSIVE || wanted == Mode.SHARED;
+    }
+
+    private boolean policyAllowsLocal(LocalLock l, Waiter next) {
+        boolean noRemote = l.remoteTs == CqlEngine.NO_TIMESTAMP;
+        return switch (policy) {
+            case TIMESTAMP -> noRemote || Timestamps.earlier(next.timestamp, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
+            case REMOTE_PREFER -> noRemote;
+            case LOCAL_PREFER -> true;
+            case LOCAL_BOUND -> l.streak < LOCAL_BOUND;
+        };
+    }
+
+    /**
+     * The node gave up the CQL lock (or failed to get it): pick the waiter that acquires it next —
+     * the first one, or phase-fair after a writer the first reader (call holding l).
+     */
+    private void chooseReacquirer(LocalLock l, Mode released, List<Waiter> wake) {
+        if (l.queue.isEmpty()) {
+            return;
+        }
+        Waiter r = l.queue.peekFirst();
+        if (phaseFair && released == Mode.EXCLUSIVE) {
+            r = l.queue.stream().filter(x -> x.mode == Mode.SHARED).findFirst().orElse(r);
+        }
+        l.queue.remove(r);
+        r.state = Waiter.ACQUIRE;
+        l.pending = true;
+        l.mode = r.mode;
+        wake.add(r);
+    }
+
+    /**
+     * Tells woken waiters to look at their state. One that is gone (its SEND fails) is released on
+     * its behalf: its local grant given up, or its turn to acquire passed on.
+     */
+    private void wakeAll(long lockId, LocalLock l, List<Waiter> wake) {
+        for (Waiter w : wake) {
+            if (w.id.equals(me)) {
+                continue;
+            }
+            try {
+                engine.mailbox().send(w.id, engine.channel(), CqlMessages.LOCAL, lockId, 0, 0);
+            } catch (PeerUnreachableException e) {
+                if (w.state == Waiter.GRANTED) {
+                    releaseLocally(lockId, l);
+                } else {
+                    List<Waiter> next = new ArrayList<>();
+                    synchronized (l) {
+                        l.pending = false;
+                        chooseReacquirer(l, Mode.EXCLUSIVE, next);
+                    }
+                    wakeAll(lockId, l, next);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- time
+
+    private long timestampNow() {
+        return (clock.nanoTime() - local.originNs()) / NANOS_PER_MICRO;
+    }
+
+    /**
+     * The paper's synchronization barrier, once per node when {@code sync-cns} is set: FAA the
+     * sync counter; the last of the n nodes resets it to 0; all READ it until 0 and take their
+     * clock origin then. Given up after the lease × 100 (a node that never comes): the clock is
+     * used unsynchronized, which costs fairness only.
+     */
+    private void syncClockOnce() {
+        if (syncCns <= 0 || !local.claimSync()) {
+            return;
+        }
+        long sync = table.at(CqlLayout.SYNC_OFFSET);
+        long arrived = qp.faa(sync, 1) + 1;
+        if (arrived == syncCns) {
+            qp.write8(sync, 0);
+        }
+        long deadline = clock.nanoTime() + engine.leaseNs() * 100;
+        IdleStrategy idle = clock.idleStrategy();
+        while (qp.read8(sync) != 0) {
+            if (clock.nanoTime() - deadline >= 0) {
+                return;
+            }
+            idle.idle();
+        }
+        local.origin(clock.nanoTime());
+    }
+
+    // ---------------------------------------------------------------- misc
+
+    @Override
+    public long locks() {
+        return engine.locks();
+    }
+
+    @Override
+    public LockStats stats() {
+        return engine.stats();
+    }
+
+    /** Grants handed over within the node without a memory-node operation. */
+    public long localHandovers() {
+        return localHandovers;
+    }
+
+    /** CQL acquisitions this client made for its node. */
+    public long cqlAcquisitions() {
+        return cqlAcquisitions;
+    }
+
+    /** Prefetch READs of the CQL queue for the earliest remote timestamp. */
+    public long prefetches() {
+        return prefetches;
+    }
+
+    /** The duration of each reset this client completed (see {@link CqlClient#resetLatenciesNs()}). */
+    public long[] resetLatenciesNs() {
+        return engine.resetLatenciesNs();
+    }
+
+    @Override
+    public String toString() {
+        return "DecLockClient[" + engine + ", " + (phaseFair ? "pf" : "tf") + ", " + policy + "]";
+    }
+}

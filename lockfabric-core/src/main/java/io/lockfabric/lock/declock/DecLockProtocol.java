@@ -1,0 +1,135 @@
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.FailureModel;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOption;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code declock-tf} and {@code declock-pf}: DecLock with timestamp-based hierarchical locking
+ * (§5), task-fair or phase-fair among a compute node's local waiters. See {@link DecLockClient}.
+ *
+ * <p><b>Capacity.</b> The queue holds one participant per compute node, so its capacity is the
+ * number of compute nodes rounded up to a power of two, at least 8 (the paper's and artifact's
+ * default: 8 CNs). The protocol cannot know the cluster's size when the table is made, so the
+ * default is that minimum, 8: qsize's 4 bits then count up to 15 nodes, and a client opening the
+ * table from a 16th node is refused with a message to raise {@code capacity}. The minimum 8 also
+ * keeps the fencing token (RSTCNT of 37 − 2C bits, index, 7 local bits) within 63 bits.
+ */
+public final class DecLockProtocol implements LockProtocol {
+    public static final long DEFAULT_CAPACITY = 8;
+    public static final long MIN_CAPACITY = 8;
+    public static final LockOption CAPACITY = new LockOption("capacity", DEFAULT_CAPACITY,
+            "queue entries per lock: compute nodes rounded up to a power of two, >= 8 (counts up to 2 x capacity - 1"
+                    + " nodes)");
+    public static final LockOption MAX_CLIENTS = new LockOption("max-clients", 1024,
+            "member slots of the table, the most clients (on all nodes) that may open it");
+    public static final LockOption POLICY = LockOption.choice("policy",
+            "who goes first between local and remote waiters", "timestamp", "remote-prefer", "local-prefer",
+            "local-bound");
+    public static final LockOption SYNC_CNS = new LockOption("sync-cns", 0,
+            "compute nodes taking part in the clock-synchronization barrier (0: none, clocks used as they are)");
+
+    private final boolean phaseFair;
+
+    private DecLockProtocol(boolean phaseFair) {
+        this.phaseFair = phaseFair;
+    }
+
+    public static DecLockProtocol taskFair() {
+        return new DecLockProtocol(false);
+    }
+
+    public static DecLockProtocol phaseFair() {
+        return new DecLockProtocol(true);
+    }
+
+    @Override
+    public String name() {
+        return phaseFair ? "declock-pf" : "declock-tf";
+    }
+
+    @Override
+    public String description() {
+        return "DecLock hierarchical: CQL queue of compute nodes, per-node local locks with timestamp-fair handover, "
+                + (phaseFair ? "phase-fair readers" : "task-fair");
+    }
+
+    @Override
+    public boolean supportsShared() {
+        return true;
+    }
+
+    /** Strict: the node's CQL token (strict, see {@link CqlProtocol#strictFencing()}) then the local grant count. */
+    @Override
+    public boolean strictFencing() {
+        return true;
+    }
+
+    @Override
+    public List<LockOption> options() {
+        return List.of(CAPACITY, MAX_CLIENTS, POLICY, SYNC_CNS, CqlProtocol.LEASE_NS, CqlProtocol.TIMEOUT_NS,
+                CqlProtocol.SIGNAL_POLL_NS, CqlProtocol.MAX_RESTARTS);
+    }
+
+    /**
+     * Safety as {@code cql} (a node paused past the lease while holding is the hazard), but no
+     * claim of recovery: a crashed client holding its node's local lock blocks that node.
+     */
+    @Override
+    public FailureModel failureModel(LockOptions options) {
+        CqlProtocol.Settings s = settings(options);
+        return new FailureModel(false, s.leaseNs(), 0, "like cql for the memory-node queue (resets, lease "
+                + s.leaseNs() + " ns), but a crashed client holding or acquiring its node's local lock blocks that node's"
+                + " local waiters (the paper's failure unit is a whole compute node)");
+    }
+
+    static CqlProtocol.Settings settings(LockOptions options) {
+        long capacity = CqlProtocol.validCapacity(options.get(CAPACITY));
+        if (capacity < MIN_CAPACITY) {
+            throw new IllegalArgumentException("capacity must be >= " + MIN_CAPACITY + " for the hierarchical protocols,"
+                    + " got " + capacity);
+        }
+        long maxClients = options.get(MAX_CLIENTS);
+        if (maxClients < 1 || maxClients > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("max-clients must be in [1, " + Integer.MAX_VALUE / 2 + "], got " + maxClients);
+        }
+        if (options.get(SYNC_CNS) < 0) {
+            throw new IllegalArgumentException("sync-cns must be >= 0, got " + options.get(SYNC_CNS));
+        }
+        policy(options);
+        return CqlProtocol.settings(options, new CqlLayout((int) capacity, (int) maxClients,
+                CqlLayout.HIERARCHICAL_TIMESTAMP_BITS));
+    }
+
+    static DecLockClient.Policy policy(LockOptions options) {
+        String name = POLICY.choiceName(options.get(POLICY));
+        return DecLockClient.Policy.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    @Override
+    public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
+        if (locks < 1) {
+            throw new IllegalArgumentException("a table needs at least one lock, got " + locks);
+        }
+        return new TableSpec(tableName, name(), locks, settings(options).layout().tableBytes(locks));
+    }
+
+    @Override
+    public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+        CqlProtocol.Settings s = settings(options);
+        long expected = s.layout().tableBytes(table.spec().locks());
+        if (table.spec().bytes() != expected) {
+            throw new IllegalArgumentException(table.spec() + " has " + table.spec().bytes() + " bytes; a " + name()
+                    + " table of " + table.spec().locks() + " locks with " + s.layout() + " has " + expected);
+        }
+        return new DecLockClient(endpoint, table, s, phaseFair, policy(options), options.get(SYNC_CNS));
+    }
+}

@@ -1,0 +1,120 @@
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.declock.CqlEngine.CqlGrant;
+import io.lockfabric.lock.declock.CqlEngine.Signal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * A compute node's local lock table (DecLock §5.1, Fig. 9 right): per lock, the local state that the
+ * clients of one compute node share. One table per (fabric, lock table, compute node), found through
+ * {@link #of}: a plain Java object, so it is shared by the clients of one JVM (the local and sim
+ * fabrics); clients of one node in different processes would each have their own and join the CQL
+ * queue separately (correct, but the capacity must then count them).
+ *
+ * <p>Each {@link LocalLock} is mutated only inside {@code synchronized (lock)} blocks that make no
+ * fabric call (so they never block, and a simulated process never yields inside one).
+ */
+final class LocalLockTable {
+    private static final Map<Fabric, Map<Key, LocalLockTable>> TABLES = new WeakHashMap<>();
+
+    private record Key(String table, int memoryNode, long address, int node) {
+    }
+
+    private final Map<Long, LocalLock> locks = new HashMap<>();
+    /** Clock origin of the node after the synchronization barrier, or 0 (guarded by this). */
+    private long originNs;
+    private boolean syncClaimed;
+
+    private LocalLockTable() {
+    }
+
+    static LocalLockTable of(Fabric fabric, Table table, int node) {
+        synchronized (TABLES) {
+            return TABLES.computeIfAbsent(fabric, f -> new HashMap<>())
+                    .computeIfAbsent(new Key(table.spec().name(), table.memoryNode(), table.address(), node),
+                            k -> new LocalLockTable());
+        }
+    }
+
+    synchronized LocalLock lock(long lockId) {
+        return locks.computeIfAbsent(lockId, k -> new LocalLock());
+    }
+
+    /** The lock if some client of this node used it, else null. */
+    synchronized LocalLock existing(long lockId) {
+        return locks.get(lockId);
+    }
+
+    /** True for the one client that is to run the clock synchronization for this node. */
+    synchronized boolean claimSync() {
+        if (syncClaimed) {
+            return false;
+        }
+        syncClaimed = true;
+        return true;
+    }
+
+    synchronized void origin(long ns) {
+        originNs = ns;
+    }
+
+    synchronized long originNs() {
+        return originNs;
+    }
+
+    /** A client waiting for the local lock. {@code state} is guarded by its lock. */
+    static final class Waiter {
+        static final int WAITING = 0;
+        /** Granted locally: the node holds the CQL lock in a mode that covers this waiter. */
+        static final int GRANTED = 1;
+        /** Chosen to acquire the CQL lock for the node. */
+        static final int ACQUIRE = 2;
+
+        final EndpointId id;
+        final Mode mode;
+        final long timestamp;
+        int state = WAITING;
+        long token;
+
+        Waiter(EndpointId id, Mode mode, long timestamp) {
+            this.id = id;
+            this.mode = mode;
+            this.timestamp = timestamp;
+        }
+    }
+
+    /** The local state of one lock (mtx = its monitor). */
+    static final class LocalLock {
+        /** Local holders. */
+        int holders;
+        /** Mode of the local holders, or of the pending acquisition. */
+        Mode mode = Mode.SHARED;
+        /** A client is acquiring the CQL lock for the node. */
+        boolean pending;
+        /** The node's CQL grant while it holds the CQL lock (cqlheld), else null. */
+        CqlGrant cql;
+        /** Local grants since the CQL grant: the low bits of local fencing tokens. */
+        long localGrants;
+        /** Consecutive local handovers (local-bound). */
+        int streak;
+        /** Earliest remote waiter's timestamp known, or {@link CqlEngine#NO_TIMESTAMP}. */
+        long remoteTs = CqlEngine.NO_TIMESTAMP;
+        final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+        /** Reset signals for the CQL lock the node holds, answered when it releases it. */
+        List<Signal> deferred = new ArrayList<>();
+
+        boolean writerWaiting() {
+            return queue.stream().anyMatch(w -> w.mode == Mode.EXCLUSIVE);
+        }
+    }
+}
