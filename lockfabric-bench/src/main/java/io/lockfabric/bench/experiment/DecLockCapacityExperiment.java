@@ -34,7 +34,9 @@ public final class DecLockCapacityExperiment implements Experiment {
     static final double[] ZIPFS = {DecLockMicrobench.ZIPF, 0.9, 0};
     private static final long WARMUP_NS = 2_000_000L;
     private static final long DURATION_NS = 8_000_000L;
-    private static final Band LATENCY_BAND = Band.relative(0.25);
+    /** The paper: release latency below 8.80 µs up to capacity 128, even uniform. */
+    private static final double PAPER_BOUND_US = 8.80;
+    private static final Band BOUND_BAND = Band.absolute(0.5);
 
     private final int[] hierarchicalCapacities;
     private final int[] flatCapacities;
@@ -113,8 +115,9 @@ public final class DecLockCapacityExperiment implements Experiment {
         List<ExperimentRow> rows = new ArrayList<>();
         int compared = Arrays.stream(capacities).filter(c -> c >= PAPER_CAPACITY).min()
                 .orElse(capacities[capacities.length - 1]);
-        rows.add(new ExperimentRow("uniform, capacity " + compared, "release latency p50 (paper: below)", 8.80,
-                runs.get(key(0, compared)).releaseLatency().p50Us(), "us", LATENCY_BAND));
+        // the paper gives a bound, not a value: compare how far the release exceeds it (0 agrees)
+        rows.add(new ExperimentRow("uniform, capacity " + compared, "release p50 above the paper's 8.80 us bound", 0,
+                Math.max(0, runs.get(key(0, compared)).releaseLatency().p50Us() - PAPER_BOUND_US), "us", BOUND_BAND));
         return new ExperimentResult(NAME, reference(), description(), setup,
                 List.of(release.build(), goodput.build()), rows, discussion(runs, capacities), System.nanoTime() - wallStart);
     }
@@ -137,8 +140,8 @@ public final class DecLockCapacityExperiment implements Experiment {
             sb.append(String.format(Locale.ROOT, "%s: release p50 %.2f us at capacity %d, %.2f at %d. ",
                     zipfName(zipf), first, capacities[0], last, capacities[capacities.length - 1]));
         }
-        sb.append("The paper gives 8.80 us as an upper bound up to capacity 128, not a value: a release well below "
-                + "it agrees with the paper even where the row's band says otherwise. The simulator charges "
+        sb.append("The paper gives 8.80 us as an upper bound up to capacity 128, not a value, so the row compares "
+                + "the excess over it. The simulator charges "
                 + "payload at the memory-node NIC's per-byte rate, so the queue READ grows with the capacity; it "
                 + "models no PCIe or DMA limit beyond that.");
         return sb.toString();

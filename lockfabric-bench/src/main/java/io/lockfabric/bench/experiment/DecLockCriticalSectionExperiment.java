@@ -40,7 +40,7 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
     private static final Band OPS_BAND = Band.absolute(0.15);
     private static final Band REFETCH_BAND = Band.absolute(2);
     private static final Band SHARE_BAND = Band.absolute(15);
-    private static final Band RESET_BAND = Band.absolute(14);
+    private static final Band RESET_BAND = Band.absolute(5);
 
     @Override
     public String name() {
@@ -107,12 +107,13 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
                     max(runs, d, DecLockCriticalSectionExperiment::opsPerAcquisition), "", OPS_BAND));
         }
         if (protocols.contains(DecLockMicrobench.CQL)) {
-            // per 100 releases and per million acquisitions: the paper's 0.018 and 0.0014% would print as 0.02 and 0.00
+            // per 100 releases: the paper's 0.018 would print as 0.02
             rows.add(new ExperimentRow("cql, max over cs", "refetch READs per 100 releases", 1.8,
                     100 * max(runs, DecLockMicrobench.CQL, DecLockMicrobench::refetchesPerRelease), "", REFETCH_BAND));
-            rows.add(new ExperimentRow("cql, max over cs", "acquisitions reset per million (paper: at most)", 14,
-                    1e4 * max(runs, DecLockMicrobench.CQL, DecLockCriticalSectionExperiment::resetShare), "",
-                    RESET_BAND));
+            // the paper gives "at most 0.0014%": compare the excess over that bound (0 agrees)
+            rows.add(new ExperimentRow("cql, max over cs", "resets per million acquisitions above the paper's 14", 0,
+                    Math.max(0, 1e4 * max(runs, DecLockMicrobench.CQL, DecLockCriticalSectionExperiment::resetShare)
+                            - 14), "", RESET_BAND));
         }
         int last = sweep[sweep.length - 1];
         rows.add(new ExperimentRow("cs " + last, "CASLock retries per acquisition", 387.9,
@@ -165,10 +166,16 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
         }
         if (stuck > 0) {
             sb.append(stuck).append(" client-runs never completed their operation within the run's liveness "
-                    + "bound (see the starved-clients table): spinlock waiters starved on the hottest lock, "
-                    + "the unfairness behind the paper's CASLock tails; their latency is missing from the "
-                    + "percentiles, which understates those protocols' p99. ");
+                    + "bound (see the starved-clients table): for CASLock, waiters starved on the hottest lock (the "
+                    + "unfairness behind the paper's CASLock tails); for a FIFO DecLock variant it is a liveness "
+                    + "fault of the protocol. Their latency is missing from the percentiles, which understates those "
+                    + "runs' p99. ");
         }
+        sb.append("The medians barely differ between protocols here (the paper's fall by up to 95.8% against CASLock "
+                + "and 28.5% against ShiftLock): an operation that does not wait is as fast under every protocol "
+                + "because only CASLock's retries load the simulated NIC enough to slow every verb; DSLR's and "
+                + "ShiftLock's polls do not. DSLR (the authors' 20 us dynamic interval, not DSLR+'s backoff) and "
+                + "ShiftLock poll far less than the paper counted, hence their few retries. ");
         sb.append("Retries of the baselines are counted from verbs (every polling READ or failed atomic is one), as "
                 + "the paper counts RDMA operations; the measured window is a few virtual milliseconds, so a "
                 + "p99 of milliseconds on the hottest locks is bounded by it. The paper's ratios are maxima over "

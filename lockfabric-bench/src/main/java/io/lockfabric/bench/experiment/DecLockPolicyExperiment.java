@@ -157,6 +157,12 @@ public final class DecLockPolicyExperiment implements Experiment {
                     p99(runs, tsPf, 0.5) / Math.max(1e-9, p99(runs, flat, 0.5)),
                     p99(runs, tsPf, 0.9) / Math.max(1e-9, p99(runs, flat, 0.9))));
         }
+        Case tsTf = find(cases, "TS-TF");
+        if (tsPf != null && tsTf != null) {
+            sb.append(String.format(Locale.ROOT,
+                    "TS-PF / TS-TF hottest-lock p50: WI %.2f, RM %.2f (the paper: TS-PF lower in WI and RM). ",
+                    ratio(runs, tsPf, tsTf, 0.5), ratio(runs, tsPf, tsTf, 0.9)));
+        }
         if (!runs.isEmpty()) {
             RunResult any = runs.values().iterator().next();
             sb.append(String.format(Locale.ROOT,

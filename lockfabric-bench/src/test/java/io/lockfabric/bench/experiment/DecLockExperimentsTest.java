@@ -106,7 +106,9 @@ class DecLockExperimentsTest {
             ExperimentRow ops = result.rows().stream()
                     .filter(r -> r.caseName().startsWith(d + ",") && r.metric().equals("MN verbs per acquisition"))
                     .findFirst().orElseThrow();
-            assertTrue(ops.sim() >= 1 && ops.sim() <= 2, () -> d + ": one FAA, at most one WRITE: " + ops);
+            // one FAA and at most one WRITE per CQL acquisition; the hierarchical ones skip the memory node on local handovers
+            double floor = d.equals(DecLockMicrobench.CQL) ? 1 : 0;
+            assertTrue(ops.sim() >= floor && ops.sim() <= 2, () -> d + ": one FAA, at most one WRITE: " + ops);
         }
         assertMissingNamed(result, DecLockCriticalSectionExperiment.PROTOCOLS);
     }
