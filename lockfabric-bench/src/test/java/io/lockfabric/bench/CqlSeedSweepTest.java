@@ -8,6 +8,8 @@ import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -26,15 +28,19 @@ class CqlSeedSweepTest {
     static final List<String> OPTIONS = List.of("cql.lease-ns=1ms", "cql.timeout-ns=1ms");
 
     private static SimCheck.Tally sweep(String faults, double readRatio, List<String> options, int seeds) {
+        return sweep("cql", faults, readRatio, options, seeds);
+    }
+
+    private static SimCheck.Tally sweep(String protocol, String faults, double readRatio, List<String> options, int seeds) {
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(3).build();
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(6).locks(2).readRatio(readRatio).cs(1)
                 .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(options)).build();
         SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse(faults));
-        SimCheck.Tally tally = new SimCheck.Tally("cql");
+        SimCheck.Tally tally = new SimCheck.Tally(protocol);
         for (long seed = 1; seed <= seeds; seed++) {
-            tally.add(seed, check.run(LockProtocols.byName("cql"), seed));
+            tally.add(seed, check.run(LockProtocols.byName(protocol), seed));
         }
-        System.out.printf("cql sweep %s: %d runs, %d ops, %d crashes, %d recoveries (%d..%d ns), %d hazards%n", faults,
+        System.out.printf(protocol + " sweep %s: %d runs, %d ops, %d crashes, %d recoveries (%d..%d ns), %d hazards%n", faults,
                 tally.runs(), tally.operations(), tally.crashes(), tally.recoveries(), tally.minRecoveryNs(),
                 tally.maxRecoveryNs(), tally.hazards());
         return tally;
@@ -66,12 +72,14 @@ class CqlSeedSweepTest {
      * Pauses of 2–4 leases make waiters time out and reset the lock under the paused client. The
      * only overlaps left are the lease hazard of a client paused <em>while holding</em>: a client
      * paused while asking (granted by its FAA or by a message it reads late) finds the reset's
-     * signal first and does not use the grant.
+     * signal first and does not use the grant. One lock: the checker reports at most 100 findings
+     * per run, and a paused holder overlaps that many grants of others easily; on one lock a lost
+     * guarded-counter increment is then still attributed to the hazard of the same lock.
      */
     @Test
     void onlyClientsPausedWhileHoldingOverlapOthers() {
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(8).locks(3).readRatio(0.5).cs(1)
+        MicroBenchConfig workload = MicroBenchConfig.builder().clients(8).locks(1).readRatio(0.5).cs(1)
                 .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(OPTIONS)).build();
         SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse("pause=4@2ms..4ms"));
         long overlaps = 0;
@@ -96,6 +104,21 @@ class CqlSeedSweepTest {
     }
 
     static final long LEASE_NS = 1_000_000;
+
+    /**
+     * The hierarchical protocols under the same faults: no violation. They claim no recovery from
+     * a crashed client (it may hold its node's local lock), so with a crash liveness is not
+     * asserted; with pauses only, every client finishes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"declock-tf", "declock-pf"})
+    void hierarchicalDecLockSurvivesCrashesAndPauses(String protocol) {
+        List<String> options = List.of(protocol + ".lease-ns=1ms", protocol + ".timeout-ns=1ms");
+        assertClean(sweep(protocol, "crash,pause@10us..8ms", 0.5, options, SEEDS / 2), SEEDS / 2);
+        SimCheck.Tally pauses = sweep(protocol, "pause@10us..3ms", 0.5, options, SEEDS / 2);
+        assertClean(pauses, SEEDS / 2);
+        assertEquals(0, pauses.stuckExpected());
+    }
 
     /** Pauses only (shorter than the lease): nobody is taken for dead, nothing is stuck. */
     @Test

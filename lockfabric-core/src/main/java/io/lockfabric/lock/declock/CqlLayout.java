@@ -34,10 +34,11 @@ import io.lockfabric.fabric.EndpointId;
  * releases that see it are ignored.</li>
  * <li><b>wcnt</b>: writers in the queue (holding or waiting); <b>qsize</b>: all participants
  * (holders and waiters); one bit wider than the capacity needs, so a queue overflow shows as
- * {@code qsize >= capacity} before it can carry. The protocol admits at most {@code 2^(C+1) - 1}
- * clients to a table ({@link #maxParticipants()}), so even with every client counted once and
- * stale counts of aborted attempts (each client adds at most one per lock before the reset wipes
- * them) neither field can carry into the next.</li>
+ * {@code qsize >= capacity} before it can carry. {@code cql} admits at most {@code 2^(C+1) - 1}
+ * clients to a table ({@link #maxParticipants()}), the hierarchical protocols at most that many
+ * compute nodes (one participant each), so even with every participant counted once and stale
+ * counts of aborted attempts (each adds at most one per lock before the reset wipes them) neither
+ * field can carry into the next.</li>
  * <li><b>qhead</b>: queue index of the oldest participant; slot = index mod capacity. Participants
  * hold the indices {@code [qhead, qhead + qsize)}. It never wraps: an index at or beyond
  * {@link #indexLimit()} (the first index whose version would be all-ones, the "never written"

@@ -32,7 +32,8 @@ import java.util.List;
  * the local FIFO with its timestamp and, if no remote timestamp is known, prefetches the CQL queue
  * (one READ) for the earliest remote waiter's timestamp. It then waits for an intra-node LOCAL
  * message (and looks at its state at least every {@code signal-poll-ns}, answering reset signals
- * meanwhile): granted locally, or chosen to acquire the CQL lock for the node. A representative
+ * meanwhile): granted locally, or chosen to acquire the CQL lock for the node. (Joining at once
+ * also needs the CQL grant within its local budget, below, and no known remote waiter earlier.) A representative
  * granted the CQL lock records it, takes the earliest remote timestamp from the grant message, and
  * if it is a reader shares with waiting readers: task-fair ({@code declock-tf}) the adjacent readers
  * at the head of the local queue that are earlier than the remote waiters; phase-fair
@@ -41,7 +42,9 @@ import java.util.List;
  * <p><b>Release.</b> The last local holder picks the first local waiter. It hands the lock over
  * locally (no memory-node operation) when the node's CQL mode covers the waiter (exclusive covers
  * all; shared covers readers), no reset signal is pending, fewer than 127 local grants were made
- * under this CQL grant (the fencing token's low bits), and the policy agrees: {@code timestamp}
+ * under this CQL grant (the fencing token's low bits), the CQL grant is younger than
+ * {@code min(lease, timeout) / 4} (remote waiters the node does not know of wait at most that),
+ * and the policy agrees: {@code timestamp}
  * (default) if no remote waiter is known or the local waiter is earlier; {@code remote-prefer} only
  * if no remote waiter is known; {@code local-prefer} always; {@code local-bound} at most 4 times in
  * a row. Otherwise it releases the CQL lock (batched FAA + READ, with handover to remote waiters)
@@ -74,6 +77,8 @@ public final class DecLockClient implements LockClient {
     /** Sherman's bound of consecutive local handovers (local-bound). */
     static final int LOCAL_BOUND = 4;
     private static final long NANOS_PER_MICRO = 1_000;
+    /** Local grants under one CQL grant for at most min(lease, timeout) / this. */
+    private static final int HOLD_BUDGET_FRACTION = 4;
 
     /** Who gets the lock next when remote and local waiters compete. */
     enum Policy {
@@ -93,6 +98,7 @@ public final class DecLockClient implements LockClient {
     private final QueuePair qp;
     private final Table table;
     private final long syncCns;
+    private final long holdBudgetNs;
     private final java.util.Set<Long> held = new java.util.HashSet<>();
 
     private long localHandovers;
@@ -110,6 +116,7 @@ public final class DecLockClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.syncCns = syncCns;
+        this.holdBudgetNs = Math.min(settings.leaseNs(), settings.timeoutNs()) / HOLD_BUDGET_FRACTION;
     }
 
     /** A reset signal is kept while this node holds the CQL lock in that reset count or before. */
@@ -145,7 +152,7 @@ public final class DecLockClient implements LockClient {
         engine.inbox().discard(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL);
         synchronized (l) {
             if (mode == Mode.SHARED && l.holders > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
-                    && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && mayJoinReaders(l, ts)) {
+                    && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && withinBudget(l) && mayJoinReaders(l, ts)) {
                 l.holders++;
                 return granted(lockId, mode, localToken(l));
             }
@@ -291,7 +298,7 @@ public final class DecLockClient implements LockClient {
             Waiter next = l.queue.peekFirst();
             boolean resetting = !l.deferred.isEmpty();
             if (next != null && !resetting && covers(l.cql.mode(), next.mode) && l.localGrants < MAX_LOCAL_GRANTS
-                    && policyAllowsLocal(l, next)) {
+                    && withinBudget(l) && policyAllowsLocal(l, next)) {
                 l.queue.pollFirst();
                 l.streak++;
                 l.mode = next.mode;
@@ -321,10 +328,20 @@ public final class DecLockClient implements LockClient {
         wakeAll(lockId, l, wake);
     }
 
-    /** A new reader joins local readers at once unless, task-fair, a remote waiter came before it. */
+    /** A new reader joins local readers at once unless a remote waiter is known to have come before it. */
     private boolean mayJoinReaders(LocalLock l, long ts) {
-        return phaseFair || policy == Policy.LOCAL_PREFER || l.remoteTs == CqlEngine.NO_TIMESTAMP
+        return policy == Policy.LOCAL_PREFER || l.remoteTs == CqlEngine.NO_TIMESTAMP
                 || Timestamps.earlier(ts, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
+    }
+
+    /**
+     * Whether the node may still grant locally under its CQL grant: for at most a quarter of the
+     * shorter of lease and timeout since the grant. Remote waiters the node does not know of
+     * (readers that join at once never prefetch) then wait at most that long, well within their
+     * timeout, and the node's CQL release stays on the one-round-trip FAA path.
+     */
+    private boolean withinBudget(LocalLock l) {
+        return clock.nanoTime() - l.cql.grantedAtNs() < holdBudgetNs;
     }
 
     private static boolean covers(Mode cqlMode, Mode wanted) {
