@@ -133,9 +133,9 @@ public final class DecLockResetExperiment implements Experiment {
         }
         sb.append("A reset signals every client that opened the table and waits for each answer: a waiter answers at "
                 + "its next signal poll (every 50 us), a holder only after its release, a silent client is awaited "
-                + "up to a lease (10 ms). The paper's 83-521 us are averages of resets it provoked on an otherwise "
-                + "quiet lock; ours happen amid a storm of timeouts on the hottest locks, where holders and waiters "
-                + "of other resets answer late, so the mean is set by the slowest resets.");
+                + "up to a lease (10 ms). The paper does not say how it provoked its resets; ours happen amid a "
+                + "cascade of timeouts on the hottest locks, and the mean is set by the slowest resets while the "
+                + "median stays near the paper's smallest average.");
         return sb.toString();
     }
 
