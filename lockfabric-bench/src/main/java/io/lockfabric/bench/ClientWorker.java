@@ -27,6 +27,8 @@ final class ClientWorker implements Runnable {
     /** Publish the progress count every this many operations (a power of two). */
     private static final int PROGRESS_EVERY_OPS = 64;
     private static final int HISTOGRAM_DIGITS = 3;
+    /** {@link ZipfGenerator} makes lock 0 the most likely. */
+    static final long HOTTEST_LOCK = 0;
 
     /** When phases start and end, in observer nanoseconds; fixed before the clients start. */
     record Schedule(long measureAtNs, long endAtNs) {
@@ -48,6 +50,10 @@ final class ClientWorker implements Runnable {
 
     final Histogram acquireNanos = new Histogram(HISTOGRAM_DIGITS);
     final Histogram operationNanos = new Histogram(HISTOGRAM_DIGITS);
+    /** Time {@link LockClient#release} took. */
+    final Histogram releaseNanos = new Histogram(HISTOGRAM_DIGITS);
+    /** Acquire latency of the hottest lock (lock 0, the Zipf law's first) alone: fairness shows there. */
+    final Histogram hottestAcquireNanos = new Histogram(HISTOGRAM_DIGITS);
     long measuredOps;
     long csReads;
     long csWrites;
@@ -120,12 +126,14 @@ final class ClientWorker implements Runnable {
             if (recorder != null) {
                 recorder.granted(grant);
             }
+            long releasing;
             try {
                 criticalSection(lock, requested, grant, cs);
             } finally {
                 if (recorder != null) {
                     recorder.releasing(grant);
                 }
+                releasing = observerNanos.getAsLong();
                 client.release(grant);
             }
             now = observerNanos.getAsLong();
@@ -133,6 +141,10 @@ final class ClientWorker implements Runnable {
             if (measuring) {
                 acquireNanos.recordValue(granted - start);
                 operationNanos.recordValue(now - start);
+                releaseNanos.recordValue(now - releasing);
+                if (lock == HOTTEST_LOCK) {
+                    hottestAcquireNanos.recordValue(granted - start);
+                }
                 measuredOps++;
                 remaining--;
                 countCs(requested, grant, cs);

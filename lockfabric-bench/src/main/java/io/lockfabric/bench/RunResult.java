@@ -21,13 +21,36 @@ import java.util.List;
  *                        findings; {@link FaultOutcome#NONE} elsewhere
  * @param breakdown       where the protocol's clients spent their time over the measured phase, for
  *                        protocols that itemize it ({@link LatencyBreakdown#EMPTY} otherwise)
+ * @param releaseLatency  how long {@code release} took
+ * @param hottestLockAcquireLatency acquire latency on the hottest lock (lock 0) alone, where a
+ *                        protocol's fairness shows; {@link LatencySummary#EMPTY} if it was never taken
  */
 public record RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps,
                         long measuredNs, LatencySummary acquireLatency, LatencySummary operationLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, long retries, long aborts,
                         long resets, CheckResult check, CounterCrossCheck crossCheck, FaultOutcome faults,
-                        LatencyBreakdown breakdown) {
+                        LatencyBreakdown breakdown, LatencySummary releaseLatency,
+                        LatencySummary hottestLockAcquireLatency) {
     private static final double NANOS_PER_SECOND = 1e9;
+
+    public RunResult {
+        if (releaseLatency == null) {
+            releaseLatency = LatencySummary.EMPTY;
+        }
+        if (hottestLockAcquireLatency == null) {
+            hottestLockAcquireLatency = LatencySummary.EMPTY;
+        }
+    }
+
+    /** A result without release or hottest-lock latencies. */
+    public RunResult(String protocol, String fabric, MicroBenchConfig config, long measuredOps, long measuredNs,
+                     LatencySummary acquireLatency, LatencySummary operationLatency, OpsPerCycle lockOpsPerCycle,
+                     OpsPerCycle csOpsPerCycle, long retries, long aborts, long resets, CheckResult check,
+                     CounterCrossCheck crossCheck, FaultOutcome faults, LatencyBreakdown breakdown) {
+        this(protocol, fabric, config, measuredOps, measuredNs, acquireLatency, operationLatency, lockOpsPerCycle,
+                csOpsPerCycle, retries, aborts, resets, check, crossCheck, faults, breakdown, LatencySummary.EMPTY,
+                LatencySummary.EMPTY);
+    }
 
     /** Completed operations (acquire–cs–release cycles) per second of the measured phase. */
     public double goodput() {

@@ -28,8 +28,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Runs the {@link MicroBenchConfig} workload of one protocol on a fabric and measures it.
@@ -74,6 +76,7 @@ public final class Runner {
     private final boolean showProgress;
     private final PrintStream progressOut;
     private final FaultPlan faults;
+    private final Consumer<LockClient> clientObserver;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public Runner(Fabric fabric) {
@@ -81,14 +84,16 @@ public final class Runner {
     }
 
     public Runner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
-        this(fabric, showProgress, progressOut, FaultPlan.NONE);
+        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { });
     }
 
-    private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults) {
+    private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults,
+                   Consumer<LockClient> clientObserver) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
         this.faults = faults;
+        this.clientObserver = clientObserver;
     }
 
     /**
@@ -100,7 +105,16 @@ public final class Runner {
         if (!plan.isNone() && !(fabric instanceof SimFabric)) {
             throw new IllegalArgumentException("faults can only be injected on the sim fabric, not " + fabric.name());
         }
-        return new Runner(fabric, showProgress, progressOut, plan);
+        return new Runner(fabric, showProgress, progressOut, plan, clientObserver);
+    }
+
+    /**
+     * This runner, handing every lock client of a run that completed to {@code observer} once the
+     * clients have stopped and before they are closed: for measurements a protocol keeps on its
+     * client beyond {@link LockClient#stats()} (cumulative over warmup and measured phase).
+     */
+    public Runner withClientObserver(Consumer<LockClient> observer) {
+        return new Runner(fabric, showProgress, progressOut, faults, Objects.requireNonNull(observer, "observer"));
     }
 
     /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
@@ -222,6 +236,7 @@ public final class Runner {
                         simulated.livenessAsserted, recoveries, split.hazards(), liveness,
                         simulated.fabric.droppedMessages(), simulated.fabric.delayedMessages());
             }
+            clients.forEach(clientObserver);
             return summarize(protocol, config, workers, check, crossCheck, outcome);
         } finally {
             if (control != null) {
@@ -294,6 +309,8 @@ public final class Runner {
                                 CheckResult check, CounterCrossCheck crossCheck, FaultOutcome outcome) {
         Histogram acquire = new Histogram(3);
         Histogram operation = new Histogram(3);
+        Histogram release = new Histogram(3);
+        Histogram hottest = new Histogram(3);
         long ops = 0;
         long csReads = 0;
         long csWrites = 0;
@@ -305,6 +322,8 @@ public final class Runner {
             stats = stats.plus(w.statsAtEnd.minus(w.statsAtStart));
             acquire.add(w.acquireNanos);
             operation.add(w.operationNanos);
+            release.add(w.releaseNanos);
+            hottest.add(w.hottestAcquireNanos);
             ops += w.measuredOps;
             csReads += w.csReads;
             csWrites += w.csWrites;
@@ -316,7 +335,8 @@ public final class Runner {
         return new RunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation),
                 OpsPerCycle.of(measured.minus(runnerIssued), ops), OpsPerCycle.of(runnerIssued, ops),
-                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome, stats.breakdown());
+                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome, stats.breakdown(),
+                LatencySummary.of(release), LatencySummary.of(hottest));
     }
 
     private static CounterSnapshot runnerOps(long reads, long writes) {

@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
-            new ShiftLockBreakdownExperiment());
+            new ShiftLockBreakdownExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
+            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment());
 
     private Experiments() {
     }
