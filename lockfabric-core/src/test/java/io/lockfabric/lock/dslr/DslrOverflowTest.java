@@ -32,7 +32,8 @@ class DslrOverflowTest {
             long minResets = (long) clients * ops / (2L * countMax - 1) - 1;
             assertTrue(result.stats().resets() >= minResets,
                     "expected at least " + minResets + " resets, saw " + result.stats().resets());
-            assertTrue(result.stats().retries() > 0, "some acquisitions met a reset in progress and undid their ticket");
+            // Whether an acquisition meets a reset in progress depends on thread scheduling here;
+            // DslrOverflowSimTest asserts it deterministically.
         }
     }
 
