@@ -37,6 +37,9 @@ class TcpMutualExclusionTest extends MutualExclusionContractTest {
         return switch (protocol.name()) {
             case "drtm" -> LockOptions.parse(List.of("lease-ns=20ms", "tx-time-ns=15ms"));
             case "shiftlock", "dslr" -> LockOptions.parse(List.of("lease-ns=200ms"));
+            // a waiter that waits out timeout-ns takes its node for dead and resets the lock: with
+            // round trips of up to milliseconds here, the 10 ms default resets dozens of times a run
+            case "cql", "declock-tf", "declock-pf" -> LockOptions.parse(List.of("timeout-ns=200ms", "lease-ns=400ms"));
             default -> LockOptions.DEFAULTS;
         };
     }
