@@ -3,17 +3,14 @@ package io.lockfabric.net;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Counters;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.local.RealTimeClock;
+import io.lockfabric.fabric.local.MessageQueue;
 import io.lockfabric.net.wire.Frame;
 import io.netty.channel.Channel;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A mailbox of the tcp fabric. Sending writes one PEER_MESSAGE frame on a connection straight to
@@ -27,8 +24,7 @@ final class TcpMailbox implements Mailbox {
     private final EndpointId id;
     private final ServerLink link;
     private final Counters counters = new Counters();
-    private final ConcurrentLinkedQueue<Message> inbox = new ConcurrentLinkedQueue<>();
-    private volatile Thread waiter;
+    private final MessageQueue inbox = new MessageQueue();
 
     TcpMailbox(TcpFabric fabric, EndpointId id, ServerLink link) {
         this.fabric = fabric;
@@ -51,11 +47,7 @@ final class TcpMailbox implements Mailbox {
 
     /** Called by the listener's I/O thread. */
     void deliver(Message m) {
-        inbox.add(m);
-        Thread t = waiter;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
+        inbox.deliver(m);
     }
 
     @Override
@@ -65,20 +57,7 @@ final class TcpMailbox implements Mailbox {
 
     @Override
     public Message await(long deadlineNanos) {
-        Message m = inbox.poll();
-        if (m != null) {
-            return m;
-        }
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        waiter = Thread.currentThread();
-        try {
-            while ((m = inbox.poll()) == null && System.nanoTime() < deadlineNanos) {
-                idle.idle();
-            }
-            return m;
-        } finally {
-            waiter = null;
-        }
+        return inbox.await(deadlineNanos);
     }
 
     CounterSnapshot counters() {

@@ -3,14 +3,11 @@ package io.lockfabric.fabric.local;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Counters;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A mailbox of the local fabric: a lock-free queue that any thread appends to and the owner
@@ -20,8 +17,7 @@ final class LocalMailbox implements Mailbox {
     private final LocalFabric fabric;
     private final EndpointId id;
     private final Counters counters = new Counters();
-    private final ConcurrentLinkedQueue<Message> inbox = new ConcurrentLinkedQueue<>();
-    private volatile Thread waiter;
+    private final MessageQueue inbox = new MessageQueue();
     private volatile boolean open = true;
 
     LocalMailbox(LocalFabric fabric, EndpointId id) {
@@ -45,11 +41,7 @@ final class LocalMailbox implements Mailbox {
     }
 
     private void deliver(Message m) {
-        inbox.add(m);
-        Thread t = waiter;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
+        inbox.deliver(m);
     }
 
     @Override
@@ -59,20 +51,7 @@ final class LocalMailbox implements Mailbox {
 
     @Override
     public Message await(long deadlineNanos) {
-        Message m = inbox.poll();
-        if (m != null) {
-            return m;
-        }
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        waiter = Thread.currentThread();
-        try {
-            while ((m = inbox.poll()) == null && System.nanoTime() < deadlineNanos) {
-                idle.idle();
-            }
-            return m;
-        } finally {
-            waiter = null;
-        }
+        return inbox.await(deadlineNanos);
     }
 
     CounterSnapshot counters() {
