@@ -92,13 +92,22 @@ final class RmaRwClient implements LockClient {
             Int128 old = qp.maskedFaa128(addr, RmaRwLayout.ONE_ARRIVE, RmaRwLayout.BOUNDARY);
             if (RmaRwLayout.writeFlag(old) || RmaRwLayout.arrive(old) < readerThreshold) {
                 // Counted in: granted now, or once the writers hand the lock to the readers.
-                Int128 e = old;
-                for (int poll = 0; RmaRwLayout.writeFlag(e); poll++) {
-                    backoff.backoff(poll);
-                    e = qp.read16(addr);
+                long token = RmaRwLayout.releaseCount(old);
+                if (RmaRwLayout.writeFlag(old)) {
+                    // Poll the counter word for the flag, then read the queue word for the token:
+                    // a 16-byte READ is atomic per word only, and a READ that takes the queue word
+                    // before the flag clears and the counter word after would pair an old release
+                    // count with a clear flag. Once the flag is clear the count cannot move until
+                    // this reader departs (the next head writer waits for it).
+                    Int128 e = old;
+                    for (int poll = 0; RmaRwLayout.writeFlag(e); poll++) {
+                        backoff.backoff(poll);
+                        e = Int128.of(0, qp.read8(addr + RmaRwLayout.COUNTER_WORD_OFFSET));
+                    }
+                    token = RmaRwLayout.releaseCount(Int128.of(qp.read8(addr), 0));
                 }
                 backoff.completed();
-                return new RmaRwGrant(lockId, Mode.SHARED, RmaRwLayout.releaseCount(e), 0);
+                return new RmaRwGrant(lockId, Mode.SHARED, token, 0);
             }
             // Over the threshold: step out until the counters are reset.
             retries++;

@@ -48,6 +48,8 @@ public final class RmaRwLayout {
     public static final int COUNT_BITS = Long.SIZE - COUNT_SHIFT;
     public static final long COUNT_FIELD_MASK = ((1L << COUNT_BITS) - 1) << COUNT_SHIFT;
 
+    /** Byte offset of the counter word (the high word: flag and counters) in an entry. */
+    public static final int COUNTER_WORD_OFFSET = 8;
     public static final long WRITE_FLAG = 1L << 31;
     public static final long ARRIVE_MASK = 0xFFFF_FFFFL;
     public static final long ARRIVE_COUNT_MASK = WRITE_FLAG - 1;
