@@ -136,8 +136,9 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
 
     /**
      * The CQL lock's refetch READs per release (paper §6.4, Fig. 15 left): every release READs the
-     * queue once, batched with its FAA; every further READ re-fetches an entry not yet written.
-     * Only meaningful for {@code cql} (the hierarchical variants also prefetch the queue to learn the
+     * queue once, batched with its FAA; every further READ re-fetches an entry not yet written, or
+     * (rarely: once per client and member it had not seen, mostly in the warmup) reads the member
+     * list to learn whom to notify. Only meaningful for {@code cql} (the hierarchical variants also prefetch the queue to learn the
      * earliest remote timestamp).
      */
     static double refetchesPerRelease(RunResult r) {

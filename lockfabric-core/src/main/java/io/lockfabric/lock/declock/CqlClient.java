@@ -140,6 +140,11 @@ public final class CqlClient implements LockClient {
         return engine.refetchReads();
     }
 
+    /** READs of the member list, made when a queue entry names a slot this client has not seen yet. */
+    public long memberReads() {
+        return engine.memberReads();
+    }
+
     /** Acquisitions that waited {@code timeout-ns} without a grant (each started a reset). */
     public long timeouts() {
         return engine.timeouts();

@@ -100,6 +100,7 @@ final class CqlEngine {
     private long timeouts;
     private long presumedDead;
     private long refetchReads;
+    private long memberReads;
     private long ignoredReleases;
     private long[] resetLatencies = new long[8];
     private int resetLatencyCount;
@@ -518,6 +519,7 @@ final class CqlEngine {
     /** The member in {@code slot}, READing the member region if this client has not seen it yet; null if none. */
     private EndpointId member(int slot) {
         if (slot >= members.length || members[slot] == null) {
+            memberReads++;
             long[] words = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
             int count = (int) Math.min(words[0], layout.maxClients());
             EndpointId[] fresh = new EndpointId[count];
@@ -668,6 +670,10 @@ final class CqlEngine {
     }
 
     /** READs of queue entries that were not written yet when first read (§4.3 refetching). */
+    long memberReads() {
+        return memberReads;
+    }
+
     long refetchReads() {
         return refetchReads;
     }
