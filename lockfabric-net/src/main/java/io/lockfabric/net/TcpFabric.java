@@ -244,23 +244,7 @@ public final class TcpFabric implements Fabric {
 
     @Override
     public ClientThread spawn(String name, Runnable body) {
-        Thread t = Thread.ofPlatform().name(name).start(body);
-        return new ClientThread() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void join() {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new FabricException("interrupted while joining " + name, e);
-                }
-            }
-        };
+        return ClientThread.startPlatform(name, body);
     }
 
     @Override
