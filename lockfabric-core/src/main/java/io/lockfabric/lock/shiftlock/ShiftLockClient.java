@@ -211,6 +211,11 @@ final class ShiftLockClient implements LockClient {
             clock.sleepNanos(poll);
             poll = Math.min(poll * 2, timing.pollCapNs());
             long issue = clock.nanoTime();
+            // A 16-byte READ may tear (each word atomic, taken at different moments). The grant is
+            // decided on word 0 alone (Epoch, RdrCnt), so a tear only delays it. The token comes from
+            // word 1: it is at least the releasing writer's c + 1 only if word 1 was read after word 0,
+            // which MemoryRegion.read16 does on every fabric here but RDMA does not promise; hence
+            // shiftlock does not claim strict fencing (see ShiftLockProtocol.strictFencing).
             Int128 cur = qp.read16(addr);
             long now = clock.nanoTime();
             if (watch.leapt(cur.hi())) {
@@ -402,6 +407,8 @@ final class ShiftLockClient implements LockClient {
      */
     private void guardedReaderRelease(ShiftLockGrant g) {
         long addr = address(g);
+        // A torn read is harmless here: the exact-compare CAS below fails unless both words held
+        // these values at once, and then returns a consistent entry to retry from.
         Int128 cur = qp.read16(addr);
         while (true) {
             if (ShiftLockLayout.leapt(g.enqueueRelCnt(), cur.hi()) || ShiftLockLayout.rdrCnt(cur.lo()) == 0) {
@@ -451,6 +458,13 @@ final class ShiftLockClient implements LockClient {
         handOver(g, addr, succ);
     }
 
+    /**
+     * Hands the lock to the successor that sent {@code succ}: RelCnt first, by a CAS from our token,
+     * and the message only after it landed. Sending first would save the successor a round trip
+     * but let a holder paused past its lease hand a recovered lock on: the CAS is what tells it
+     * the lock was recovered, and the sim's pause sweep (ShiftLockSeedSweepTest) catches a
+     * successor who was never paused overlapping the new era's holders if the order is swapped.
+     */
     private void handOver(ShiftLockGrant g, long addr, Message succ) {
         long c = g.fencingToken();
         int att = (int) succ.b();
