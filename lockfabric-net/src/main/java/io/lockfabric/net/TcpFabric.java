@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -64,6 +65,8 @@ public final class TcpFabric implements Fabric {
     public static final int DEFAULT_IO_THREADS = 2;
     public static final long DEFAULT_SEED = 0x7C9_FAB21CL;
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+    /** Message types 0 … this − 1 are tallied one by one in {@link #messagesSent}. */
+    static final int TALLIED_TYPES = 32;
 
     private final String host;
     private final int port;
@@ -81,6 +84,9 @@ public final class TcpFabric implements Fabric {
     private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
     private final Object connectLock = new Object();
     private final AtomicReference<ServerLink> control = new AtomicReference<>();
+    /** Messages sent, by message type (the last bucket takes the rest): to this process's endpoints, to others'. */
+    private final AtomicLongArray sentWithinProcess = new AtomicLongArray(TALLIED_TYPES + 1);
+    private final AtomicLongArray sentToOtherProcesses = new AtomicLongArray(TALLIED_TYPES + 1);
     private volatile boolean closed;
 
     private TcpFabric(Builder b) {
@@ -229,6 +235,25 @@ public final class TcpFabric implements Fabric {
         if (ch != null) {
             ch.close();
         }
+    }
+
+    /**
+     * Records a message of {@code type} sent from {@code from} to {@code to}: within this process if
+     * both have its node id (the server gives one per client process), else to another process.
+     */
+    void recordSent(EndpointId from, EndpointId to, int type) {
+        AtomicLongArray tally = from.node() == to.node() ? sentWithinProcess : sentToOtherProcesses;
+        tally.incrementAndGet(type >= 0 && type < TALLIED_TYPES ? type : TALLIED_TYPES);
+    }
+
+    /**
+     * Messages of {@code type} this fabric's endpoints sent to endpoints of this process (same node
+     * id), or to endpoints of other processes. Both travel over TCP; the count says which protocol
+     * messages cross compute nodes. Types outside [0, {@value #TALLIED_TYPES}) are counted together.
+     */
+    long messagesSent(int type, boolean toOtherProcesses) {
+        AtomicLongArray tally = toOtherProcesses ? sentToOtherProcesses : sentWithinProcess;
+        return tally.get(type >= 0 && type < TALLIED_TYPES ? type : TALLIED_TYPES);
     }
 
     void offerService(TableSpec spec) {
