@@ -56,7 +56,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * another shape throws {@link io.lockfabric.fabric.TableMismatchException}. A table's rpc service
  * is built on the server from its protocol's name ({@link ServiceResolver}); a fabric built with
  * {@link Builder#shareServicesWithEmbeddedServer} hands its services to a server in the same JVM
- * (tests).
+ * (tests). A fabric built with a {@link Builder#tableNamespace} has tables of its own on a shared
+ * server: its table names are prefixed with the namespace there.
  *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
@@ -67,6 +68,8 @@ public final class TcpFabric implements Fabric {
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     /** Message types 0 … this − 1 are tallied one by one in {@link #messagesSent}. */
     static final int TALLIED_TYPES = 32;
+    /** Between a table namespace and a table name on the server. */
+    public static final String NAMESPACE_SEPARATOR = "/";
 
     private final String host;
     private final int port;
@@ -75,6 +78,7 @@ public final class TcpFabric implements Fabric {
     private final String configuredListenHost;
     private final TcpMemoryNode colocated;
     private final boolean shareServices;
+    private final String tableNamespace;
     private final long processNonce = new SecureRandom().nextLong();
     private final NettyTransport transport;
     private final EventLoopGroup group;
@@ -97,6 +101,7 @@ public final class TcpFabric implements Fabric {
         this.configuredListenHost = b.listenHost;
         this.colocated = b.colocated;
         this.shareServices = b.shareServices;
+        this.tableNamespace = b.tableNamespace;
         this.transport = NettyTransport.best();
         this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
     }
@@ -258,8 +263,23 @@ public final class TcpFabric implements Fabric {
 
     void offerService(TableSpec spec) {
         if (colocated != null && shareServices) {
-            colocated.offerService(spec.name(), spec.service());
+            colocated.offerService(serverTableName(spec.name()), spec.service());
         }
+    }
+
+    /** The name the server knows table {@code name} of this fabric by: prefixed with the namespace, if any. */
+    String serverTableName(String name) {
+        return tableNamespace == null ? name : tableNamespace + NAMESPACE_SEPARATOR + name;
+    }
+
+    /** {@code onServer} as this fabric's endpoints name it (without the namespace). */
+    TableSpec clientSpec(TableSpec onServer) {
+        String prefix = serverTableName("");
+        if (tableNamespace == null || !onServer.name().startsWith(prefix)) {
+            return onServer;
+        }
+        return new TableSpec(onServer.name().substring(prefix.length()), onServer.protocol(), onServer.locks(),
+                onServer.bytes(), onServer.fill(), onServer.memoryNode(), onServer.service());
     }
 
     void detach(TcpEndpoint endpoint) {
@@ -353,6 +373,7 @@ public final class TcpFabric implements Fabric {
         private String listenHost;
         private TcpMemoryNode colocated;
         private boolean shareServices;
+        private String tableNamespace;
 
         /** The memory node, as {@code tcp://host:port}. */
         public Builder uri(String uri) {
@@ -415,6 +436,21 @@ public final class TcpFabric implements Fabric {
          */
         public Builder shareServicesWithEmbeddedServer() {
             this.shareServices = true;
+            return this;
+        }
+
+        /**
+         * Gives this fabric tables of its own on a server other fabrics use too: the server knows
+         * its table {@code t} as {@code namespace/t}, so fabrics with different namespaces never
+         * share or collide on a table, and fabrics with the same one share them as usual. Letters,
+         * digits, '.', '_' and '-' (at most 64). Default: none (names as given).
+         */
+        public Builder tableNamespace(String namespace) {
+            if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
+                throw new IllegalArgumentException("a table namespace is 1 to 64 letters, digits, '.', '_' or '-', got '"
+                        + namespace + "'");
+            }
+            this.tableNamespace = namespace;
             return this;
         }
 
