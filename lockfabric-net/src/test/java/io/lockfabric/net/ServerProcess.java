@@ -77,6 +77,11 @@ final class ServerProcess implements AutoCloseable {
         return output.toString();
     }
 
+    /** Kills it with SIGKILL (no goodbyes to its clients) and waits for it to end. */
+    void kill() {
+        close();
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();
