@@ -147,7 +147,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "tcp only: name the runs' tables after NAME (and the protocol) instead of after this "
                     + "process, so bench processes given the same NAME, --locks and options contend for the same locks "
                     + "on one server. Start them together and give each its own --seed; use a new NAME per run. Not "
-                    + "with --check (a process's history misses the others' holds).")
+                    + "with --check (a process's history misses the others' holds); the counter cross-check then "
+                    + "disagrees (the server also counts the other processes' verbs).")
     String sharedTable;
 
     @Option(names = "--output", paramLabel = "FILE",
