@@ -244,7 +244,8 @@ public final class TcpFabric implements Fabric {
 
     /**
      * Records a message of {@code type} sent from {@code from} to {@code to}: within this process if
-     * both have its node id (the server gives one per client process), else to another process.
+     * both have its node id, else to another process. (The server gives each client fabric a node
+     * id of its own, so two fabrics in one JVM count as two processes, as two compute nodes.)
      */
     void recordSent(EndpointId from, EndpointId to, int type) {
         AtomicLongArray tally = from.node() == to.node() ? sentWithinProcess : sentToOtherProcesses;
