@@ -77,6 +77,7 @@ public final class Runner {
     private final PrintStream progressOut;
     private final FaultPlan faults;
     private final Consumer<LockClient> clientObserver;
+    private final String sharedTable;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public Runner(Fabric fabric) {
@@ -84,16 +85,17 @@ public final class Runner {
     }
 
     public Runner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
-        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { });
+        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { }, null);
     }
 
     private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults,
-                   Consumer<LockClient> clientObserver) {
+                   Consumer<LockClient> clientObserver, String sharedTable) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
         this.faults = faults;
         this.clientObserver = clientObserver;
+        this.sharedTable = sharedTable;
     }
 
     /**
@@ -105,7 +107,7 @@ public final class Runner {
         if (!plan.isNone() && !(fabric instanceof SimFabric)) {
             throw new IllegalArgumentException("faults can only be injected on the sim fabric, not " + fabric.name());
         }
-        return new Runner(fabric, showProgress, progressOut, plan, clientObserver);
+        return new Runner(fabric, showProgress, progressOut, plan, clientObserver, sharedTable);
     }
 
     /**
@@ -114,7 +116,25 @@ public final class Runner {
      * client beyond {@link LockClient#stats()} (cumulative over warmup and measured phase).
      */
     public Runner withClientObserver(Consumer<LockClient> observer) {
-        return new Runner(fabric, showProgress, progressOut, faults, Objects.requireNonNull(observer, "observer"));
+        return new Runner(fabric, showProgress, progressOut, faults, Objects.requireNonNull(observer, "observer"),
+                sharedTable);
+    }
+
+    /**
+     * This runner, naming each run's tables {@code bench-<protocol>-<name>} instead of after this
+     * process and run: runners in several processes given the same name (and the same lock count
+     * and options) contend for the same locks on one memory node (tcp). A run then cannot be
+     * checked ({@link MicroBenchConfig#check()}): its history would miss the other processes' holds
+     * while its guarded counters count their increments.
+     *
+     * @throws IllegalArgumentException if {@code name} is not letters, digits, '.', '_' or '-'
+     */
+    public Runner withSharedTable(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new IllegalArgumentException("a shared table name is 1 to 64 letters, digits, '.', '_' or '-', got '"
+                    + name + "'");
+        }
+        return new Runner(fabric, showProgress, progressOut, faults, clientObserver, name);
     }
 
     /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
@@ -155,9 +175,13 @@ public final class Runner {
         }
         LockOptions options = config.options().forProtocol(protocol);
         FailureModel failureModel = protocol.failureModel(options);
-        // the process id keeps runs of several processes on one (tcp) memory node apart
-        String table = "bench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-"
-                + RUN_SEQUENCE.incrementAndGet();
+        if (sharedTable != null && config.check()) {
+            throw new IllegalArgumentException("a run on shared tables cannot be checked: other processes' holds are "
+                    + "not in this one's history");
+        }
+        // the process id keeps runs of several processes on one (tcp) memory node apart, unless they share
+        String table = sharedTable != null ? "bench-" + protocol.name() + "-" + sharedTable
+                : "bench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-" + RUN_SEQUENCE.incrementAndGet();
         int dataNode = fabric.memoryNodes() - 1;
         TableSpec dataSpec = new TableSpec(table + "-data", DATA_TABLE_PROTOCOL, config.locks(),
                 config.locks() * DATA_OBJECT_BYTES).onMemoryNode(dataNode);

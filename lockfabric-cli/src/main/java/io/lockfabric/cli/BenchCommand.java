@@ -9,6 +9,7 @@ import io.lockfabric.bench.Runner;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.LockProtocol;
@@ -142,6 +143,14 @@ final class BenchCommand implements Callable<Integer> {
                     + "protocols'.")
     List<String> options = new ArrayList<>();
 
+    @Option(names = "--shared-table", paramLabel = "NAME",
+            description = "tcp only: name the runs' tables after NAME (and the protocol) instead of after this "
+                    + "process, so bench processes given the same NAME, --locks and options contend for the same locks "
+                    + "on one server. Start them together and give each its own --seed; use a new NAME per run. Not "
+                    + "with --check (a process's history misses the others' holds); the counter cross-check then "
+                    + "disagrees (the server also counts the other processes' verbs).")
+    String sharedTable;
+
     @Option(names = "--output", paramLabel = "FILE",
             description = "Write the report to FILE instead of standard output.")
     Path output;
@@ -160,6 +169,10 @@ final class BenchCommand implements Callable<Integer> {
             throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
                     + "--fabric sim only");
         }
+        if (sharedTable != null && (!tcp || check)) {
+            throw new BadInputException(!tcp ? "--shared-table applies to --fabric tcp://HOST:PORT only"
+                    : "--shared-table cannot be checked: each process's history misses the other processes' holds");
+        }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
         ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
@@ -174,7 +187,14 @@ final class BenchCommand implements Callable<Integer> {
             try (Fabric f = sim ? new SimFabric(cluster)
                     : tcp ? TcpFabric.builder().uri(fabric).seed(seed).build()
                     : LocalFabric.builder().seed(seed).build()) {
-                results.add(new Runner(f).withFaults(plan).run(protocol, config));
+                Runner runner = new Runner(f).withFaults(plan);
+                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(protocol, config));
+            } catch (TableMismatchException e) {
+                if (sharedTable == null) {
+                    throw e;
+                }
+                throw new BadInputException("--shared-table " + sharedTable + ": another process made " + protocol.name()
+                        + "'s table with another shape (other --locks or options?): " + e.getMessage());
             }
         }
         String report = reportFormat.report().render(results);

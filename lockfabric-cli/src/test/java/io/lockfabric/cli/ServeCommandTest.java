@@ -15,6 +15,7 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.net.TcpFabric;
+import io.lockfabric.net.TcpMemoryNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,39 @@ class ServeCommandTest {
             MainTest.Outcome o = MainTest.run(args);
             assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", args) + ": " + o.err());
             assertTrue(o.err().startsWith("lockfabric: "), o.err());
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void benchesGivenOneSharedTableContendForTheSameLocks() throws Exception {
+        try (TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(16L << 20).start()) {
+            String uri = server.uri();
+            List<MainTest.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> benches = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                String seed = Integer.toString(i + 1);
+                benches.add(Thread.ofPlatform().start(() -> outcomes.add(MainTest.run("bench", "--fabric", uri,
+                        "--protocols", "cas", "--clients", "2", "--locks", "4", "--ops", "300", "--seed", seed,
+                        "--shared-table", "both", "--format", "csv"))));
+            }
+            for (Thread t : benches) {
+                t.join();
+            }
+            for (MainTest.Outcome o : outcomes) {
+                assertEquals(Main.EXIT_OK, o.status(), o.err());
+            }
+            assertNotNull(server.memory().table("bench-cas-both"), "one table for both");
+            MainTest.Outcome other = MainTest.run("bench", "--fabric", uri, "--protocols", "cas", "--locks", "8",
+                    "--ops", "10", "--shared-table", "both");
+            assertEquals(Main.EXIT_BAD_INPUT, other.status(), other.err());
+            assertTrue(other.err().contains("another shape"), other.err());
+            MainTest.Outcome checked = MainTest.run("bench", "--fabric", uri, "--ops", "10", "--shared-table", "x",
+                    "--check");
+            assertEquals(Main.EXIT_BAD_INPUT, checked.status(), checked.err());
+            MainTest.Outcome local = MainTest.run("bench", "--ops", "10", "--shared-table", "x");
+            assertEquals(Main.EXIT_BAD_INPUT, local.status(), local.err());
+            assertTrue(local.err().contains("tcp"), local.err());
         }
     }
 

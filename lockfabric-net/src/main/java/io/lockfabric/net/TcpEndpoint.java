@@ -92,13 +92,13 @@ final class TcpEndpoint implements Endpoint {
         if (wantsService) {
             fabric.offerService(spec);
         }
-        TableSpec shape = new TableSpec(spec.name(), spec.protocol(), spec.locks(), spec.bytes(), spec.fill(),
-                spec.memoryNode(), null);
+        TableSpec shape = new TableSpec(fabric.serverTableName(spec.name()), spec.protocol(), spec.locks(),
+                spec.bytes(), spec.fill(), spec.memoryNode(), null);
         List<String> serviceOptions = wantsService ? spec.service().options() : List.of();
         Frame reply = link.call(rid -> new Frame.OpenTable(rid, shape, wantsService, serviceOptions));
         return switch (reply) {
             case Frame.TableOpened t -> new Table(spec, t.memoryNode(), t.address(), t.service());
-            case Frame.TableMismatch m -> throw new TableMismatchException(m.existing(), spec);
+            case Frame.TableMismatch m -> throw new TableMismatchException(fabric.clientSpec(m.existing()), spec);
             default -> throw TcpQueuePair.unexpected(reply);
         };
     }

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -55,7 +56,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * another shape throws {@link io.lockfabric.fabric.TableMismatchException}. A table's rpc service
  * is built on the server from its protocol's name ({@link ServiceResolver}); a fabric built with
  * {@link Builder#shareServicesWithEmbeddedServer} hands its services to a server in the same JVM
- * (tests).
+ * (tests). A fabric built with a {@link Builder#tableNamespace} has tables of its own on a shared
+ * server: its table names are prefixed with the namespace there.
  *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
@@ -64,6 +66,10 @@ public final class TcpFabric implements Fabric {
     public static final int DEFAULT_IO_THREADS = 2;
     public static final long DEFAULT_SEED = 0x7C9_FAB21CL;
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+    /** Message types 0 … this − 1 are tallied one by one in {@link #messagesSent}. */
+    static final int TALLIED_TYPES = 32;
+    /** Between a table namespace and a table name on the server. */
+    public static final String NAMESPACE_SEPARATOR = "/";
 
     private final String host;
     private final int port;
@@ -72,6 +78,7 @@ public final class TcpFabric implements Fabric {
     private final String configuredListenHost;
     private final TcpMemoryNode colocated;
     private final boolean shareServices;
+    private final String tableNamespace;
     private final long processNonce = new SecureRandom().nextLong();
     private final NettyTransport transport;
     private final EventLoopGroup group;
@@ -81,6 +88,9 @@ public final class TcpFabric implements Fabric {
     private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
     private final Object connectLock = new Object();
     private final AtomicReference<ServerLink> control = new AtomicReference<>();
+    /** Messages sent, by message type (the last bucket takes the rest): to this process's endpoints, to others'. */
+    private final AtomicLongArray sentWithinProcess = new AtomicLongArray(TALLIED_TYPES + 1);
+    private final AtomicLongArray sentToOtherProcesses = new AtomicLongArray(TALLIED_TYPES + 1);
     private volatile boolean closed;
 
     private TcpFabric(Builder b) {
@@ -91,6 +101,7 @@ public final class TcpFabric implements Fabric {
         this.configuredListenHost = b.listenHost;
         this.colocated = b.colocated;
         this.shareServices = b.shareServices;
+        this.tableNamespace = b.tableNamespace;
         this.transport = NettyTransport.best();
         this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
     }
@@ -231,10 +242,45 @@ public final class TcpFabric implements Fabric {
         }
     }
 
+    /**
+     * Records a message of {@code type} sent from {@code from} to {@code to}: within this process if
+     * both have its node id, else to another process. (The server gives each client fabric a node
+     * id of its own, so two fabrics in one JVM count as two processes, as two compute nodes.)
+     */
+    void recordSent(EndpointId from, EndpointId to, int type) {
+        AtomicLongArray tally = from.node() == to.node() ? sentWithinProcess : sentToOtherProcesses;
+        tally.incrementAndGet(type >= 0 && type < TALLIED_TYPES ? type : TALLIED_TYPES);
+    }
+
+    /**
+     * Messages of {@code type} this fabric's endpoints sent to endpoints of this process (same node
+     * id), or to endpoints of other processes. Both travel over TCP; the count says which protocol
+     * messages cross compute nodes. Types outside [0, {@value #TALLIED_TYPES}) are counted together.
+     */
+    long messagesSent(int type, boolean toOtherProcesses) {
+        AtomicLongArray tally = toOtherProcesses ? sentToOtherProcesses : sentWithinProcess;
+        return tally.get(type >= 0 && type < TALLIED_TYPES ? type : TALLIED_TYPES);
+    }
+
     void offerService(TableSpec spec) {
         if (colocated != null && shareServices) {
-            colocated.offerService(spec.name(), spec.service());
+            colocated.offerService(serverTableName(spec.name()), spec.service());
         }
+    }
+
+    /** The name the server knows table {@code name} of this fabric by: prefixed with the namespace, if any. */
+    String serverTableName(String name) {
+        return tableNamespace == null ? name : tableNamespace + NAMESPACE_SEPARATOR + name;
+    }
+
+    /** {@code onServer} as this fabric's endpoints name it (without the namespace). */
+    TableSpec clientSpec(TableSpec onServer) {
+        String prefix = serverTableName("");
+        if (tableNamespace == null || !onServer.name().startsWith(prefix)) {
+            return onServer;
+        }
+        return new TableSpec(onServer.name().substring(prefix.length()), onServer.protocol(), onServer.locks(),
+                onServer.bytes(), onServer.fill(), onServer.memoryNode(), onServer.service());
     }
 
     void detach(TcpEndpoint endpoint) {
@@ -328,6 +374,7 @@ public final class TcpFabric implements Fabric {
         private String listenHost;
         private TcpMemoryNode colocated;
         private boolean shareServices;
+        private String tableNamespace;
 
         /** The memory node, as {@code tcp://host:port}. */
         public Builder uri(String uri) {
@@ -390,6 +437,21 @@ public final class TcpFabric implements Fabric {
          */
         public Builder shareServicesWithEmbeddedServer() {
             this.shareServices = true;
+            return this;
+        }
+
+        /**
+         * Gives this fabric tables of its own on a server other fabrics use too: the server knows
+         * its table {@code t} as {@code namespace/t}, so fabrics with different namespaces never
+         * share or collide on a table, and fabrics with the same one share them as usual. Letters,
+         * digits, '.', '_' and '-' (at most 64). Default: none (names as given).
+         */
+        public Builder tableNamespace(String namespace) {
+            if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
+                throw new IllegalArgumentException("a table namespace is 1 to 64 letters, digits, '.', '_' or '-', got '"
+                        + namespace + "'");
+            }
+            this.tableNamespace = namespace;
             return this;
         }
 

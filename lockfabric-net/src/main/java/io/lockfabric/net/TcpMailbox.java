@@ -43,6 +43,7 @@ final class TcpMailbox implements Mailbox {
         Message m = new Message(id, channel, type, lock, a, b);
         TcpMemoryNode.send(peer, new Frame.PeerMessage(to.pack(), m));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
+        fabric.recordSent(id, to, type);
     }
 
     /** Called by the listener's I/O thread. */

@@ -490,7 +490,7 @@ public final class TcpMemoryNode implements AutoCloseable {
         private String bind = DEFAULT_BIND;
         private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
         private int ioThreads = DEFAULT_IO_THREADS;
-        private ServiceResolver resolver = ServiceResolver.lockProtocols();
+        private ServiceResolver resolver = ServiceResolver.registered();
 
         /** TCP port; 0 picks a free one. */
         public Builder port(int port) {
@@ -514,6 +514,7 @@ public final class TcpMemoryNode implements AutoCloseable {
             return this;
         }
 
+        /** How tables' rpc services are built from what clients send (default {@link ServiceResolver#registered()}). */
         public Builder serviceResolver(ServiceResolver resolver) {
             this.resolver = resolver;
             return this;

@@ -90,6 +90,32 @@ class TcpFabricTest {
     }
 
     @Test
+    void tableNamespacesKeepFabricsTablesApartOnOneServer() {
+        try (TcpFabric x = TcpFabric.builder().uri(server.uri()).tableNamespace("x").build();
+             TcpFabric x2 = TcpFabric.builder().uri(server.uri()).tableNamespace("x").build();
+             TcpFabric y = TcpFabric.builder().uri(server.uri()).tableNamespace("y").build()) {
+            Endpoint ex = x.newEndpoint();
+            Table tx = ex.openTable(new TableSpec("t", "test", 1, 64));
+            assertEquals("t", tx.spec().name(), "the fabric's endpoints see their own name");
+            ex.queuePair(0).write8(tx.at(0), 42);
+            Endpoint ey = y.newEndpoint();
+            Table ty = ey.openTable(new TableSpec("t", "test", 2, 128));
+            assertEquals(0, ey.queuePair(0).read8(ty.at(0)), "another namespace: another table, another shape");
+            Endpoint ex2 = x2.newEndpoint();
+            assertEquals(42, ex2.queuePair(0).read8(ex2.openTable(new TableSpec("t", "test", 1, 64)).at(0)),
+                    "the same namespace shares the table");
+            TableMismatchException e = assertThrows(TableMismatchException.class,
+                    () -> ex2.openTable(new TableSpec("t", "test", 3, 64)));
+            assertFalse(e.getMessage().contains("x/t"), "named as the fabric names it: " + e.getMessage());
+            assertNotNull(server.memory().table("x/t"));
+            assertNotNull(server.memory().table("y/t"));
+            for (String bad : List.of("", "a/b", "a b")) {
+                assertThrows(IllegalArgumentException.class, () -> TcpFabric.builder().tableNamespace(bad), bad);
+            }
+        }
+    }
+
+    @Test
     void servicesAreRebuiltFromTheProtocolNameWithTheRightOptions() {
         // shiftlock with 4 eras has a bigger table than the default: its open carries eras=4 for the service
         LockOptions eras = LockOptions.parse(List.of("eras=4"));

@@ -1,0 +1,48 @@
+package io.lockfabric.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.TableMismatchException;
+import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.LockProtocols;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+
+import org.junit.jupiter.api.Test;
+
+/** Runs on shared tables ({@link Runner#withSharedTable}): one table per protocol and name, reused. */
+class SharedTableRunnerTest {
+    private static MicroBenchConfig config(long locks) {
+        return MicroBenchConfig.builder().clients(2).locks(locks).operations(200).warmupNs(0).seed(3).build();
+    }
+
+    @Test
+    void runsWithOneNameShareTheTableAndAnotherShapeIsRefused() {
+        LockProtocol cas = LockProtocols.byName("cas");
+        try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
+            Runner runner = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+                    .withSharedTable("s1");
+            assertEquals(200, runner.run(cas, config(8)).measuredOps());
+            assertEquals(200, runner.run(cas, config(8)).measuredOps(), "a second run opens the same table");
+            try (Endpoint e = fabric.newEndpoint()) {
+                assertNotNull(e.openTable(cas.tableSpec("bench-cas-s1", 8, LockOptions.DEFAULTS)), "named after s1");
+                assertThrows(TableMismatchException.class, () -> e.openTable(cas.tableSpec("bench-cas-s1", 9,
+                        LockOptions.DEFAULTS)), "it exists with 8 locks");
+            }
+            assertThrows(TableMismatchException.class, () -> runner.run(cas, config(16)), "another lock count");
+            IllegalArgumentException checked = assertThrows(IllegalArgumentException.class,
+                    () -> runner.run(cas, config(8).withCheck(true)));
+            assertTrue(checked.getMessage().contains("cannot be checked"), checked.getMessage());
+            for (String bad : new String[] {"", "a b", "x/y", "z".repeat(65)}) {
+                assertThrows(IllegalArgumentException.class, () -> runner.withSharedTable(bad), bad);
+            }
+        }
+    }
+}
