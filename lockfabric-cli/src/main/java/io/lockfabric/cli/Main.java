@@ -2,6 +2,7 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.BenchmarkFailedException;
 import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.RangeLockProtocols;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  */
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = "lockfabric 0.1.0",
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
-        subcommands = {BenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
+        subcommands = {BenchCommand.class, RangeBenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
                 ServeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
@@ -66,6 +67,9 @@ public final class Main implements Runnable {
         bench.getCommandSpec().usageMessage().footer(
                 "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
                 "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed.");
+        cli.getSubcommands().get("range-bench").getCommandSpec().usageMessage().footer(
+                "", "Registered range protocols: " + String.join(", ", RangeLockProtocols.names()) + ".",
+                "Exit status: 0 ok; 1 the range exclusion check found violations; 2 bad input; 3 a run failed.");
         return cli.execute(args);
     }
 
