@@ -29,9 +29,9 @@ import java.util.TreeSet;
  * waste can reach a (b straddling a child boundary of an internal node that meets a's range).
  * Splits depend only on (level of x*, offset in it), so they are cached. A stratum no larger than
  * the budget is enumerated, which makes the result exact (checked against brute force over all
- * pairs on small trees); a larger one is sampled: every offset class of the stratum, each at
- * {@code budget / classes} random nodes (at least one), which estimates the stratum's sum without
- * bias. Not thread-safe (the split cache).
+ * pairs on small trees); a larger one is sampled without bias: every offset class of the stratum at
+ * {@code budget / classes} random nodes if there are at most {@code budget} classes, else
+ * {@code budget} uniform draws of (offset class, node). Not thread-safe (the split cache).
  */
 public final class FalseConflicts {
     /** The rate and how it was obtained. */
@@ -130,7 +130,7 @@ public final class FalseConflicts {
                         n++;
                     }
                 }
-            } else {
+            } else if (offsets.length <= budget) {
                 exact = false;
                 long reps = Math.max(1, budget / offsets.length);
                 for (long o : offsets) {
@@ -138,6 +138,13 @@ public final class FalseConflicts {
                         sum += contribution(random.nextLong(nodes) * tree.span(d) + o);
                         n++;
                     }
+                }
+            } else {
+                exact = false;
+                for (int i = 0; i < budget; i++) {
+                    long o = offsets[random.nextInt(offsets.length)];
+                    sum += contribution(random.nextLong(nodes) * tree.span(d) + o);
+                    n++;
                 }
             }
             evaluated += n;
@@ -170,9 +177,12 @@ public final class FalseConflicts {
             return 0;
         }
         long both = 0;
-        for (long b : candidates(a)) {
-            if (contains(hit, b) && meets(waste(b), a, a + size)) {
-                both++;
+        long[] reach = intersect(candidateWindows(a), hit);
+        for (int i = 0; i < reach.length; i += 2) {
+            for (long b = reach[i]; b < reach[i + 1]; b++) {
+                if (meets(waste(b), a, a + size)) {
+                    both++;
+                }
             }
         }
         return 2 * a1 - both;
@@ -265,11 +275,12 @@ public final class FalseConflicts {
     }
 
     /**
-     * Every left border b whose lowest covering node is internal and meets [a, a + L): b straddles
-     * a child boundary of such a node. Sorted, without duplicates, within [0, M).
+     * Every left border b whose lowest covering node may be internal and meet [a, a + L): b
+     * straddles a child boundary of an internal node that meets [a, a + L). Sorted merged
+     * intervals within [0, M).
      */
-    private long[] candidates(long a) {
-        long[] out = new long[64];
+    private long[] candidateWindows(long a) {
+        long[] raw = new long[64];
         int n = 0;
         for (int d = 0; d < tree.leafLevel(); d++) {
             long span = tree.span(d);
@@ -277,24 +288,39 @@ public final class FalseConflicts {
             for (long node = a / span; node <= (a + size - 1) / span; node++) {
                 for (int i = 1; i < CitronLayout.FANOUT; i++) {
                     long c = node * span + i * quarter;
-                    for (long b = Math.max(0, c - size + 1); b < c && b < borders; b++) {
-                        if (n == out.length) {
-                            out = Arrays.copyOf(out, 2 * n);
-                        }
-                        out[n++] = b;
+                    if (n + 2 > raw.length) {
+                        raw = Arrays.copyOf(raw, 2 * raw.length);
                     }
+                    raw[n++] = Math.max(0, c - size + 1);
+                    raw[n++] = Math.min(borders, c);
                 }
             }
         }
-        long[] all = Arrays.copyOf(out, n);
-        Arrays.sort(all);
-        int u = 0;
-        for (int i = 0; i < all.length; i++) {
-            if (u == 0 || all[u - 1] != all[i]) {
-                all[u++] = all[i];
+        long[] w = Arrays.copyOf(raw, n);
+        sortIntervals(w);
+        return merge(w);
+    }
+
+    /** The intersection of two sorted lists of disjoint intervals. */
+    private static long[] intersect(long[] x, long[] y) {
+        long[] out = new long[x.length + y.length];
+        int n = 0;
+        int i = 0;
+        int j = 0;
+        while (i < x.length && j < y.length) {
+            long s = Math.max(x[i], y[j]);
+            long e = Math.min(x[i + 1], y[j + 1]);
+            if (s < e) {
+                out[n++] = s;
+                out[n++] = e;
+            }
+            if (x[i + 1] < y[j + 1]) {
+                i += 2;
+            } else {
+                j += 2;
             }
         }
-        return Arrays.copyOf(all, u);
+        return Arrays.copyOf(out, n);
     }
 
     private static boolean meets(long[] intervals, long l, long r) {
