@@ -109,7 +109,7 @@ final class RangeBenchCommand implements Callable<Integer> {
 
     @Option(names = "--option", paramLabel = "[PROTO.]NAME=VALUE",
             description = "A range protocol option, repeatable (e.g. citron.fast-path=0, k=1, t-wait-ns=20us). "
-                    + "See 'lockfabric protocols'.")
+                    + "The range protocols' options are listed below.")
     List<String> options = new ArrayList<>();
 
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE.")
