@@ -1,13 +1,19 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.bench.BenchmarkFailedException;
+import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.lock.RangeLockProtocol;
+import io.lockfabric.lock.RangeLockProtocols;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The {@code lockfabric} command. {@link #run} is the whole program without {@code System.exit},
@@ -17,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  */
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = "lockfabric 0.1.0",
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
-        subcommands = {BenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
+        subcommands = {BenchCommand.class, RangeBenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
                 ServeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
@@ -66,6 +72,15 @@ public final class Main implements Runnable {
         bench.getCommandSpec().usageMessage().footer(
                 "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
                 "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed.");
+        List<String> rangeFooter = new ArrayList<>(List.of("",
+                "Registered range protocols and their options:"));
+        for (RangeLockProtocol p : RangeLockProtocols.all()) {
+            rangeFooter.add("  " + p.name() + ": " + p.options().stream().map(LockOption::name)
+                    .collect(Collectors.joining(", ")));
+        }
+        rangeFooter.add("Exit status: 0 ok; 1 the range exclusion check found violations; 2 bad input; 3 a run failed.");
+        cli.getSubcommands().get("range-bench").getCommandSpec().usageMessage().footer(
+                rangeFooter.toArray(String[]::new));
         return cli.execute(args);
     }
 

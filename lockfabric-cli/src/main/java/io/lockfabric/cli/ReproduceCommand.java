@@ -61,6 +61,12 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "case's own.")
     Long durationNs;
 
+    @Option(names = "--protocols", paramLabel = "NAME", split = ",",
+            description = "For experiments that compare protocols (the citron-fig6/7 range experiments): run these "
+                    + "instead of the experiment's own list (which fails if some of it is not registered). Rows "
+                    + "needing a protocol not run are left out and named.")
+    java.util.List<String> protocols;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -87,6 +93,13 @@ final class ReproduceCommand implements Callable<Integer> {
         ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)
                 .withWarmupNs(positive("--warmup", warmupNs)).withDurationNs(positive("--duration", durationNs))
                 .withProgress(ProgressDisplay.consoleIsTerminal(), System.err);
+        if (protocols != null && !protocols.isEmpty()) {
+            if (!e.selectsProtocols()) {
+                throw new BadInputException("experiment " + e.name() + " runs a fixed set of protocols; --protocols "
+                        + "applies to experiments that compare protocols (e.g. citron-fig6, citron-fig7)");
+            }
+            settings = settings.withProtocols(protocols.stream().map(String::trim).filter(s -> !s.isEmpty()).toList());
+        }
         ExperimentResult result = e.run(settings);
         out.print(json ? ExperimentReport.json(result) : ExperimentReport.table(result));
         out.flush();

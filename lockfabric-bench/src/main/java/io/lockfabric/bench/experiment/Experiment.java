@@ -16,6 +16,14 @@ public interface Experiment {
     /** One line: what is measured. */
     String description();
 
+    /**
+     * True if the experiment compares protocols and honours {@link ExperimentSettings#protocols()}
+     * (a subset of its own list, or other registered names).
+     */
+    default boolean selectsProtocols() {
+        return false;
+    }
+
     /** Runs every case (on fresh simulated clusters) and compares. */
     ExperimentResult run(ExperimentSettings settings);
 }

@@ -2,19 +2,22 @@ package io.lockfabric.bench.experiment;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * How to run an experiment: its seed, optional overrides of every case's warmup and measured
- * window (0 keeps the experiment's own: the bands are meant for those), and whether to show
- * progress on {@code progressOut}.
+ * window (0 keeps the experiment's own: the bands are meant for those), whether to show
+ * progress on {@code progressOut}, and, for experiments that {@link Experiment#selectsProtocols()},
+ * the protocols to run instead of the experiment's own list (empty: the experiment's own).
  */
 public record ExperimentSettings(long seed, long warmupNs, long durationNs, boolean showProgress,
-                                 PrintStream progressOut) {
+                                 PrintStream progressOut, List<String> protocols) {
     public static final long DEFAULT_SEED = 42;
 
     public ExperimentSettings {
         Objects.requireNonNull(progressOut, "progressOut");
+        protocols = List.copyOf(protocols);
         if (warmupNs < 0 || durationNs < 0) {
             throw new IllegalArgumentException("warmup and duration must be >= 0");
         }
@@ -22,25 +25,31 @@ public record ExperimentSettings(long seed, long warmupNs, long durationNs, bool
 
     /** The experiment's own windows, the default seed, no progress. */
     public static ExperimentSettings defaults() {
-        return new ExperimentSettings(DEFAULT_SEED, 0, 0, false, new PrintStream(OutputStream.nullOutputStream()));
+        return new ExperimentSettings(DEFAULT_SEED, 0, 0, false, new PrintStream(OutputStream.nullOutputStream()),
+                List.of());
     }
 
     public ExperimentSettings withSeed(long value) {
-        return new ExperimentSettings(value, warmupNs, durationNs, showProgress, progressOut);
+        return new ExperimentSettings(value, warmupNs, durationNs, showProgress, progressOut, protocols);
     }
 
     /** Overrides every case's warmup (0: the experiment's own). */
     public ExperimentSettings withWarmupNs(long value) {
-        return new ExperimentSettings(seed, value, durationNs, showProgress, progressOut);
+        return new ExperimentSettings(seed, value, durationNs, showProgress, progressOut, protocols);
     }
 
     /** Overrides every case's measured window (0: the experiment's own). */
     public ExperimentSettings withDurationNs(long value) {
-        return new ExperimentSettings(seed, warmupNs, value, showProgress, progressOut);
+        return new ExperimentSettings(seed, warmupNs, value, showProgress, progressOut, protocols);
     }
 
     public ExperimentSettings withProgress(boolean show, PrintStream out) {
-        return new ExperimentSettings(seed, warmupNs, durationNs, show, out);
+        return new ExperimentSettings(seed, warmupNs, durationNs, show, out, protocols);
+    }
+
+    /** Runs only {@code names} (experiments that select protocols; empty: the experiment's own list). */
+    public ExperimentSettings withProtocols(List<String> names) {
+        return new ExperimentSettings(seed, warmupNs, durationNs, showProgress, progressOut, names);
     }
 
     /** Shows {@code "[done/total] label"} on the progress stream, if progress is shown. */

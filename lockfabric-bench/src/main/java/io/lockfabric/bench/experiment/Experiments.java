@@ -8,7 +8,9 @@ public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
             new ShiftLockBreakdownExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
-            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment());
+            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(),
+            new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
+            new CitronFalseConflictExperiment(), new CitronAbortRateExperiment());
 
     private Experiments() {
     }

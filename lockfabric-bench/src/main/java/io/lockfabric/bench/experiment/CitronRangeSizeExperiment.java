@@ -1,0 +1,170 @@
+package io.lockfabric.bench.experiment;
+
+import io.lockfabric.bench.range.RangeRunResult;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * {@code citron-fig6}: CITRON (FAST'23) §4.2, Figure 6: goodput and acquire p50/p99 of CITRON and
+ * the range baselines as clients grow, for range sizes L = 1, 16 and 256, left borders Zipf-0.9
+ * over [0, N − L], N = 2^28.
+ *
+ * <p>The paper's plot values are not in its text; its ratios are compared here. L = 1: CITRON has
+ * 44.6% lower goodput and 1.83× the p99 of SS-Exact on average; SS-Over and SS-Under peak at 83.2%
+ * and 16.6% of CITRON's peak with 3.77× and 4.68× its p99 on average. L = 16 / 256: CITRON peaks
+ * 28.7% / 38.6% above SS (compared with SS-Exact). Against the server-CPU baselines (rpc-range):
+ * 1.56× / 1.76× peak goodput at L = 1 / 16; at L = 256 a similar peak and 24.6% lower p99 on
+ * average. Rows whose protocols were not run are left out (and said so).
+ */
+public final class CitronRangeSizeExperiment implements Experiment {
+    public static final String NAME = "citron-fig6";
+    static final long[] SIZES = {1, 16, 256};
+    /** Reduced from the paper's 3 … 192 sweep to five points. */
+    static final int[] CLIENTS = {3, 24, 48, 96, 192};
+    private static final Band RATIO_BAND = Band.relative(0.3);
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String reference() {
+        return "CITRON (FAST'23) §4.2, Figure 6";
+    }
+
+    @Override
+    public String description() {
+        return "goodput and acquire p50/p99 vs clients (3..192) for L = 1, 16, 256, Zipf-0.9 left borders, N = 2^28: "
+                + String.join(", ", RangeMicrobench.RANGE_PROTOCOLS);
+    }
+
+    @Override
+    public boolean selectsProtocols() {
+        return true;
+    }
+
+    @Override
+    public ExperimentResult run(ExperimentSettings settings) {
+        long wallStart = System.nanoTime();
+        List<String> protocols = RangeMicrobench.protocols(settings, RangeMicrobench.RANGE_PROTOCOLS);
+        Map<String, RangeRunResult> runs = new LinkedHashMap<>();
+        int total = SIZES.length * protocols.size() * CLIENTS.length;
+        int done = 0;
+        for (long size : SIZES) {
+            for (String protocol : protocols) {
+                for (int clients : CLIENTS) {
+                    String key = key(protocol, size, clients);
+                    settings.progress(++done, total, key);
+                    runs.put(key, RangeMicrobench.of(protocol, List.of(size), 0.9, clients).run(settings));
+                }
+            }
+        }
+        List<ExperimentTable> tables = new ArrayList<>();
+        tables.add(matrix("goodput, Mops/s", protocols, runs, RangeMicrobench::goodputCell));
+        tables.add(matrix("acquire latency p50 / p99, us", protocols, runs, RangeMicrobench::latencyCell));
+        tables.add(matrix("verbs per acquisition / aborts per acquisition", protocols, runs,
+                r -> RangeMicrobench.f2(r.verbsPerAcquisition().oneSided()) + " / "
+                        + RangeMicrobench.f2(r.abortsPerAcquisition())));
+        List<ExperimentRow> rows = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        Compare c = new Compare(runs, protocols, rows, leftOut);
+        c.mean("L=1", "goodput citron / ss-exact (mean over clients)", 1 - 0.446, "citron", "ss-exact", 1,
+                RangeRunResult::goodput);
+        c.mean("L=1", "p99 citron / ss-exact (mean)", 1.83, "citron", "ss-exact", 1, CitronRangeSizeExperiment::p99);
+        c.peak("L=1", "peak goodput ss-over / citron", 0.832, "ss-over", "citron", 1);
+        c.peak("L=1", "peak goodput ss-under / citron", 0.166, "ss-under", "citron", 1);
+        c.mean("L=1", "p99 ss-over / citron (mean)", 3.77, "ss-over", "citron", 1, CitronRangeSizeExperiment::p99);
+        c.mean("L=1", "p99 ss-under / citron (mean)", 4.68, "ss-under", "citron", 1, CitronRangeSizeExperiment::p99);
+        c.peak("L=16", "peak goodput citron / ss-exact", 1.287, "citron", "ss-exact", 16);
+        c.peak("L=256", "peak goodput citron / ss-exact", 1.386, "citron", "ss-exact", 256);
+        c.peak("L=1", "peak goodput citron / rpc-range", 1.56, "citron", "rpc-range", 1);
+        c.peak("L=16", "peak goodput citron / rpc-range", 1.76, "citron", "rpc-range", 16);
+        c.peak("L=256", "peak goodput citron / rpc-range", 1.0, "citron", "rpc-range", 256);
+        c.mean("L=256", "p99 citron / rpc-range (mean)", 1 - 0.246, "citron", "rpc-range", 256,
+                CitronRangeSizeExperiment::p99);
+        rows.add(RangeMicrobench.exclusionRow(List.copyOf(runs.values())));
+        String discussion = leftOut.isEmpty() ? ""
+                : "Not compared (protocols not run): " + String.join("; ", leftOut) + ".";
+        return new ExperimentResult(NAME, reference(), description(),
+                RangeMicrobench.setup(settings, "Zipf 0.9, clients " + java.util.Arrays.toString(CLIENTS)
+                        + " (paper: up to 192), protocols " + String.join(", ", protocols)),
+                tables, rows, discussion, System.nanoTime() - wallStart);
+    }
+
+    static double p99(RangeRunResult r) {
+        return r.acquireLatency().p99Us();
+    }
+
+    /** Ratios of two protocols' runs at one size, added as rows when both ran. */
+    record Compare(Map<String, RangeRunResult> runs, List<String> protocols, List<ExperimentRow> rows,
+                   List<String> leftOut) {
+        boolean ran(String metric, String a, String b) {
+            if (protocols.contains(a) && protocols.contains(b)) {
+                return true;
+            }
+            leftOut.add(metric);
+            return false;
+        }
+
+        void peak(String caseName, String metric, double paper, String a, String b, long size) {
+            if (ran(caseName + " " + metric, a, b)) {
+                double pa = 0;
+                double pb = 0;
+                for (int n : CLIENTS) {
+                    pa = Math.max(pa, runs.get(key(a, size, n)).goodput());
+                    pb = Math.max(pb, runs.get(key(b, size, n)).goodput());
+                }
+                rows.add(new ExperimentRow(caseName, metric, paper, pb == 0 ? 0 : pa / pb, "x", RATIO_BAND));
+            }
+        }
+
+        void mean(String caseName, String metric, double paper, String a, String b, long size,
+                  ToDoubleFunction<RangeRunResult> value) {
+            if (ran(caseName + " " + metric, a, b)) {
+                double sum = 0;
+                int n = 0;
+                for (int clients : CLIENTS) {
+                    double vb = value.applyAsDouble(runs.get(key(b, size, clients)));
+                    if (vb > 0) {
+                        sum += value.applyAsDouble(runs.get(key(a, size, clients))) / vb;
+                        n++;
+                    }
+                }
+                rows.add(new ExperimentRow(caseName, metric, paper, n == 0 ? 0 : sum / n, "x", RATIO_BAND));
+            }
+        }
+    }
+
+    private interface Cell {
+        String of(RangeRunResult r);
+    }
+
+    /** Rows: protocol at each size; columns: clients. */
+    private static ExperimentTable matrix(String title, List<String> protocols, Map<String, RangeRunResult> runs,
+                                          Cell cell) {
+        List<String> columns = new ArrayList<>(List.of("protocol, L"));
+        for (int n : CLIENTS) {
+            columns.add(n + " clients");
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (long size : SIZES) {
+            for (String protocol : protocols) {
+                List<String> row = new ArrayList<>(List.of(protocol + ", L=" + size));
+                for (int n : CLIENTS) {
+                    row.add(cell.of(runs.get(key(protocol, size, n))));
+                }
+                cells.add(row);
+            }
+        }
+        return new ExperimentTable(title, columns, cells);
+    }
+
+    static String key(String protocol, long size, int clients) {
+        return protocol + " L=" + size + " " + clients + " clients";
+    }
+}

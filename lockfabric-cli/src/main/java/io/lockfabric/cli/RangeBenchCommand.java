@@ -1,0 +1,227 @@
+package io.lockfabric.cli;
+
+import io.lockfabric.bench.ReportFormat;
+import io.lockfabric.bench.range.RangeBenchConfig;
+import io.lockfabric.bench.range.RangeReport;
+import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.range.RangeRunner;
+import io.lockfabric.check.Violation;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.lock.Durations;
+import io.lockfabric.lock.RangeLockProtocol;
+import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code lockfabric range-bench}: the range-lock microbenchmark (CITRON §4.2) over one or more
+ * range protocols, one run per protocol on a fresh fabric, then one report. Every run checks range
+ * exclusion.
+ */
+@Command(name = "range-bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Compare range lock protocols on the range microbenchmark (CITRON FAST'23 s4.2).",
+                "Each client repeatedly takes an exclusive range [x, x + L) of [0, N), the left border x drawn Zipf "
+                        + "over [0, N - L] (0 hottest), holds it --cs and releases it. --range-size mixed gives a "
+                        + "third of the clients each L = 1, 16, 256.",
+                "Reports goodput (overall and per range size), acquire latency percentiles, aborts per acquisition "
+                        + "(citron: also the timing aborts of s4.7) and remote operations per acquisition by verb. "
+                        + "Range exclusion is checked in every run; violations exit 1."})
+final class RangeBenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchCommand.LOCAL_FABRIC,
+            description = "local (threads, wall-clock time) or sim (simulated RDMA cluster, virtual time; see --cns, "
+                    + "--clients-per-cn, --mns, --virtual-duration). Default: ${DEFAULT-VALUE}.")
+    String fabric;
+
+    @CommandLine.Mixin
+    SimTopologyOptions topology = new SimTopologyOptions();
+
+    @Option(names = "--virtual-duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Sim fabric: measured phase in virtual time. Default: 10ms (after a 2ms virtual warmup "
+                    + "unless --warmup says otherwise).")
+    Long virtualDurationNs;
+
+    @Option(names = "--protocols", paramLabel = "NAME", split = ",",
+            description = "Range protocols to compare, comma-separated. Default: every registered range protocol.")
+    List<String> protocols;
+
+    @Option(names = "--range-size", paramLabel = "L", defaultValue = "16",
+            description = "Range size in units: 1, 16, 256 (any positive number) or mixed. Default: ${DEFAULT-VALUE}.")
+    String rangeSize;
+
+    @Option(names = "--units", paramLabel = "N", defaultValue = "" + RangeBenchConfig.DEFAULT_UNITS,
+            description = "Address space N: borders are drawn over [0, N - L]; protocols with a 'units' option "
+                    + "(citron's tree size) get it too. Default: ${DEFAULT-VALUE} (2^28).")
+    long units;
+
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + RangeBenchConfig.DEFAULT_ZIPF,
+            description = "Zipf skew of the left border, >= 0; 0 is uniform. Default: ${DEFAULT-VALUE}.")
+    double zipf;
+
+    @Option(names = "--clients", paramLabel = "N",
+            description = "Clients. Default: " + RangeBenchConfig.DEFAULT_CLIENTS
+                    + " (sim: --cns x --clients-per-cn when given).")
+    Integer clients;
+
+    @Option(names = "--cs", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Critical section length: how long each range is held (5us). Default: 0, release at once.")
+    Long csNs;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Measured phase (local fabric), e.g. 2s. Default: 2s unless --ops.")
+    Long durationNs;
+
+    @Option(names = "--ops", paramLabel = "N", description = "Measure this many acquisitions in total instead.")
+    Long operations;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Warmup before the measured phase. Default: 1s local, 2ms sim, 0 with --ops.")
+    Long warmupNs;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "Seed of the clients' border choices (and, on the sim fabric, of the cluster). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+            description = "table, csv or json (JSON Lines). Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--option", paramLabel = "[PROTO.]NAME=VALUE",
+            description = "A range protocol option, repeatable (e.g. citron.fast-path=0, k=1, t-wait-ns=20us). "
+                    + "The range protocols' options are listed below.")
+    List<String> options = new ArrayList<>();
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE.")
+    Path output;
+
+    @Override
+    public Integer call() {
+        boolean sim = BenchCommand.SIM_FABRIC.equals(fabric);
+        if (!sim && !BenchCommand.LOCAL_FABRIC.equals(fabric)) {
+            throw new BadInputException("unknown fabric '" + fabric + "' for range-bench: give local or sim");
+        }
+        if (!sim && (topology.anyGiven() || virtualDurationNs != null)) {
+            throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
+        }
+        ReportFormat reportFormat = ReportFormat.byName(format);
+        List<RangeLockProtocol> selected = select();
+        SimConfig cluster = sim ? topology.cluster(clients, RangeBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
+        RangeBenchConfig config = config(cluster);
+        config.validateOptions(selected);
+        List<RangeRunResult> results = new ArrayList<>();
+        for (RangeLockProtocol p : selected) {
+            try (Fabric f = sim ? new SimFabric(cluster) : LocalFabric.builder().seed(seed).build()) {
+                results.add(new RangeRunner(f).run(p, config));
+            }
+        }
+        String report = RangeReport.render(results, reportFormat);
+        if (reportFormat == ReportFormat.TABLE) {
+            report = describe(config, cluster) + "\n" + report;
+        }
+        emit(report);
+        PrintWriter err = spec.commandLine().getErr();
+        int violations = 0;
+        for (RangeRunResult r : results) {
+            for (Violation v : r.violations()) {
+                err.println(r.protocol() + ": " + v.description());
+                violations++;
+            }
+        }
+        if (violations > 0) {
+            err.println("check failed: " + violations + " violation(s)");
+            err.flush();
+            return Main.EXIT_VIOLATIONS;
+        }
+        return Main.EXIT_OK;
+    }
+
+    private List<RangeLockProtocol> select() {
+        if (protocols == null || protocols.isEmpty()) {
+            return RangeLockProtocols.all();
+        }
+        LinkedHashSet<String> names = new LinkedHashSet<>();
+        for (String n : protocols) {
+            if (!n.isBlank()) {
+                names.add(n.trim());
+            }
+        }
+        if (names.isEmpty()) {
+            throw new BadInputException("--protocols names no range protocol; known: "
+                    + String.join(", ", RangeLockProtocols.names()));
+        }
+        return names.stream().map(RangeLockProtocols::byName).toList();
+    }
+
+    private RangeBenchConfig config(SimConfig cluster) {
+        if (cluster != null && durationNs != null) {
+            throw new BadInputException("--duration is wall-clock time; on the sim fabric give --virtual-duration");
+        }
+        Long measured = cluster != null ? virtualDurationNs : durationNs;
+        if (measured != null && operations != null) {
+            throw new BadInputException("give either a duration or --ops, not both");
+        }
+        if (operations != null && operations < 1) {
+            throw new BadInputException("--ops must be >= 1, got " + operations);
+        }
+        int n = cluster != null ? cluster.clients() : clients == null ? RangeBenchConfig.DEFAULT_CLIENTS : clients;
+        var b = RangeBenchConfig.builder().clients(n).units(units).sizes(RangeBenchConfig.parseSizes(rangeSize))
+                .zipf(zipf).csNs(csNs == null ? 0 : csNs).seed(seed).options(options);
+        if (operations != null) {
+            b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
+        } else if (cluster != null) {
+            b.durationNs(measured == null ? 10_000_000L : measured).warmupNs(warmupNs == null ? 2_000_000L : warmupNs);
+        } else {
+            b.durationNs(measured == null ? 2_000_000_000L : measured)
+                    .warmupNs(warmupNs == null ? 1_000_000_000L : warmupNs);
+        }
+        return b.build();
+    }
+
+    private String describe(RangeBenchConfig c, SimConfig cluster) {
+        String phase = c.byOperations() ? String.format(Locale.ROOT, "%,d ops", c.operations())
+                : Durations.format(c.durationNs()) + (cluster == null ? "" : " virtual");
+        String who = cluster == null ? c.clients() + " clients"
+                : String.format(Locale.ROOT, "%d CN(s) x %d clients, %d MN(s)", cluster.computeNodes(),
+                        cluster.clientsPerComputeNode(), cluster.memoryNodes());
+        return String.format(Locale.ROOT, "# %s fabric: %s, N %,d, L %s, zipf %s, cs %s, %s after %s warmup, seed %d, "
+                        + "range exclusion checked%s",
+                fabric, who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,
+                Durations.format(c.warmupNs()), c.seed(),
+                c.options().isEmpty() ? "" : ", options " + String.join(" ", c.options()));
+    }
+
+    private void emit(String report) {
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(report);
+            out.flush();
+            return;
+        }
+        try {
+            Files.writeString(output, report, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
+        }
+    }
+}

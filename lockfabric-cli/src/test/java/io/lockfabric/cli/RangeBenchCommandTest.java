@@ -1,0 +1,60 @@
+package io.lockfabric.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code lockfabric range-bench}: a small sim run in each format, and bad input. */
+class RangeBenchCommandTest {
+    private static final String[] SMALL = {"range-bench", "--fabric", "sim", "--clients", "6", "--units", "16384",
+            "--range-size", "mixed", "--virtual-duration", "1ms", "--warmup", "200us"};
+
+    private static MainTest.Outcome run(String... extra) {
+        String[] argv = new String[SMALL.length + extra.length];
+        System.arraycopy(SMALL, 0, argv, 0, SMALL.length);
+        System.arraycopy(extra, 0, argv, SMALL.length, extra.length);
+        return MainTest.run(argv);
+    }
+
+    @Test
+    void aSimRunPrintsATableWithPerSizeGoodputAndTheCheck() {
+        MainTest.Outcome o = run();
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().startsWith("# sim fabric: 1 CN(s) x 6 clients"), o.out());
+        assertTrue(o.out().contains("range exclusion checked"), o.out());
+        assertTrue(o.out().contains("citron    mixed"), o.out());
+        assertTrue(o.out().contains(" 1:") && o.out().contains(" 256:") && o.out().contains(" ok"), o.out());
+    }
+
+    @Test
+    void csvAndJsonHaveOneRecordPerProtocol() {
+        MainTest.Outcome csv = run("--format", "csv", "--option", "citron.fast-path=0");
+        assertEquals(Main.EXIT_OK, csv.status(), csv.err());
+        String[] lines = csv.out().strip().split("\n");
+        assertEquals(2, lines.length, csv.out());
+        assertTrue(lines[0].startsWith("protocol,fabric,clients,units,range_size"), lines[0]);
+        assertTrue(lines[1].startsWith("citron,sim,6,16384,mixed,"), lines[1]);
+        assertTrue(lines[1].contains("citron.fast-path=0"), lines[1]);
+        MainTest.Outcome json = run("--format", "json");
+        assertEquals(Main.EXIT_OK, json.status(), json.err());
+        assertTrue(json.out().startsWith("{\"protocol\":\"citron\""), json.out());
+        assertTrue(json.out().contains("\"goodput_by_size\":{\"1\":"), json.out());
+    }
+
+    @Test
+    void badInputIsStatusTwoWithOneLine() {
+        for (String[] bad : new String[][] {{"--range-size", "big"}, {"--protocols", "nope"},
+                {"--option", "no-such=1"}, {"--duration", "1s"}, {"--zipf", "-1"}}) {
+            MainTest.Outcome o = run(bad);
+            assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", bad) + ": " + o.err());
+            assertEquals(1, o.err().strip().split("\n").length, o.err());
+        }
+        MainTest.Outcome local = MainTest.run("range-bench", "--cns", "2");
+        assertEquals(Main.EXIT_BAD_INPUT, local.status(), local.err());
+        MainTest.Outcome reproduce = MainTest.run("reproduce", "shiftlock-2.3", "--protocols", "cas");
+        assertEquals(Main.EXIT_BAD_INPUT, reproduce.status(), reproduce.err());
+        assertTrue(reproduce.err().contains("--protocols applies to experiments that compare protocols"),
+                reproduce.err());
+    }
+}
