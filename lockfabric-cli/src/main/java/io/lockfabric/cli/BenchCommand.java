@@ -14,6 +14,7 @@ import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.net.TcpFabric;
+import io.lockfabric.net.TcpProtocolDefaults;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -175,7 +176,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
-        ProtocolOptions protocolOptions = ProtocolOptions.parse(options);
+        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? withTcpDefaults(selected) : options);
         protocolOptions.validate(selected);
         SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
         FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
@@ -222,6 +223,26 @@ final class BenchCommand implements Callable<Integer> {
             return Main.EXIT_VIOLATIONS;
         }
         return Main.EXIT_OK;
+    }
+
+    /**
+     * The protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), then the
+     * user's {@code --option} pairs, which win (a later pair overrides an earlier one). Says on
+     * stderr what it added, since the report's numbers depend on it.
+     */
+    private List<String> withTcpDefaults(List<LockProtocol> selected) {
+        List<String> pairs = new ArrayList<>();
+        for (LockProtocol p : selected) {
+            for (String pair : TcpProtocolDefaults.pairs(p.name(), p.options())) {
+                pairs.add(p.name() + "." + pair);
+            }
+        }
+        if (!pairs.isEmpty()) {
+            spec.commandLine().getErr().println("tcp fabric: waits stretched for TCP round trips (an --option of the"
+                    + " same name overrides): " + String.join(" ", pairs));
+        }
+        pairs.addAll(options);
+        return pairs;
     }
 
     /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */

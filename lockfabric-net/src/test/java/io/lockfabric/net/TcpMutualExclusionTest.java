@@ -26,22 +26,14 @@ class TcpMutualExclusionTest extends MutualExclusionContractTest {
     }
 
     /**
-     * Leases long enough for clients stalled in real time: 8 clients, their I/O threads and the
-     * server's share two cores here, and a holder whose thread waits out a few scheduler quanta
-     * (tens of milliseconds) must not be taken for crashed. DrTM's readers must finish within
-     * {@code tx-time}; ShiftLock's and DSLR's waiters recover a lock stuck for 3 or 2 leases (10 ms
-     * by default, which runs here overran: holds of 55 and 110 ms with the machine's load at 14).
+     * The tcp fabric's defaults for waits ({@link TcpProtocolDefaults}), which are what {@code
+     * lockfabric bench --fabric tcp://…} runs with: leases long enough for clients stalled in real
+     * time (8 clients, their I/O threads and the server's share two cores here, and a holder whose
+     * thread waits out a few scheduler quanta must not be taken for crashed).
      */
     @Override
     protected LockOptions optionsFor(LockProtocol protocol) {
-        return switch (protocol.name()) {
-            case "drtm" -> LockOptions.parse(List.of("lease-ns=20ms", "tx-time-ns=15ms"));
-            case "shiftlock", "dslr" -> LockOptions.parse(List.of("lease-ns=200ms"));
-            // a waiter that waits out timeout-ns takes its node for dead and resets the lock: with
-            // round trips of up to milliseconds here, the 10 ms default resets dozens of times a run
-            case "cql", "declock-tf", "declock-pf" -> LockOptions.parse(List.of("timeout-ns=200ms", "lease-ns=400ms"));
-            default -> LockOptions.DEFAULTS;
-        };
+        return TcpProtocolDefaults.options(protocol.name(), protocol.options());
     }
 
     @Override

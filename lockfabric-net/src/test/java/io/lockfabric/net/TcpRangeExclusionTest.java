@@ -5,6 +5,7 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.RangeLockProtocol;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,7 +38,8 @@ class TcpRangeExclusionTest extends RangeExclusionContractTest {
         if (!"citron".equals(protocol.name())) {
             return super.optionsFor(protocol, fastPath);
         }
-        return LockOptions.parse(List.of("units=" + UNITS, "fast-path=" + (fastPath ? 1 : 0), "t-wait-ns=2ms",
-                "poll-ns=20us", "starve-ns=5ms", "hold-wait-ns=50ms"));
+        List<String> pairs = new ArrayList<>(List.of("units=" + UNITS, "fast-path=" + (fastPath ? 1 : 0)));
+        pairs.addAll(TcpProtocolDefaults.pairs(protocol.name(), protocol.options()));
+        return LockOptions.parse(pairs);
     }
 }
