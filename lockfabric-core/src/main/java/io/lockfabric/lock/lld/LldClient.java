@@ -74,6 +74,8 @@ final class LldClient implements RangeLockClient {
     private final List<Long> pendingFree = new ArrayList<>();
     private final Set<LldGrant> held = Collections.newSetFromMap(new IdentityHashMap<>());
     private long retries;
+    /** Test hook: run once just before the next insertion batch is posted (interleaves other clients). */
+    private Runnable beforeLinkCas;
 
     /** Reserves this client's pool of {@code pool} entries (one FAA). */
     LldClient(Endpoint endpoint, Table table, long maxClients, int pool, long pollNs) {
@@ -251,6 +253,11 @@ final class LldClient implements RangeLockClient {
         entry.putLong(LldLayout.END_OFFSET, end);
         entry.putLong(LldLayout.OWNER_OFFSET, ownerOrdinal);
         long swapped = LldLayout.withSuccOf(prevLink, LldLayout.link(0, g, index));
+        if (beforeLinkCas != null) {
+            Runnable hook = beforeLinkCas;
+            beforeLinkCas = null;
+            hook.run();
+        }
         Batch b = batch();
         b.write(table.at(LldLayout.entryOffset(index)), entry.array());
         int c = b.cas(prevAddr, prevLink, swapped);
@@ -356,6 +363,11 @@ final class LldClient implements RangeLockClient {
 
     private long linkAddress(long index) {
         return table.at(LldLayout.entryOffset(index) + LldLayout.LINK_OFFSET);
+    }
+
+    /** Runs {@code hook} once, just before this client's next insertion CAS is posted (tests). */
+    void onceBeforeLinkCas(Runnable hook) {
+        beforeLinkCas = hook;
     }
 
     /**

@@ -152,6 +152,35 @@ class LldListTest {
         }
     }
 
+    /**
+     * ABA: a walker has decided to insert [20, 30) after entry P = [0, 10); before its CAS lands, P
+     * is released, unlinked by another client and reused by its owner for [15, 35), again just in
+     * front of the same successor. P's link word differs from what the walker read only in its own
+     * gen; the walker's CAS must fail, and its retry must see the conflict.
+     */
+    @Test
+    void aStaleInsertionAfterARecycledEntryFails() {
+        try (Setup s = setup(4, "pool=1")) {
+            LldClient owner = s.clients().get(0);
+            LldClient walker = s.clients().get(1);
+            LldClient other = s.clients().get(2);
+            LldClient right = s.clients().get(3);
+            RangeGrant p = owner.acquire(0, 10, Mode.EXCLUSIVE);
+            right.acquire(50, 60, Mode.EXCLUSIVE);
+            RangeGrant[] recycled = new RangeGrant[1];
+            walker.onceBeforeLinkCas(() -> {
+                owner.release(p);
+                assertNotNull(other.tryAcquire(100, 110), "its walk unlinks P and hands it back (FREE)");
+                recycled[0] = owner.acquire(15, 35, Mode.EXCLUSIVE);
+            });
+            assertNull(walker.tryAcquire(20, 30), "the recycled entry now overlaps the request");
+            assertEquals(List.of(15L, 35L), List.of(recycled[0].start(), recycled[0].end()));
+            assertEquals(List.of(List.of(15L, 35L, 0L), List.of(50L, 60L, 0L), List.of(100L, 110L, 0L)),
+                    ranges(s.list()));
+            assertTrue(walker.stats().retries() >= 1, "the stale CAS failed and the walk restarted");
+        }
+    }
+
     @Test
     void aFullTableAndBadOptionsAreRefused() {
         try (LocalFabric fabric = LocalFabric.builder().build()) {
