@@ -3,6 +3,7 @@ package io.lockfabric.lock.ss;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
@@ -123,6 +124,29 @@ public final class SsProtocol implements RangeLockProtocol {
         return all;
     }
 
+    /**
+     * None by default. With a finite {@code lease-ns}, each segment lock recovers as DSLR's does
+     * ({@link DslrProtocol#failureModel}), under DSLR's assumption that a holder keeps a segment at
+     * most one lease, which a request still waiting for a later segment may break.
+     */
+    @Override
+    public FailureModel failureModel(LockOptions options) {
+        if (options.get(LEASE_NS) == Long.MAX_VALUE) {
+            return FailureModel.NONE;
+        }
+        FailureModel dslr = DSLR.failureModel(dslrOptions(options));
+        return FailureModel.lease(dslr.leaseNs(), dslr.recoveryBoundNs(), "per segment, as dslr: " + dslr.summary()
+                + "; a request that waits longer than the lease for a later segment may lose the earlier ones");
+    }
+
+    private static LockOptions dslrOptions(LockOptions options) {
+        Map<String, Long> dslr = new HashMap<>();
+        for (LockOption o : DSLR_OPTIONS) {
+            dslr.put(o.name(), options.get(o));
+        }
+        return LockOptions.of(dslr).validate(DslrProtocol.NAME, DSLR.options());
+    }
+
     /** The segment size these options give. */
     public long segmentUnits(LockOptions options) {
         if (preset == Preset.CUSTOM) {
@@ -151,12 +175,7 @@ public final class SsProtocol implements RangeLockProtocol {
         if (table.spec().locks() != layout.locks() || table.spec().bytes() != layout.tableBytes()) {
             throw new IllegalArgumentException("table " + table.spec() + " is not an " + name() + " table of " + layout);
         }
-        Map<String, Long> dslr = new HashMap<>();
-        for (LockOption o : DSLR_OPTIONS) {
-            dslr.put(o.name(), options.get(o));
-        }
-        LockOptions dslrOptions = LockOptions.of(dslr).validate(DslrProtocol.NAME, DSLR.options());
-        LockClient segments = DSLR.client(endpoint, table, dslrOptions);
+        LockClient segments = DSLR.client(endpoint, table, dslrOptions(options));
         return new SsClient(name(), layout, segments);
     }
 }

@@ -59,6 +59,16 @@ class SsProtocolTest {
     }
 
     @Test
+    void recoveryOnlyWithALease() {
+        assertTrue(!ss("ss").failureModel(opts()).recoversFromCrash(), "lease-ns=inf by default");
+        var leased = ss("ss-exact").failureModel(opts("lease-ns=10ms"));
+        assertTrue(leased.recoversFromCrash());
+        assertEquals(10_000_000, leased.leaseNs());
+        assertThrows(IllegalArgumentException.class, () -> ss("ss").failureModel(opts("lease-ns=1ms")),
+                "dslr's rule: lease >= 4 x max-wait-ns");
+    }
+
+    @Test
     void overlappingRangesInOneSegmentConflictEvenIfDisjoint() {
         try (LocalFabric fabric = LocalFabric.builder().build()) {
             RangeLockClient a = ss("ss").open(fabric.newEndpoint(), "t", opts("units=1024", "segment=64"));
