@@ -33,7 +33,9 @@ import java.util.Set;
  * (its link pointing to that successor) and CASes the predecessor's link to it. An entry that
  * overlaps [l, r) is waited for: READ its link every {@code poll-ns} until it is marked, then unlink
  * it and go on. Any failed CAS, or an entry recycled under the walk (its gen differs from the
- * pointer's), restarts the walk from the head (counted in {@link LockStats#retries()}).
+ * pointer's), is a retry (counted in {@link LockStats#retries()}): the walk goes on from the same
+ * predecessor if the failed CAS shows it still unmarked and of the same incarnation (as in Kogan et
+ * al.), else restarts from the head.
  * <b>Release</b>: one masked CAS that ORs the MARK bit into the entry's link (logical deletion);
  * later walks unlink it. A waiting request holds nothing, so there is no deadlock; there is no
  * fairness (a waiter may be overtaken).
@@ -76,6 +78,8 @@ final class LldClient implements RangeLockClient {
     private long retries;
     /** Test hook: run once just before the next insertion batch is posted (interleaves other clients). */
     private Runnable beforeLinkCas;
+    /** What the last failed CAS on a predecessor's link found there. */
+    private long lastCasOld;
 
     /** Reserves this client's pool of {@code pool} entries (one FAA). */
     LldClient(Endpoint endpoint, Table table, long maxClients, int pool, long pollNs) {
@@ -202,7 +206,11 @@ final class LldClient implements RangeLockClient {
                         return g;
                     }
                     retries++;
-                    continue restart;
+                    if (!resumable(prevLink)) {
+                        continue restart;
+                    }
+                    prevLink = lastCasOld;
+                    continue;
                 }
                 Node n = readNode(cur);
                 if (LldLayout.ownGen(n.link) != LldLayout.succGen(prevLink)) {
@@ -222,7 +230,11 @@ final class LldClient implements RangeLockClient {
                             return g;
                         }
                         retries++;
-                        continue restart;
+                        if (!resumable(prevLink)) {
+                            continue restart;
+                        }
+                        prevLink = lastCasOld;
+                        continue;
                     }
                     if (!wait) {
                         return null;
@@ -235,11 +247,24 @@ final class LldClient implements RangeLockClient {
                 }
                 if (!unlink(prevAddr, prevLink, cur, curLink)) {
                     retries++;
-                    continue restart;
+                    if (!resumable(prevLink)) {
+                        continue restart;
+                    }
+                    prevLink = lastCasOld;
+                    continue;
                 }
                 prevLink = LldLayout.withSuccOf(prevLink, curLink);
             }
         }
+    }
+
+    /**
+     * After a failed CAS on prev's link: whether the walk may go on from prev with the link the CAS
+     * returned ({@link #lastCasOld}), as Kogan et al. do: yes while prev is still the same unmarked
+     * incarnation (its range, read before, still holds); otherwise restart from the head.
+     */
+    private boolean resumable(long prevLink) {
+        return !LldLayout.marked(lastCasOld) && LldLayout.ownGen(lastCasOld) == LldLayout.ownGen(prevLink);
     }
 
     /** One batch: WRITE the entry pointing at prev's successor, CAS prev's link to the entry. */
@@ -263,6 +288,7 @@ final class LldClient implements RangeLockClient {
         int c = b.cas(prevAddr, prevLink, swapped);
         qp.execute(b);
         if (b.longResult(c) != prevLink) {
+            lastCasOld = b.longResult(c);
             return null;
         }
         slotState[slot] = SLOT_HELD;
@@ -275,6 +301,7 @@ final class LldClient implements RangeLockClient {
         int c = b.cas(prevAddr, prevLink, LldLayout.withSuccOf(prevLink, curLink));
         qp.execute(b);
         if (b.longResult(c) != prevLink) {
+            lastCasOld = b.longResult(c);
             return false;
         }
         long slot = cur - firstIndex;
