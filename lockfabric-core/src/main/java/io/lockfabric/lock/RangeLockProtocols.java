@@ -1,13 +1,19 @@
 package io.lockfabric.lock;
 
 import io.lockfabric.lock.citron.CitronProtocol;
+import io.lockfabric.lock.lld.LldProtocol;
+import io.lockfabric.lock.rpcrange.RpcRangeProtocol;
+import io.lockfabric.lock.ss.SsProtocol;
 
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** The registry of range lock protocols, by name. */
 public final class RangeLockProtocols {
-    private static final List<RangeLockProtocol> ALL = List.of(new CitronProtocol());
+    private static final List<RangeLockProtocol> ALL = List.of(new CitronProtocol(),
+            new SsProtocol(SsProtocol.Preset.CUSTOM), new SsProtocol(SsProtocol.Preset.EXACT),
+            new SsProtocol(SsProtocol.Preset.OVER), new SsProtocol(SsProtocol.Preset.UNDER), new LldProtocol(),
+            new RpcRangeProtocol());
 
     private RangeLockProtocols() {
     }
