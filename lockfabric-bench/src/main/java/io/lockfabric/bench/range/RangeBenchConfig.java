@@ -23,7 +23,8 @@ import java.util.Objects;
  * (exactly one is positive), after {@code warmupNs}. Every run records its history and checks range
  * exclusion. {@code options} are protocol options as {@code name=value} (every selected protocol that
  * has the option) or {@code protocol.name=value}; a protocol with a {@code units} option gets
- * {@code units} unless an option sets it. Validated on construction.
+ * {@code units}, and one with a {@code range-size} option (the ss presets) gets L when all clients ask
+ * for one size, unless an option sets them. Validated on construction.
  */
 public record RangeBenchConfig(int clients, long units, List<Long> sizes, double zipf, long csNs, long durationNs,
                                long operations, long warmupNs, long seed, List<String> options) {
@@ -35,6 +36,8 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
     public static final List<Long> MIXED = List.of(1L, 16L, 256L);
     public static final String MIXED_NAME = "mixed";
     static final String UNITS_OPTION = "units";
+    /** The ss presets' L, from which they derive their segment size. */
+    static final String RANGE_SIZE_OPTION = "range-size";
 
     public RangeBenchConfig {
         Objects.requireNonNull(sizes, "sizes");
@@ -143,11 +146,14 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
         }
     }
 
-    /** {@code protocol}'s options: N as {@code units} if it has that option, then the pairs that apply to it. */
+    /** {@code protocol}'s options: N as {@code units} and L as {@code range-size} if it has them, then the pairs that apply to it. */
     public LockOptions optionsFor(RangeLockProtocol protocol) {
         List<String> pairs = new ArrayList<>();
         if (has(protocol, UNITS_OPTION)) {
             pairs.add(UNITS_OPTION + "=" + units);
+        }
+        if (has(protocol, RANGE_SIZE_OPTION) && sizes.size() == 1) {
+            pairs.add(RANGE_SIZE_OPTION + "=" + sizes.getFirst()); // SS-Exact/Over/Under size their segments by L
         }
         for (String raw : options) {
             String[] p = parsePair(raw);

@@ -21,8 +21,11 @@ import io.lockfabric.lock.dslr.DslrLayout;
  * Immutable.
  */
 public final class SsLayout {
-    /** Largest table: 2^24 segments, 128 MiB of DSLR words. */
-    public static final long MAX_SEGMENTS = 1L << 24;
+    /**
+     * Largest table: 2^28 segments, 2 GiB of DSLR words: SS-Exact at L = 1 over the paper's
+     * N = 2^28 (CITRON §4.2), the largest configuration anyone has reason to run.
+     */
+    public static final long MAX_SEGMENTS = 1L << 28;
     public static final int WORD_BYTES = DslrLayout.WORD_BYTES;
 
     private final long units;

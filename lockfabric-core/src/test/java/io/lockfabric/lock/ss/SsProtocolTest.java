@@ -47,7 +47,7 @@ class SsProtocolTest {
     @Test
     void tooLargeTablesAndBadOptionsAreRefused() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> ss("ss-under").tableSpec("t", opts("units=" + (1L << 28), "range-size=16")));
+                () -> ss("ss-under").tableSpec("t", opts("units=" + (1L << 32), "range-size=8")));
         assertTrue(e.getMessage().contains("segments"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ss("ss").tableSpec("t", opts("segment=0")));
         assertThrows(IllegalArgumentException.class, () -> ss("ss-exact").tableSpec("t", opts("range-size=0")));
