@@ -16,8 +16,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -67,16 +69,45 @@ import java.util.random.RandomGenerator;
  * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
  * parameters from it when it begins (two-phase change: min/max while a change is proposed).
  *
- * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down, lease-based
- * recovery from crashed clients. Grants are exclusive; the fencing token is the spillover ticket
- * for a range reaching past N (0 otherwise).
+ * <p><b>Lease recovery</b> (§3.10, option {@code lease-ns} = L; lease unit U = L + hold-wait +
+ * T_wait). Detection is lazy, at the waits: (line 11) a ticket waiter that sees TCnt and Occ
+ * unchanged for Δ·(h + 2)·U (Δ tickets ahead, h the node's height) sets TCnt to its ticket and
+ * clears Occ with one masked CAS against what it saw; (line 18) a request that sees an occupied
+ * ancestor's TCnt and Occ unchanged for L locks that ancestor instead (always safe: it queues for
+ * a ticket); (line 36) an occupier that sees a descendant's DCnt/DMax unchanged for h·U sets DCnt =
+ * DMax (masked CAS); (line 22) a leaf whose MCAS keeps failing for min(starve-ns, L/2) is given up
+ * for its parent, which, once held after a recovery or escalation, READs its four leaf children
+ * and WRITEs 0 to any that is non-zero (no live client can hold their bits then). The spillover
+ * mutex resets a stuck nX the same way. Our bounds are the paper's (T_lease, H·T_lease) widened to
+ * cover what a <em>live</em> client may legitimately spend: an occupier waits for its descendants
+ * before its hold begins, and a multi-node request holds earlier nodes up to hold-wait (at most
+ * L/4); an internal node's turn holder that waits 1.5 L in step (b) hands its turn on (masked CAS)
+ * so that nobody mistakes it for dead. A waiter whose ticket TCnt has passed (a holder paused past
+ * its lease vacated after a takeover) takes a new ticket. Holders paused past their lease break the
+ * protocol's assumption; fencing tokens are the guard.
+ *
+ * <p><b>Fencing tokens</b>: every node acquisition posts one FAA on a 64-bit counter in the table
+ * header, in the batch that completes it (behind the leaf MCAS or the four child MCASes, which it
+ * cannot overtake) or, after a descendant check, in a round trip of its own (a FAA batched behind
+ * READs could overtake them). The grant's token is that of the node acquired last, so it is taken
+ * while the grant holds every node, after every overlapping earlier grant released: overlapping
+ * grants get increasing tokens. Cost: one 8-byte atomic per node on one shared word (no extra
+ * round trip on the fast paths; one on an internal node's slow path, which already waits T_wait).
+ * No local counter works: leaves are bare bitmaps and overlapping grants may use disjoint nodes.
+ *
+ * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down. Grants are
+ * exclusive.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
-                  long holdWaitNs, int maxRestarts, CitronTuning tuning) {
+                  long holdWaitNs, int maxRestarts, long leaseNs, CitronTuning tuning) {
+        boolean leases() {
+            return leaseNs != Long.MAX_VALUE;
+        }
+
     }
 
     /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
@@ -99,6 +130,12 @@ final class CitronClient implements RangeLockClient {
 
     private enum Outcome { ACQUIRED, ABORTED, ESCALATE }
 
+    /** How a ticket wait ended: our turn came, we took a stuck turn over, or TCnt passed our ticket. */
+    private enum Turn { SERVED, RESET, SKIPPED }
+
+    /** How a wait for an occupied ancestor ended. */
+    private enum Vacated { VACATED, ANCESTOR_STUCK, TURN_TOO_LONG }
+
     /** Backoff after an abort or restart grows to at most poll-ns × 2^this. */
     static final int MAX_BACKOFF_DOUBLINGS = 6;
 
@@ -108,6 +145,12 @@ final class CitronClient implements RangeLockClient {
         boolean yielded;
         long nodeStartedAt;
         Held acquired;
+        /** Fencing token taken by the last node acquired (0: none yet). */
+        long token;
+        /** Where an ESCALATE outcome goes: the parent (leaf starvation) or a stuck ancestor. */
+        long escalateTo;
+        /** The node under way was reached by escalation or a ticket reset: stale leaf bits may remain. */
+        boolean recovering;
     }
 
     private final QueuePair qp;
@@ -128,6 +171,11 @@ final class CitronClient implements RangeLockClient {
     private long timingAborts;
     private long escalations;
     private long yields;
+    private long ticketResets;
+    private long ancestorEscalations;
+    private long descendantResets;
+    private long leafClears;
+    private final long fenceAddress;
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
         this.qp = endpoint.queuePair(table.memoryNode());
@@ -139,8 +187,21 @@ final class CitronClient implements RangeLockClient {
         this.p = params;
         this.tuning = params.tuning() == null ? null : params.tuning().join();
         this.eff = new CitronTuning.Effective(params.m(), params.m(), params.tWaitNs(), params.tWaitNs());
+        this.fenceAddress = table.address() + CitronLayout.FENCE_OFFSET;
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
-                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs());
+                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(tree, params));
+    }
+
+    /**
+     * A live spillover holder keeps nX unchanged while it locks its tree part (at most the tree's
+     * recovery time, 2H lease units) and holds the range (a lease).
+     */
+    private static long spilloverStallNs(CitronLayout tree, Params p) {
+        if (!p.leases()) {
+            return Long.MAX_VALUE;
+        }
+        long unit = p.leaseNs() + p.holdWaitNs() + p.tWaitNs();
+        return (2L * tree.levels() + 1) * unit;
     }
 
     @Override
@@ -150,9 +211,20 @@ final class CitronClient implements RangeLockClient {
         }
         long n = tree.units();
         boolean spill = end > n;
-        long token = spill ? spillover.acquire(end) : 0;
+        if (spill) {
+            spillover.acquire(end);
+        }
         try {
-            List<Held> nodes = start < n ? lockTree(start, Math.min(end, n)) : List.of();
+            List<Held> nodes;
+            long token;
+            if (start < n) {
+                Attempt done = lockTree(start, Math.min(end, n));
+                nodes = done.held;
+                token = done.token;
+            } else {
+                nodes = List.of();
+                token = takeToken(); // the spillover ticket wraps: the global counter does not
+            }
             var g = new CitronGrant(start, end, token, List.copyOf(nodes), spill);
             outstanding.add(g);
             return g;
@@ -196,6 +268,11 @@ final class CitronClient implements RangeLockClient {
         }
     }
 
+    /** Lease recoveries: ticket resets (tree and spillover), escalations to stuck ancestors, DCnt resets, stale leaves cleared. */
+    long[] recoveries() {
+        return new long[] {ticketResets + spillover.resets(), ancestorEscalations, descendantResets, leafClears};
+    }
+
     /** Leaves given up for their parent's bakery lock (starvation avoidance). */
     long escalations() {
         return escalations;
@@ -213,7 +290,7 @@ final class CitronClient implements RangeLockClient {
 
     // ------------------------------------------------------------------ step 1 and the node loop
 
-    private List<Held> lockTree(long l, long r) {
+    private Attempt lockTree(long l, long r) {
         for (int restart = 0; ; restart++) {
             long[] targets = splitter.split(l, r, p.k()).nodes();
             Attempt a = new Attempt();
@@ -239,7 +316,7 @@ final class CitronClient implements RangeLockClient {
                 a.held.add(h);
             }
             if (complete) {
-                return a.held;
+                return a;
             }
             aborts++;
             if (restart >= p.maxRestarts()) {
@@ -272,9 +349,9 @@ final class CitronClient implements RangeLockClient {
                 return null;
             }
             if (o == Outcome.ESCALATE) {
-                escalations++;
-                node = CitronLayout.parent(node);
-                releaseCovered(a, node); // the parent covers them: holding both would wait on oneself
+                node = a.escalateTo;
+                a.recovering = true;
+                releaseCovered(a, node); // it covers them: holding both would wait on oneself
             } else {
                 aborts++;
                 if (tries >= p.maxRestarts()) {
@@ -318,15 +395,21 @@ final class CitronClient implements RangeLockClient {
     // ------------------------------------------------------------------ step 2
 
     private Outcome lockNode(long x, long l, long r, Attempt a) {
+        Outcome o;
         if (tuning == null) {
-            return lockNodeWith(x, l, r, a);
+            o = lockNodeWith(x, l, r, a);
+        } else {
+            eff = tuning.begin();
+            try {
+                o = lockNodeWith(x, l, r, a);
+            } finally {
+                tuning.end();
+            }
         }
-        eff = tuning.begin();
-        try {
-            return lockNodeWith(x, l, r, a);
-        } finally {
-            tuning.end();
+        if (o == Outcome.ACQUIRED) {
+            a.recovering = false;
         }
+        return o;
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
@@ -336,6 +419,8 @@ final class CitronClient implements RangeLockClient {
         long[] anc = ancestors(x);
         long[] ancWords = null;
         long t1 = 0;
+        int ticket = -1;
+        long turnAt = 0;
         if (!leaf) { // (a)
             Batch b = new Batch();
             int ti = b.maskedFaa(addr, CitronLayout.ONE_TMAX, CitronLayout.BOUNDARY_MASK);
@@ -349,7 +434,7 @@ final class CitronClient implements RangeLockClient {
             long posted = clock.nanoTime();
             qp.execute(b);
             long old = b.longResult(ti);
-            int ticket = CitronLayout.tmax(old);
+            ticket = CitronLayout.tmax(old);
             if (CitronLayout.tcnt(old) == ticket && p.fastPath()) {
                 ancWords = new long[anc.length];
                 for (int i = 0; i < anc.length; i++) {
@@ -357,8 +442,13 @@ final class CitronClient implements RangeLockClient {
                 }
                 t1 = posted;
             } else {
-                waitTicket(addr, ticket, old, a);
+                Turn t = waitTicket(x, addr, ticket, old, a);
+                if (t == Turn.SKIPPED) {
+                    return Outcome.ABORTED; // nothing to hand back: take a new ticket
+                }
+                a.recovering |= t == Turn.RESET;
             }
+            turnAt = clock.nanoTime();
         }
         long leafMask = leaf ? tree.leafMask(x, l, r) : 0;
         long firstCasFailure = -1;
@@ -379,7 +469,7 @@ final class CitronClient implements RangeLockClient {
             }
             if (anc.length > 0 && CitronLayout.expanded(ancWords[anc.length - 1])) {
                 if (!leaf) {
-                    releaseNow(new long[0], addr, CitronLayout.ONE_TCNT); // hand the ticket on
+                    handTurnOn(addr, ticket);
                 }
                 return Outcome.ABORTED;
             }
@@ -388,7 +478,20 @@ final class CitronClient implements RangeLockClient {
                 if (!a.held.isEmpty() && coversHeld(anc[occ], a)) {
                     yieldHeld(a); // that occupier waits for a node we hold
                 }
-                waitVacated(anc[occ], a);
+                Vacated v = waitVacated(anc[occ], a, leaf ? -1 : turnAt);
+                if (v != Vacated.VACATED) {
+                    if (!leaf) {
+                        handTurnOn(addr, ticket);
+                    }
+                    if (v == Vacated.TURN_TOO_LONG) {
+                        return Outcome.ABORTED;
+                    }
+                    // §3.10 line 18: the occupier may have crashed; lock its node instead (a ticket
+                    // there reduces to the ticket wait and its reset).
+                    ancestorEscalations++;
+                    a.escalateTo = anc[occ];
+                    return Outcome.ESCALATE;
+                }
                 ancWords = null;
                 continue;
             }
@@ -398,9 +501,11 @@ final class CitronClient implements RangeLockClient {
                 int ci = b.maskedCas(addr, 0, leafMask, leafMask, leafMask);
                 int ni = -1;
                 int ri = -1;
+                int fi = -1;
                 if (p.fastPath()) {
                     ni = addNotify(b, notify);
                     ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                    fi = b.faa(fenceAddress, 1); // after the MCAS: not reordered before it
                 }
                 qp.execute(b);
                 boolean locked = (b.longResult(ci) & leafMask) == 0;
@@ -411,7 +516,11 @@ final class CitronClient implements RangeLockClient {
                     }
                     long now = clock.nanoTime();
                     firstCasFailure = firstCasFailure < 0 ? now : firstCasFailure;
-                    if (now - firstCasFailure >= p.starveNs()) {
+                    if (now - firstCasFailure >= starveNs()) {
+                        // Starvation, or (§3.10 line 22) bits of a crashed holder: the parent's
+                        // bakery lock settles both (stale bits are cleared once it is held).
+                        escalations++;
+                        a.escalateTo = CitronLayout.parent(x);
                         return Outcome.ESCALATE;
                     }
                     checkHoldWait(a);
@@ -419,10 +528,11 @@ final class CitronClient implements RangeLockClient {
                     ancWords = null;
                     continue;
                 }
-                if (!p.fastPath() && notify.length > 0) {
+                if (!p.fastPath()) {
                     b = new Batch();
                     ni = addNotify(b, notify);
-                    ri = b.read8(nodeAddress(CitronLayout.ROOT));
+                    ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                    fi = b.faa(fenceAddress, 1);
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
@@ -432,6 +542,7 @@ final class CitronClient implements RangeLockClient {
                     return Outcome.ABORTED;
                 }
                 a.acquired = h;
+                a.token = b.longResult(fi) + 1;
                 return Outcome.ACQUIRED;
             }
             // (c) + (d), internal node
@@ -442,6 +553,7 @@ final class CitronClient implements RangeLockClient {
             int ni = -1;
             int ri = -1;
             int kids = -1;
+            int fi = -1;
             if (p.fastPath()) {
                 ni = addNotify(b, notify);
                 ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
@@ -451,6 +563,7 @@ final class CitronClient implements RangeLockClient {
                                 CitronLayout.ALL_UNITS, CitronLayout.ALL_UNITS);
                         kids = kids < 0 ? idx : kids;
                     }
+                    fi = b.faa(fenceAddress, 1); // used only if all four children were free
                 }
             }
             qp.execute(b);
@@ -463,6 +576,7 @@ final class CitronClient implements RangeLockClient {
             }
             long t2 = clock.nanoTime();
             boolean childrenLocked = false;
+            boolean staleChildren = a.recovering && childrenAreLeaves;
             if (lockChildren) {
                 childrenLocked = true;
                 Batch undo = new Batch();
@@ -473,9 +587,12 @@ final class CitronClient implements RangeLockClient {
                         childrenLocked = false;
                     }
                 }
-                if (!childrenLocked && undo.size() > 0) {
-                    retries++;
-                    qp.execute(undo); // some child is in use: give back the ones we set
+                if (!childrenLocked) {
+                    staleChildren = p.leases(); // in use now, or left by a crashed holder
+                    if (undo.size() > 0) {
+                        retries++;
+                        qp.execute(undo); // some child is in use: give back the ones we set
+                    }
                 }
             }
             Held h = new Held(x, 0, notify, childrenLocked);
@@ -485,6 +602,7 @@ final class CitronClient implements RangeLockClient {
             }
             a.acquired = h;
             if (childrenLocked) {
+                a.token = b.longResult(fi) + 1;
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
             long wake = t0 + eff.waitTNs();
@@ -492,8 +610,60 @@ final class CitronClient implements RangeLockClient {
                 clock.sleepNanos(wake - now);
             }
             waitDescendants(x, a);
+            if (staleChildren && p.leases()) {
+                clearStaleChildren(x);
+            }
+            // The token must follow the descendant check; a FAA behind a READ in one batch might
+            // overtake it (only writes and atomics order later verbs), so it takes a round trip.
+            a.token = takeToken();
             return Outcome.ACQUIRED;
         }
+    }
+
+    /** One FAA on the fencing counter: a token above every token taken before it. */
+    private long takeToken() {
+        return qp.faa(fenceAddress, 1) + 1;
+    }
+
+    /** A starved leaf gives up for its parent after starve-ns; with leases, within half a lease. */
+    private long starveNs() {
+        return p.leases() ? Math.min(p.starveNs(), p.leaseNs() / 2) : p.starveNs();
+    }
+
+    /** Lease unit: the longest a live client leaves a node's counters unchanged per level of height. */
+    private long leaseUnitNs() {
+        return p.leaseNs() + p.holdWaitNs() + Math.max(p.tWaitNs(), eff.waitTNs());
+    }
+
+    /**
+     * §3.10 line 22: we hold leaf-parent {@code x} after its descendants drained, so no live client
+     * holds a child's bits (a holder notified {@code x} and released before the check ended; a late
+     * one aborts and its clearing MCAS finds 0). Bits still set belong to a crashed client: WRITE 0.
+     */
+    private void clearStaleChildren(long x) {
+        long first = CitronLayout.child(x, 0);
+        byte[] raw = qp.read(nodeAddress(first), CitronLayout.FANOUT * CitronLayout.WORD_BYTES);
+        ByteBuffer words = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        Batch b = new Batch();
+        for (int i = 0; i < CitronLayout.FANOUT; i++) {
+            if (words.getLong(i * CitronLayout.WORD_BYTES) != 0) {
+                b.write8(nodeAddress(first + i), 0);
+                leafClears++;
+            }
+        }
+        if (b.size() > 0) {
+            qp.execute(b);
+        }
+    }
+
+    /**
+     * Gives our turn at {@code addr} to the next ticket without having occupied the node: TCnt + 1
+     * if TCnt is still our ticket and Occ clear (a masked CAS, so that a waiter that reset the turn
+     * past us is not skipped a second time).
+     */
+    private void handTurnOn(long addr, int ticket) {
+        qp.maskedCas(addr, CitronLayout.turnOf(ticket), CitronLayout.TURN_FIELDS, CitronLayout.turnOf(ticket + 1),
+                CitronLayout.TURN_FIELDS);
     }
 
     /** Inequation (1), and the concurrent scale-up test of Algorithm 2 line 33. */
@@ -508,27 +678,91 @@ final class CitronClient implements RangeLockClient {
         return CitronLayout.expanded(highest) && CitronLayout.expanded(b.longResult(rootIndex));
     }
 
-    private void waitTicket(long addr, int ticket, long seen, Attempt a) {
+    /**
+     * Step (a)'s wait for TCnt to reach {@code ticket}. With leases (§3.10 line 11): if TCnt and
+     * Occ stay unchanged for Δ lease units × (height + 2), Δ the tickets ahead of ours, the turn is
+     * taken over: a masked CAS sets TCnt to our ticket and clears Occ if they are still as seen.
+     * If TCnt ever passes our ticket (a holder paused past its lease vacated a turn that had
+     * been taken over), the ticket is void: SKIPPED, and the caller takes a new one.
+     */
+    private Turn waitTicket(long x, long addr, int ticket, long seen, Attempt a) {
         long w = seen;
+        long state = w & CitronLayout.TURN_FIELDS;
+        long since = clock.nanoTime();
+        // A live turn holder changes TCnt or Occ within: 1.5 leases in step (b) (then it hands the
+        // turn on), or once Occ is set, T_wait + its descendant check (height units) + its hold.
+        long stall = (tree.height(x) + 2) * leaseUnitNs();
         while (CitronLayout.tcnt(w) != ticket) {
             checkHoldWait(a);
             clock.sleepNanos(p.pollNs());
             w = qp.read8(addr);
+            long now = clock.nanoTime();
+            if ((w & CitronLayout.TURN_FIELDS) != state) {
+                state = w & CitronLayout.TURN_FIELDS;
+                since = now;
+                continue;
+            }
+            if (!p.leases() || CitronLayout.tcnt(w) == ticket) {
+                continue;
+            }
+            long gap = (ticket - CitronLayout.tcnt(w)) & CitronLayout.COUNTER_MASK;
+            if (gap >= ((CitronLayout.tmax(w) - CitronLayout.tcnt(w)) & CitronLayout.COUNTER_MASK)) {
+                return Turn.SKIPPED; // our ticket is not in [TCnt, TMax) any more
+            }
+            if (now - since >= gap * stall) {
+                long old = qp.maskedCas(addr, state, CitronLayout.TURN_FIELDS, CitronLayout.turnOf(ticket),
+                        CitronLayout.TURN_FIELDS);
+                if ((old & CitronLayout.TURN_FIELDS) == state) {
+                    ticketResets++;
+                    return Turn.RESET;
+                }
+                w = old;
+                state = old & CitronLayout.TURN_FIELDS;
+                since = clock.nanoTime();
+            }
         }
+        return Turn.SERVED;
     }
 
-    private void waitVacated(long y, Attempt a) {
+    /**
+     * Step (b)'s wait for ancestor {@code y} to be vacated. With leases: y's TCnt and Occ unchanged
+     * for a lease ⇒ ANCESTOR_STUCK (§3.10 line 18: lock y instead, safe even if its occupier is
+     * alive); our own turn at an internal node (since {@code turnAt}, −1 for a leaf) lasting 1.5
+     * leases ⇒ TURN_TOO_LONG, so that waiters behind us never take a live turn for a dead one.
+     */
+    private Vacated waitVacated(long y, Attempt a, long turnAt) {
         long addr = nodeAddress(y);
+        long state = -1;
+        long since = clock.nanoTime();
         while (true) {
             checkHoldWait(a);
             clock.sleepNanos(p.pollNs());
-            if (!CitronLayout.occupied(qp.read8(addr))) {
-                return;
+            long w = qp.read8(addr);
+            if (!CitronLayout.occupied(w)) {
+                return Vacated.VACATED;
+            }
+            if (!p.leases()) {
+                continue;
+            }
+            long now = clock.nanoTime();
+            if ((w & CitronLayout.TURN_FIELDS) != state) {
+                state = w & CitronLayout.TURN_FIELDS;
+                since = now;
+            } else if (now - since >= p.leaseNs()) {
+                return Vacated.ANCESTOR_STUCK;
+            }
+            if (turnAt >= 0 && now - turnAt >= p.leaseNs() + p.leaseNs() / 2) {
+                return Vacated.TURN_TOO_LONG;
             }
         }
     }
 
-    /** Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax. */
+    /**
+     * Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax.
+     * With leases (§3.10 line 36): a node whose DCnt and DMax stay unchanged for height lease units
+     * gets DCnt = DMax (a masked CAS against what was seen): every live notifier below it releases
+     * within that time.
+     */
     private void waitDescendants(long x, Attempt a) {
         int level = tree.level(x);
         int lastLevel = Math.min(level + eff.checkM() - 1, tree.leafLevel() - 1);
@@ -536,23 +770,55 @@ final class CitronClient implements RangeLockClient {
         for (int d = level; d <= lastLevel; d++) {
             pending.add(new long[] {CitronLayout.firstDescendant(x, d - level), CitronLayout.levelWidth(d - level)});
         }
+        Map<Long, long[]> stuck = new HashMap<>(); // node -> {DCnt/DMax seen, since}
         while (true) {
             Batch b = new Batch();
             for (long[] block : pending) {
                 b.read(nodeAddress(block[0]), Math.toIntExact(block[1] * CitronLayout.WORD_BYTES));
             }
             qp.execute(b);
+            long now = clock.nanoTime();
             List<long[]> still = new ArrayList<>();
+            Batch resets = new Batch();
             for (int i = 0; i < pending.size(); i++) {
                 ByteBuffer words = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
                 long[] block = pending.get(i);
+                int firstBusy = -1;
                 for (int j = 0; j < block[1]; j++) {
-                    if (!CitronLayout.descendantsDone(words.getLong(j * CitronLayout.WORD_BYTES))) {
-                        // Nodes before j are done; re-read from the first one that is not.
-                        still.add(new long[] {block[0] + j, block[1] - j});
-                        break;
+                    long w = words.getLong(j * CitronLayout.WORD_BYTES);
+                    if (CitronLayout.descendantsDone(w)) {
+                        continue;
+                    }
+                    firstBusy = firstBusy < 0 ? j : firstBusy;
+                    if (!p.leases()) {
+                        break; // re-read from the first node that is not done
+                    }
+                    long y = block[0] + j;
+                    long seen = w & CitronLayout.NOTIFY_FIELDS;
+                    long[] st = stuck.get(y);
+                    if (st == null || st[0] != seen) {
+                        stuck.put(y, new long[] {seen, now});
+                    } else if (now - st[1] >= tree.height(y) * leaseUnitNs()) {
+                        long dmax = CitronLayout.dmax(w);
+                        resets.maskedCas(nodeAddress(y), seen, CitronLayout.NOTIFY_FIELDS,
+                                (dmax << CitronLayout.DCNT_SHIFT) | (dmax << CitronLayout.DMAX_SHIFT),
+                                CitronLayout.NOTIFY_FIELDS);
+                        st[1] = now; // a failed reset (it changed) starts a new period
                     }
                 }
+                if (firstBusy >= 0) {
+                    still.add(new long[] {block[0] + firstBusy, block[1] - firstBusy});
+                }
+            }
+            if (resets.size() > 0) {
+                qp.execute(resets);
+                for (int i = 0; i < resets.size(); i++) {
+                    var v = (io.lockfabric.fabric.Verb.MaskedCas) resets.verbs().get(i);
+                    if ((resets.longResult(i) & CitronLayout.NOTIFY_FIELDS) == v.compare()) {
+                        descendantResets++;
+                    }
+                }
+                continue; // re-read at once
             }
             if (still.isEmpty()) {
                 return;
