@@ -103,7 +103,8 @@ import java.util.random.RandomGenerator;
 final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
-                  long holdWaitNs, int maxRestarts, long leaseNs, CitronTuning tuning) {
+                  long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels,
+                  CitronTuning tuning) {
         boolean leases() {
             return leaseNs != Long.MAX_VALUE;
         }
@@ -111,7 +112,7 @@ final class CitronClient implements RangeLockClient {
     }
 
     /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
-    record Held(long node, long leafMask, long[] notified, boolean childrenLocked) {
+    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg) {
         @Override
         public String toString() {
             return "node " + node + (leafMask != 0 ? " bits " + Long.toHexString(leafMask) : "")
@@ -157,8 +158,23 @@ final class CitronClient implements RangeLockClient {
     private final Clock clock;
     private final RandomGenerator random;
     private final Table table;
-    private final CitronLayout tree;
-    private final RangeSplitter splitter;
+    /** The tree configuration this client uses (refreshed when it meets Exp or a new generation). */
+    private CitronTree cur;
+    /** {@code cur.layout()}: the index arithmetic of the current tree. */
+    private CitronLayout tree;
+    private RangeSplitter splitter;
+    private final Endpoint endpoint;
+    private final CitronLayout baseTree;
+    private final long configAddress;
+    private final long maximizerAddress;
+    private long nextScalePoll;
+    /**
+     * The last word of the node under way seen in its ticket wait: for the root, whose Exp it
+     * shows (a scale-up sets Exp before it vacates the root, so the turn's word carries it).
+     */
+    private long turnWord;
+    private long scaleUps;
+    private long refetches;
     private final SpilloverMutex spillover;
     private final Params p;
     private final CitronTuning.Participant tuning;
@@ -182,26 +198,72 @@ final class CitronClient implements RangeLockClient {
         this.clock = endpoint.clock();
         this.random = endpoint.random();
         this.table = table;
-        this.tree = tree;
-        this.splitter = new RangeSplitter(tree);
+        this.endpoint = endpoint;
+        this.baseTree = tree;
+        this.configAddress = table.at(CitronLayout.CONFIG_OFFSET);
+        this.maximizerAddress = table.at(CitronLayout.MAXIMIZER_OFFSET);
         this.p = params;
+        install(new CitronTree(new int[] {tree.levels()}, new long[] {table.at(CitronLayout.TREE_OFFSET)}));
+        this.nextScalePoll = params.scalePollNs() == Long.MAX_VALUE ? Long.MAX_VALUE
+                : clock.nanoTime() + params.scalePollNs();
         this.tuning = params.tuning() == null ? null : params.tuning().join();
         this.eff = new CitronTuning.Effective(params.m(), params.m(), params.tWaitNs(), params.tWaitNs());
         this.fenceAddress = table.address() + CitronLayout.FENCE_OFFSET;
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
-                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(tree, params));
+                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(params));
+    }
+
+    /** Thrown where a request meets a scale-up (Exp on its root, or a newer configuration). */
+    private static final class ConfigChanged extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigChanged() {
+            super("citron tree scaled up", null, false, false);
+        }
+    }
+
+    private void install(CitronTree t) {
+        cur = t;
+        tree = t.layout();
+        splitter = new RangeSplitter(tree);
+    }
+
+    /** READs the configuration word; installs it if newer. Returns whether it was newer. */
+    private boolean refreshConfig() {
+        return refreshConfig(qp.read8(configAddress));
+    }
+
+    private boolean refreshConfig(long word) {
+        if (word == cur.word()) {
+            return false;
+        }
+        int[] levels = CitronTree.decode(word, baseTree.levels());
+        long[] bases = new long[levels.length];
+        bases[0] = table.at(CitronLayout.TREE_OFFSET);
+        for (int g = 1; g < levels.length; g++) {
+            bases[g] = endpoint.openTable(expansionSpec(table.spec().name(), levels, g)).address();
+        }
+        install(new CitronTree(levels, bases));
+        refetches++;
+        return true;
+    }
+
+    /** The zeroed table holding the nodes scale-up {@code g} adds (opened by name: the first open allocates). */
+    static io.lockfabric.fabric.TableSpec expansionSpec(String tableName, int[] levels, int g) {
+        return new io.lockfabric.fabric.TableSpec(tableName + "/citron-exp-" + g, CitronProtocol.NAME,
+                CitronTree.unitsOf(levels[g]), CitronTree.storedNodes(levels, g) * CitronLayout.WORD_BYTES);
     }
 
     /**
      * A live spillover holder keeps nX unchanged while it locks its tree part (at most the tree's
      * recovery time, 2H lease units) and holds the range (a lease).
      */
-    private static long spilloverStallNs(CitronLayout tree, Params p) {
+    private static long spilloverStallNs(Params p) {
         if (!p.leases()) {
             return Long.MAX_VALUE;
         }
         long unit = p.leaseNs() + p.holdWaitNs() + p.tWaitNs();
-        return (2L * tree.levels() + 1) * unit;
+        return (2L * CitronLayout.MAX_LEVELS + 1) * unit; // the tree may grow to the largest height
     }
 
     @Override
@@ -209,10 +271,29 @@ final class CitronClient implements RangeLockClient {
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
         }
+        maybeScaleUp();
+        while (true) {
+            try {
+                return acquireIn(start, end);
+            } catch (ConfigChanged e) {
+                refreshConfig(); // everything taken was given back: retry on the new tree
+            }
+        }
+    }
+
+    private RangeGrant acquireIn(long start, long end) {
         long n = tree.units();
         boolean spill = end > n;
         if (spill) {
-            spillover.acquire(end);
+            // A scale-up holds the spillover mutex while it publishes: once we hold it, the
+            // configuration word tells whether [N, end) still lies past the tree.
+            long config = spillover.acquire(end, configAddress);
+            if (refreshConfig(config)) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+                throw new ConfigChanged();
+            }
         }
         try {
             List<Held> nodes;
@@ -236,6 +317,100 @@ final class CitronClient implements RangeLockClient {
             }
             throw e;
         }
+    }
+
+    // ------------------------------------------------------------------ scale-up (§3.9.1)
+
+    /**
+     * The maximizer poller (Algorithm 4's trigger), run on the client's own thread at most every
+     * scale-poll-ns: one READ of the maximizer; non-zero and past N ⇒ scale up.
+     */
+    private void maybeScaleUp() {
+        long now = clock.nanoTime();
+        if (now < nextScalePoll || !outstanding.isEmpty()) {
+            return; // a scaler drains the tree: it must hold nothing in it
+        }
+        nextScalePoll = now + p.scalePollNs();
+        long max = qp.read8(maximizerAddress);
+        if (max > tree.units()) {
+            scaleUp();
+        }
+    }
+
+    /**
+     * Algorithm 4, with one change: instead of setting Exp on the top m levels and carrying their
+     * DCnt/DMax (+Occ) into the new ancestors, the scaler locks the whole old tree (its root, which
+     * waits until every holder below has released) before it sets Exp on the old root. Nothing is
+     * held in the old tree when it becomes a subtree, so nobody's notifications need carrying and a
+     * release never touches the new ancestors; the price is that requests in [0, N) wait for the
+     * drain (T_wait plus the longest hold) instead of tens of microseconds. Steps: take the spillover
+     * mutex; READ the maximizer again (someone may have scaled); lock [0, N); allocate the zeroed
+     * expansion (opening its table: the memory node allocates it, the old array stays); then one
+     * batch: WRITE the configuration word, OR Exp into the old root, WRITE 0 to the maximizer,
+     * vacate the old root, release the spillover mutex. Requests that meet the Exp (or a newer
+     * configuration word after taking the spillover mutex) give back what they took, refetch the
+     * configuration and retry.
+     */
+    void scaleUp() {
+        spillover.acquire(0, configAddress);
+        boolean released = false;
+        try {
+            refreshConfig();
+            long max = qp.read8(maximizerAddress);
+            int[] levels = cur.levels();
+            int top = levels[levels.length - 1];
+            int next = top;
+            while (CitronTree.unitsOf(next) < max && next + p.scaleLevels() <= CitronLayout.MAX_LEVELS) {
+                next += p.scaleLevels();
+            }
+            if (max <= tree.units() || next == top || levels.length > CitronTree.MAX_GENERATIONS) {
+                Batch b = new Batch();
+                if (max != 0 && max <= tree.units()) {
+                    b.write8(maximizerAddress, 0); // stale: already covered
+                }
+                spillover.release(b);
+                released = true;
+                qp.execute(b);
+                return;
+            }
+            Attempt drained = lockTree(0, tree.units());
+            int[] grown = Arrays.copyOf(levels, levels.length + 1);
+            grown[levels.length] = next;
+            endpoint.openTable(expansionSpec(table.spec().name(), grown, levels.length));
+            Batch b = new Batch();
+            b.write8(configAddress, CitronTree.encode(grown));
+            b.maskedCas(cur.address(CitronLayout.ROOT), 0, 0, CitronLayout.EXP_BIT, CitronLayout.EXP_BIT);
+            b.write8(maximizerAddress, 0);
+            for (Held h : drained.held) {
+                addRelease(b, h);
+            }
+            spillover.release(b);
+            released = true;
+            qp.execute(b);
+            scaleUps++;
+            refreshConfig();
+        } finally {
+            if (!released) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+            }
+        }
+    }
+
+    /** Scale-ups this client performed. */
+    long scaleUps() {
+        return scaleUps;
+    }
+
+    /** Configurations this client fetched after a scale-up. */
+    long refetches() {
+        return refetches;
+    }
+
+    /** Units the client's current tree covers. */
+    long units() {
+        return tree.units();
     }
 
     @Override
@@ -435,6 +610,7 @@ final class CitronClient implements RangeLockClient {
             qp.execute(b);
             long old = b.longResult(ti);
             ticket = CitronLayout.tmax(old);
+            turnWord = old;
             if (CitronLayout.tcnt(old) == ticket && p.fastPath()) {
                 ancWords = new long[anc.length];
                 for (int i = 0; i < anc.length; i++) {
@@ -467,11 +643,13 @@ final class CitronClient implements RangeLockClient {
                     ancWords[i] = b.longResult(i);
                 }
             }
-            if (anc.length > 0 && CitronLayout.expanded(ancWords[anc.length - 1])) {
+            // The root's Exp: a scale-up made this tree a subtree (x itself if it is the root).
+            long rootWord = anc.length > 0 ? ancWords[anc.length - 1] : turnWord;
+            if (CitronLayout.expanded(rootWord)) {
                 if (!leaf) {
                     handTurnOn(addr, ticket);
                 }
-                return Outcome.ABORTED;
+                throw new ConfigChanged();
             }
             int occ = lowestOccupied(ancWords);
             if (occ >= 0) {
@@ -536,9 +714,12 @@ final class CitronClient implements RangeLockClient {
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
-                Held h = new Held(x, leafMask, notify, false);
+                Held h = new Held(x, leafMask, notify, false, cur);
                 if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                     releaseNow(List.of(h));
+                    if (CitronLayout.expanded(b.longResult(ri))) {
+                        throw new ConfigChanged();
+                    }
                     return Outcome.ABORTED;
                 }
                 a.acquired = h;
@@ -595,9 +776,12 @@ final class CitronClient implements RangeLockClient {
                     }
                 }
             }
-            Held h = new Held(x, 0, notify, childrenLocked);
+            Held h = new Held(x, 0, notify, childrenLocked, cur);
             if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                 releaseNow(List.of(h));
+                if (CitronLayout.expanded(b.longResult(ri))) {
+                    throw new ConfigChanged();
+                }
                 return Outcome.ABORTED;
             }
             a.acquired = h;
@@ -618,6 +802,25 @@ final class CitronClient implements RangeLockClient {
             a.token = takeToken();
             return Outcome.ACQUIRED;
         }
+    }
+
+    /** The words of {@code count} consecutive nodes of one level (one READ per memory run). */
+    private long[] readLevelRun(long first, int count) {
+        List<long[]> runs = cur.runs(first, count);
+        Batch b = new Batch();
+        for (long[] run : runs) {
+            b.read(run[0], Math.toIntExact(run[1] * CitronLayout.WORD_BYTES));
+        }
+        qp.execute(b);
+        long[] out = new long[count];
+        int n = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            ByteBuffer bytes = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
+            for (int j = 0; j < runs.get(i)[1]; j++) {
+                out[n++] = bytes.getLong(j * CitronLayout.WORD_BYTES);
+            }
+        }
+        return out;
     }
 
     /** One FAA on the fencing counter: a token above every token taken before it. */
@@ -642,11 +845,10 @@ final class CitronClient implements RangeLockClient {
      */
     private void clearStaleChildren(long x) {
         long first = CitronLayout.child(x, 0);
-        byte[] raw = qp.read(nodeAddress(first), CitronLayout.FANOUT * CitronLayout.WORD_BYTES);
-        ByteBuffer words = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        long[] words = readLevelRun(first, CitronLayout.FANOUT);
         Batch b = new Batch();
         for (int i = 0; i < CitronLayout.FANOUT; i++) {
-            if (words.getLong(i * CitronLayout.WORD_BYTES) != 0) {
+            if (words[i] != 0) {
                 b.write8(nodeAddress(first + i), 0);
                 leafClears++;
             }
@@ -693,6 +895,7 @@ final class CitronClient implements RangeLockClient {
         // turn on), or once Occ is set, T_wait + its descendant check (height units) + its hold.
         long stall = (tree.height(x) + 2) * leaseUnitNs();
         while (CitronLayout.tcnt(w) != ticket) {
+            turnWord = w;
             checkHoldWait(a);
             clock.sleepNanos(p.pollNs());
             w = qp.read8(addr);
@@ -714,6 +917,7 @@ final class CitronClient implements RangeLockClient {
                         CitronLayout.TURN_FIELDS);
                 if ((old & CitronLayout.TURN_FIELDS) == state) {
                     ticketResets++;
+                    turnWord = old;
                     return Turn.RESET;
                 }
                 w = old;
@@ -721,6 +925,7 @@ final class CitronClient implements RangeLockClient {
                 since = clock.nanoTime();
             }
         }
+        turnWord = w;
         return Turn.SERVED;
     }
 
@@ -773,19 +978,32 @@ final class CitronClient implements RangeLockClient {
         Map<Long, long[]> stuck = new HashMap<>(); // node -> {DCnt/DMax seen, since}
         while (true) {
             Batch b = new Batch();
+            List<List<long[]>> runsOf = new ArrayList<>();
             for (long[] block : pending) {
-                b.read(nodeAddress(block[0]), Math.toIntExact(block[1] * CitronLayout.WORD_BYTES));
+                List<long[]> runs = cur.runs(block[0], block[1]); // one per block unless scaled up
+                runsOf.add(runs);
+                for (long[] run : runs) {
+                    b.read(run[0], Math.toIntExact(run[1] * CitronLayout.WORD_BYTES));
+                }
             }
             qp.execute(b);
             long now = clock.nanoTime();
+            int resultIndex = 0;
             List<long[]> still = new ArrayList<>();
             Batch resets = new Batch();
             for (int i = 0; i < pending.size(); i++) {
-                ByteBuffer words = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
                 long[] block = pending.get(i);
+                long[] words = new long[Math.toIntExact(block[1])];
+                int filled = 0;
+                for (long[] run : runsOf.get(i)) {
+                    ByteBuffer bytes = ByteBuffer.wrap(b.bytesResult(resultIndex++)).order(ByteOrder.LITTLE_ENDIAN);
+                    for (int j = 0; j < run[1]; j++) {
+                        words[filled++] = bytes.getLong(j * CitronLayout.WORD_BYTES);
+                    }
+                }
                 int firstBusy = -1;
                 for (int j = 0; j < block[1]; j++) {
-                    long w = words.getLong(j * CitronLayout.WORD_BYTES);
+                    long w = words[j];
                     if (CitronLayout.descendantsDone(w)) {
                         continue;
                     }
@@ -832,7 +1050,7 @@ final class CitronClient implements RangeLockClient {
     // ------------------------------------------------------------------ tree helpers
 
     private long nodeAddress(long x) {
-        return table.address() + tree.offset(x);
+        return cur.address(x);
     }
 
     /** Ancestors of {@code x}, parent first, root last. */
@@ -913,19 +1131,21 @@ final class CitronClient implements RangeLockClient {
     }
 
     private void addRelease(Batch b, Held h) {
-        long addr = nodeAddress(h.node());
+        CitronTree at = h.cfg(); // the configuration it was taken in: indices are relative to it
+        long addr = at.address(h.node());
         if (h.leafMask() != 0) {
             b.maskedCas(addr, h.leafMask(), h.leafMask(), 0, h.leafMask());
         } else {
             b.maskedFaa(addr, CitronLayout.VACATE, CitronLayout.BOUNDARY_MASK);
             if (h.childrenLocked()) {
                 for (int i = 0; i < CitronLayout.FANOUT; i++) {
-                    addClearLeaf(b, CitronLayout.child(h.node(), i));
+                    b.maskedCas(at.address(CitronLayout.child(h.node(), i)), CitronLayout.ALL_UNITS,
+                            CitronLayout.ALL_UNITS, 0, CitronLayout.ALL_UNITS);
                 }
             }
         }
         for (long y : h.notified()) {
-            b.maskedFaa(nodeAddress(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
+            b.maskedFaa(at.address(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
         }
     }
 

@@ -7,17 +7,19 @@ package io.lockfabric.lock.citron;
  *
  * <h2>Table</h2>
  * <pre>
- * offset 0                    8                   16                 24                        24 + 8 × nodes
- * +---------------------------+-------------------+------------------+--------+-----+--------+
- * | maximizer (OR of r ≥ N)   | spillover (DSLR)  | fencing counter  | node 1 | ... | node n |
- * +---------------------------+-------------------+------------------+--------+-----+--------+
+ * offset 0                  8                  16                24             32                    32 + 8 × nodes
+ * +-------------------------+------------------+-----------------+--------------+--------+-----+--------+
+ * | maximizer (OR of r ≥ N) | spillover (DSLR) | fencing counter | configuration| node 1 | ... | node n |
+ * +-------------------------+------------------+-----------------+--------------+--------+-----+--------+
  * </pre>
- * The fencing counter is a plain 64-bit FAA counter (see {@code CitronClient} on fencing tokens).
- * Node {@code x} (root 1) lives at {@code 24 + 8 (x − 1)}; {@code CHILD(x, i) = 4x − 2 + i},
+ * The fencing counter is a plain 64-bit FAA counter (see {@code CitronClient} on fencing tokens);
+ * the configuration word records scale-ups ({@link CitronTree}). This layout is generation 0: a
+ * scale-up keeps it in place and adds levels above it in expansion tables.
+ * Node {@code x} (root 1) lives at {@code 32 + 8 (x − 1)}; {@code CHILD(x, i) = 4x − 2 + i},
  * {@code PARENT(x) = ⌊(x + 2) / 4⌋}. Level {@code d} (root 0) starts at index
  * {@code (4^d − 1) / 3 + 1} and has {@code 4^d} nodes, each covering {@code N / 4^d} units; the
  * leaf level is {@code H − 1} for {@code H} levels, leaves cover {@value #LEAF_UNITS} units, so
- * {@code N = 64 · 4^(H−1)}. N = 2^28: 12 levels, 5 592 405 nodes, 44 739 264 bytes (≈ 42.7 MiB):
+ * {@code N = 64 · 4^(H−1)}. N = 2^28: 12 levels, 5 592 405 nodes, 44 739 272 bytes (≈ 42.7 MiB):
  * 8 bytes a node and nothing per lock held.
  *
  * <h2>Leaf node: a bitmap, one bit per unit</h2>
@@ -50,8 +52,10 @@ public final class CitronLayout {
     public static final long SPILLOVER_OFFSET = 8;
     /** Offset of the fencing counter: one FAA per node acquisition returns a grant's token. */
     public static final long FENCE_OFFSET = 16;
+    /** Offset of the configuration word (scale-ups so far and their heights; 0: none). */
+    public static final long CONFIG_OFFSET = 24;
     /** Offset of node 1 (the root). */
-    public static final long TREE_OFFSET = 24;
+    public static final long TREE_OFFSET = 32;
     public static final int ROOT = 1;
     public static final int FANOUT = 4;
     public static final int LEAF_UNITS = 64;

@@ -45,6 +45,11 @@ public final class CitronProtocol implements RangeLockProtocol {
     public static final long DEFAULT_LEASE_NS = 1_000_000_000;
     public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
             "T_lease: holders release within it; waiters recover from crashed clients at the four waits of s3.10 (inf: no recovery)");
+    public static final LockOption SCALE_POLL_NS = new LockOption("scale-poll-ns", 10_000_000,
+            "each client READs the maximizer this often (on its own thread, before an acquire) and scales the tree up"
+                    + " when a request reached past N (paper: 10 ms; inf: never scale)");
+    public static final LockOption SCALE_FACTOR = new LockOption("scale-factor", 4,
+            "growth of N per scale-up step: 4 (one level) or 16 (two levels)");
     /** Round trips and timer overshoot on top of the recovery bound's waits. */
     static final long RECOVERY_SLACK_NS = 1_000_000;
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 100_000,
@@ -130,7 +135,7 @@ public final class CitronProtocol implements RangeLockProtocol {
     @Override
     public List<LockOption> options() {
         return List.of(UNITS, K, M, T_WAIT_NS, DRIFT_PPM, FAST_PATH, POLL_NS, STARVE_NS, HOLD_WAIT_NS, LEASE_NS,
-                MAX_RESTARTS);
+                SCALE_POLL_NS, SCALE_FACTOR, MAX_RESTARTS);
     }
 
     /**
@@ -213,8 +218,16 @@ public final class CitronProtocol implements RangeLockProtocol {
                 throw new IllegalArgumentException("lease-ns (" + lease + ") must exceed 4 x t-wait-ns (" + tWait + ")");
             }
         }
+        long scalePoll = options.get(SCALE_POLL_NS);
+        if (scalePoll <= 0) {
+            throw new IllegalArgumentException("scale-poll-ns must be positive (or inf), got " + scalePoll);
+        }
+        long factor = options.get(SCALE_FACTOR);
+        if (factor != 4 && factor != 16) {
+            throw new IllegalArgumentException("scale-factor must be 4 or 16, got " + factor);
+        }
         var params = new CitronClient.Params((int) k, (int) m, tWait, ppm * 1e-6, fast == 1, poll, starve, holdWait,
-                (int) maxRestarts, lease, tuning);
+                (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, tuning);
         return new CitronClient(endpoint, table, tree, params);
     }
 }

@@ -39,18 +39,25 @@ final class SpilloverMutex {
 
     /**
      * Takes a ticket and ORs {@code rightBoundary} into the maximizer in the same round trip (masked
-     * CAS with compare mask 0 is a bitwise OR), then waits for the ticket. Returns the ticket.
+     * CAS with compare mask 0 is a bitwise OR; none if 0), then waits for the ticket. Returns the
+     * word at {@code configAddress} READ once the mutex is held (CITRON's configuration word).
      */
-    int acquire(long rightBoundary) {
+    long acquire(long rightBoundary, long configAddress) {
         while (true) {
             Batch b = new Batch();
             int t = b.maskedFaa(wordAddress, DslrLayout.ONE_MAX_X, BOUNDARY_MASK);
-            b.maskedCas(maximizerAddress, 0, 0, rightBoundary, rightBoundary);
+            if (rightBoundary != 0) {
+                b.maskedCas(maximizerAddress, 0, 0, rightBoundary, rightBoundary);
+            }
+            int c = b.read8(configAddress); // behind the ticket MFAA: current if it is served at once
             qp.execute(b);
             long prev = b.longResult(t);
             int ticket = DslrLayout.maxX(prev);
+            if (DslrLayout.nX(prev) == ticket) {
+                return b.longResult(c);
+            }
             if (waitTurn(ticket, prev)) {
-                return ticket;
+                return qp.read8(configAddress);
             }
         }
     }

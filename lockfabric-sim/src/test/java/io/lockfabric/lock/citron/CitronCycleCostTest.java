@@ -119,10 +119,14 @@ class CitronCycleCostTest {
         assertEquals(Map.of(VerbKind.READ, 4L, VerbKind.MFAA, 3L, VerbKind.FAA, 1L), cycleCost(0, N));
     }
 
-    /** Past N: the spillover ticket MFAA with the maximizer OR (MCAS), a FAA token, release MFAA. */
+    /**
+     * Past N: the spillover ticket MFAA with the maximizer OR (MCAS) and a READ of the configuration
+     * word (is [N, r) still past the tree?), a FAA token, release MFAA.
+     */
     @Test
     void spilloverOnlyIsAnMfaaTicketAMaximizerOrAndAnMfaaRelease() {
-        assertEquals(Map.of(VerbKind.MFAA, 2L, VerbKind.MCAS, 1L, VerbKind.FAA, 1L), cycleCost(N + 5, N + 10));
+        assertEquals(Map.of(VerbKind.MFAA, 2L, VerbKind.MCAS, 1L, VerbKind.FAA, 1L, VerbKind.READ, 1L),
+                cycleCost(N + 5, N + 10));
     }
 
     @Test
