@@ -95,8 +95,18 @@ import java.util.random.RandomGenerator;
  * round trip on the fast paths; one on an internal node's slow path, which already waits T_wait).
  * No local counter works: leaves are bare bitmaps and overlapping grants may use disjoint nodes.
  *
- * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down. Grants are
- * exclusive.
+ * <p><b>Scaling</b> (§3.9, {@link CitronTree}): a request past N ORs its right end into the
+ * maximizer; clients poll it every {@code scale-poll-ns} before an acquire and scale up
+ * ({@link #scaleUp}: spillover mutex, drain the old tree by locking its root, expansion table,
+ * publish, Exp on the old root). A request that meets Exp on its root, or a newer configuration
+ * once it holds the spillover mutex, gives back what it took, refetches the configuration and
+ * retries; a grant releases in the configuration it was taken in (old nodes keep their place).
+ * {@link #scaleDown} shrinks to an earlier size the same way. Deviation from Algorithm 4: the
+ * drain replaces the Exp on the top m levels and the DCnt/DMax (+Occ) carry, so releases never
+ * touch new ancestors and step (d) only splits its READs where a level crosses regions; a
+ * scale-up blocks [0, N) for T_wait plus the longest hold instead of tens of microseconds.
+ *
+ * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
@@ -174,6 +184,7 @@ final class CitronClient implements RangeLockClient {
      */
     private long turnWord;
     private long scaleUps;
+    private long scaleDowns;
     private long refetches;
     private final SpilloverMutex spillover;
     private final Params p;
@@ -250,7 +261,10 @@ final class CitronClient implements RangeLockClient {
 
     /** The zeroed table holding the nodes scale-up {@code g} adds (opened by name: the first open allocates). */
     static io.lockfabric.fabric.TableSpec expansionSpec(String tableName, int[] levels, int g) {
-        return new io.lockfabric.fabric.TableSpec(tableName + "/citron-exp-" + g, CitronProtocol.NAME,
+        // Named by its place (g, and the heights it joins): a scale-up after a scale-down to the same
+        // heights reuses it; another height gets a fresh, zeroed one.
+        return new io.lockfabric.fabric.TableSpec(tableName + "/citron-exp-" + g + "-" + levels[g - 1] + "-" + levels[g],
+                CitronProtocol.NAME,
                 CitronTree.unitsOf(levels[g]), CitronTree.storedNodes(levels, g) * CitronLayout.WORD_BYTES);
     }
 
@@ -376,8 +390,13 @@ final class CitronClient implements RangeLockClient {
             Attempt drained = lockTree(0, tree.units());
             int[] grown = Arrays.copyOf(levels, levels.length + 1);
             grown[levels.length] = next;
-            endpoint.openTable(expansionSpec(table.spec().name(), grown, levels.length));
+            var expansion = endpoint.openTable(expansionSpec(table.spec().name(), grown, levels.length));
+            long[] bases = Arrays.copyOf(cur.bases(), grown.length);
+            bases[levels.length] = expansion.address();
+            var grownTree = new CitronTree(grown, bases);
             Batch b = new Batch();
+            // A reused expansion (after a scale-down) may have Exp on its root from a later scale-up.
+            b.maskedCas(grownTree.address(CitronLayout.ROOT), 0, 0, 0, CitronLayout.EXP_BIT);
             b.write8(configAddress, CitronTree.encode(grown));
             b.maskedCas(cur.address(CitronLayout.ROOT), 0, 0, CitronLayout.EXP_BIT, CitronLayout.EXP_BIT);
             b.write8(maximizerAddress, 0);
@@ -396,6 +415,69 @@ final class CitronClient implements RangeLockClient {
                 qp.execute(b);
             }
         }
+    }
+
+    /**
+     * Scale-down (§3.9.2) to the tree of an earlier generation covering [0, units), for a caller
+     * that blocks every other use of the resource (e.g. a truncate holding the file's mutex; range
+     * requests may still arrive and are served correctly, they just wait). Takes the spillover
+     * mutex, drains the current tree by locking its root, then in one batch: clears Exp on the
+     * kept subtree's root, publishes the shorter configuration, sets Exp on the current root (its
+     * users refetch), vacates it and releases the mutex. The dropped expansion tables stay
+     * allocated (the fabric has no table removal) and are reused by a later scale-up to the same
+     * heights. The caller must hold no grant of this client.
+     *
+     * @throws IllegalArgumentException if {@code units} is not the size of an earlier generation
+     *                                  of the current tree
+     * @throws IllegalStateException    if this client holds a grant
+     */
+    void scaleDown(long units) {
+        if (!outstanding.isEmpty()) {
+            throw new IllegalStateException("scale-down drains the tree: release this client's grants first");
+        }
+        long word = spillover.acquire(0, configAddress);
+        boolean released = false;
+        try {
+            refreshConfig(word);
+            int[] levels = cur.levels();
+            int keep = -1;
+            for (int i = 0; i < levels.length - 1; i++) {
+                if (CitronTree.unitsOf(levels[i]) == units) {
+                    keep = i;
+                }
+            }
+            if (keep < 0) {
+                throw new IllegalArgumentException("citron can scale down to an earlier size of its tree "
+                        + Arrays.toString(Arrays.stream(levels).mapToLong(CitronTree::unitsOf).toArray())
+                        + " other than the current one, not " + units);
+            }
+            Attempt drained = lockTree(0, tree.units());
+            int[] kept = Arrays.copyOf(levels, keep + 1);
+            long keptRoot = CitronLayout.levelStart(levels[levels.length - 1] - kept[keep]); // leftmost at its depth
+            Batch b = new Batch();
+            b.maskedCas(cur.address(keptRoot), 0, 0, 0, CitronLayout.EXP_BIT);
+            b.write8(configAddress, CitronTree.encode(kept));
+            b.maskedCas(cur.address(CitronLayout.ROOT), 0, 0, CitronLayout.EXP_BIT, CitronLayout.EXP_BIT);
+            for (Held h : drained.held) {
+                addRelease(b, h);
+            }
+            spillover.release(b);
+            released = true;
+            qp.execute(b);
+            scaleDowns++;
+            refreshConfig();
+        } finally {
+            if (!released) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+            }
+        }
+    }
+
+    /** Scale-downs this client performed. */
+    long scaleDowns() {
+        return scaleDowns;
     }
 
     /** Scale-ups this client performed. */

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * {@code citron}: CITRON's range lock (FAST'23 §3) over [0, ∞): a segment-tree lock for [0, N)
  * ({@link CitronLayout}) and a spillover mutex for [N, ∞). See {@link CitronClient} for the
- * protocol. Exclusive only: shared requests are granted exclusive.
+ * protocol (lease recovery, fencing tokens, scale-up and scale-down included). Exclusive only:
+ * shared requests are granted exclusive.
  */
 public final class CitronProtocol implements RangeLockProtocol {
     public static final String NAME = "citron";
@@ -108,7 +109,8 @@ public final class CitronProtocol implements RangeLockProtocol {
      * holding or queued at a node of height {@code h} blocks waiters for at most: detection at an
      * ancestor (L), a ticket reset ({@code (h + 2) U} per crashed ticket ahead), the descendant
      * check's DCnt reset ({@code h U}), a starved leaf's escalation (starve-ns, at most L/2), and
-     * slack. Per crashed client: {@code L + starve + 2 H U + slack}, H the number of levels.
+     * slack. Per crashed client: {@code L + starve + 2 H U + slack}, H the number of levels (the
+     * largest, 16, if the tree may scale up).
      */
     @Override
     public FailureModel failureModel(LockOptions options) {
@@ -116,13 +118,14 @@ public final class CitronProtocol implements RangeLockProtocol {
         if (lease == Long.MAX_VALUE) {
             return FailureModel.NONE;
         }
-        var tree = layout(options);
+        // Scale-ups raise the height: with scaling on, bound it for the tallest tree.
+        int levels = options.get(SCALE_POLL_NS) == Long.MAX_VALUE ? layout(options).levels() : CitronLayout.MAX_LEVELS;
         long tWait = options.get(T_WAIT_NS);
         long unit = lease + Math.min(options.get(HOLD_WAIT_NS), lease / 4) + tWait;
         long starve = Math.min(options.get(STARVE_NS), lease / 2);
         long bound;
         try {
-            bound = Math.addExact(Math.addExact(lease + starve, Math.multiplyExact(2L * tree.levels(), unit)),
+            bound = Math.addExact(Math.addExact(lease + starve, Math.multiplyExact(2L * levels, unit)),
                     RECOVERY_SLACK_NS);
         } catch (ArithmeticException huge) {
             bound = Long.MAX_VALUE;
@@ -149,6 +152,21 @@ public final class CitronProtocol implements RangeLockProtocol {
         }
         long[] r = c.recoveries();
         return new CitronCounters(c.timingAborts(), c.yields(), c.escalations(), r[0], r[1], r[2], r[3]);
+    }
+
+    /**
+     * Blocking scale-down (§3.9.2): shrinks {@code client}'s tree to an earlier size {@code units}
+     * (keeping the subtree over [0, units)); requests past it take the spillover mutex again. See
+     * {@code CitronClient.scaleDown}.
+     *
+     * @throws IllegalArgumentException if {@code client} is not a citron client or {@code units} is
+     *                                  not an earlier size of its tree
+     */
+    public static void scaleDown(RangeLockClient client, long units) {
+        if (!(client instanceof CitronClient c)) {
+            throw new IllegalArgumentException("not a citron client: " + client);
+        }
+        c.scaleDown(units);
     }
 
     /** The tree geometry the options ask for (at least two levels). */

@@ -87,6 +87,10 @@ final class CitronTree {
         return levels.clone();
     }
 
+    long[] bases() {
+        return bases.clone();
+    }
+
     /** Words generation {@code g} stores: the nodes of its tree that the previous one lacks. */
     static long storedNodes(int[] levels, int g) {
         long all = CitronLayout.levelStart(levels[g]) - 1;
