@@ -164,16 +164,19 @@ class CitronLeaseSimTest {
         assertTrue(c.escalations() == 1 && c.leafClears() >= 1, c.toString());
     }
 
+    private static final LockOptions SWEEP_OPTIONS = LockOptions.parse(List.of("units=4096", "lease-ns=200us",
+            "hold-wait-ns=50us", "scale-poll-ns=100us"));
+
     /** Virtual time a sweep run may take (it needs a few ms; recovery takes at most a few more). */
     private static final long SWEEP_TIME_LIMIT_NS = 200_000_000L;
 
     /** The non-zero words of the sweep's tree, for a stuck run's report. */
     private static String dumpTree(SimFabric fabric) {
-        var tree = new CitronLayout(N);
+        var tree = new CitronLayout(4_096); // generation 0 only
         StringBuilder sb = new StringBuilder();
         fabric.simulation().timeLimitNs(fabric.observerNanoTime() + SWEEP_TIME_LIMIT_NS);
         try (Endpoint e = fabric.newEndpoint()) {
-            var table = e.openTable(RangeLockProtocols.byName("citron").tableSpec("sweep", options()));
+            var table = e.openTable(RangeLockProtocols.byName("citron").tableSpec("sweep", SWEEP_OPTIONS));
             var qp = e.queuePair(table.memoryNode());
             fabric.spawn("dump", () -> {
                 for (long x = 1; x <= tree.nodes(); x++) {
@@ -195,8 +198,9 @@ class CitronLeaseSimTest {
     }
 
     /**
-     * Seeds × (one crash, two pauses shorter than the lease) while 6 clients lock random ranges
-     * (some past N): no overlap, fencing tokens increase, and every live client finishes.
+     * Seeds × (one crash, two pauses shorter than the lease) while 6 clients lock random ranges;
+     * the tree starts at 4 096 units and scales up (polled every 100 us) as ranges reach past it:
+     * no overlap, fencing tokens increase, and every live client finishes.
      */
     @Test
     void seedSweepWithCrashesAndPauses() {
@@ -204,6 +208,7 @@ class CitronLeaseSimTest {
         int clients = 6;
         int ops = 60;
         long totalRecoveries = 0;
+        long scaleUps = 0;
         int crashesHit = 0;
         for (long seed = 1; seed <= 50; seed++) {
             try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(3)
@@ -215,7 +220,7 @@ class CitronLeaseSimTest {
                 for (int i = 0; i < clients; i++) {
                     int client = i;
                     Endpoint e = fabric.newEndpoint();
-                    RangeLockClient l = citron.open(e, "sweep", options());
+                    RangeLockClient l = citron.open(e, "sweep", SWEEP_OPTIONS);
                     locks.add(l);
                     var rec = history.recorder(client);
                     long s = seed;
@@ -257,10 +262,13 @@ class CitronLeaseSimTest {
                     var p = (SimProcess) threads.get(i);
                     assertTrue(p.crashed() || p.failure() == null, "seed " + seed + " client " + i + ": " + p.failure());
                     totalRecoveries += CitronProtocol.counters(locks.get(i)).recoveries();
+                    scaleUps += ((CitronClient) locks.get(i)).scaleUps();
                 }
             }
         }
-        System.out.printf("lease sweep: 50 seeds, %d crashes hit, %d lease recoveries%n", crashesHit, totalRecoveries);
+        System.out.printf("lease sweep: 50 seeds, %d crashes hit, %d lease recoveries, %d scale-ups%n", crashesHit,
+                totalRecoveries, scaleUps);
+        assertTrue(scaleUps >= 25, "most runs scaled the tree up: " + scaleUps);
         assertTrue(crashesHit >= 40, "most scheduled crashes hit a running client: " + crashesHit);
     }
 }

@@ -103,6 +103,7 @@ class CitronScaleSimTest {
             Endpoint me = fabric.newEndpoint();
             var manager = (CitronClient) citron.open(me, "shrink", opts);
             long[] unitsSeen = new long[3];
+            long[] took = new long[2];
             var mrec = history.recorder(99);
             ClientThread m = fabric.spawn("manager", () -> {
                 RangeGrant g = manager.acquire(0, 5_000, Mode.EXCLUSIVE); // ORs 5 000 into the maximizer
@@ -113,14 +114,18 @@ class CitronScaleSimTest {
                 unitsSeen[0] = manager.units();
                 me.clock().sleepNanos(300 * US);
                 assertThrows(IllegalArgumentException.class, () -> CitronProtocol.scaleDown(manager, 1_024));
+                long t = fabric.observerNanoTime();
                 CitronProtocol.scaleDown(manager, 256);
+                took[0] = fabric.observerNanoTime() - t;
                 unitsSeen[1] = manager.units();
                 me.clock().sleepNanos(300 * US);
                 g = manager.acquire(0, 5_000, Mode.EXCLUSIVE);
                 mrec.granted(g);
                 mrec.releasing(g);
                 manager.release(g);
+                t = fabric.observerNanoTime();
                 manager.scaleUp();
+                took[1] = fabric.observerNanoTime() - t;
                 unitsSeen[2] = manager.units();
             });
             List<ClientThread> threads = new ArrayList<>();
@@ -151,8 +156,9 @@ class CitronScaleSimTest {
             List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
             v.addAll(RangeExclusionChecker.fencing(holds));
             assertTrue(v.isEmpty(), v.toString());
-            System.out.printf("scale up/down/up: N = %d, %d, %d; client refetches %s%n", unitsSeen[0], unitsSeen[1],
-                    unitsSeen[2], locks.stream().map(CitronClient::refetches).toList());
+            System.out.printf("scale up/down/up: N = %d, %d, %d; under load scale-down took %.1f us, scale-up %.1f us;"
+                    + " client refetches %s%n", unitsSeen[0], unitsSeen[1], unitsSeen[2], took[0] / 1e3, took[1] / 1e3,
+                    locks.stream().map(CitronClient::refetches).toList());
             assertEquals(16_384, unitsSeen[0]);
             assertEquals(256, unitsSeen[1]);
             assertEquals(16_384, unitsSeen[2]);
