@@ -53,6 +53,37 @@ public final class RangeExclusionChecker {
         return found;
     }
 
+    /**
+     * Fencing order for range locks ({@link io.lockfabric.lock.Grant}'s contract per overlapping
+     * range): of two holds whose ranges overlap, the one granted after the other was released has a
+     * larger token if both are exclusive, and a token at least as large if the later is shared.
+     * Pairs that overlap in time are left to {@link #violations}. Quadratic in the worst case.
+     */
+    public static List<Violation> fencing(List<Hold> holds) {
+        List<Violation> found = new ArrayList<>();
+        List<Hold> byGrant = new ArrayList<>(holds);
+        byGrant.sort(Comparator.comparingLong(Hold::grantedAt));
+        for (int i = 0; i < byGrant.size(); i++) {
+            Hold later = byGrant.get(i);
+            for (int j = 0; j < i; j++) {
+                Hold earlier = byGrant.get(j);
+                if (earlier.mode() != Mode.EXCLUSIVE || !earlier.overlapsInSpace(later)
+                        || earlier.releasedAt() > later.grantedAt()) {
+                    continue;
+                }
+                boolean ok = later.mode() == Mode.EXCLUSIVE ? later.token() > earlier.token()
+                        : later.token() >= earlier.token();
+                if (!ok) {
+                    found.add(new Violation.Fencing(earlier, later));
+                    if (found.size() >= MutualExclusionChecker.MAX_REPORTED) {
+                        return found;
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
     /** Different clients, overlapping ranges and times, and not both readers. */
     public static boolean conflict(Hold a, Hold b) {
         return a.client() != b.client() && (a.mode() == Mode.EXCLUSIVE || b.mode() == Mode.EXCLUSIVE)

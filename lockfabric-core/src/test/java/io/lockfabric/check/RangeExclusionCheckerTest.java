@@ -26,6 +26,24 @@ class RangeExclusionCheckerTest {
         assertTrue(v.getFirst().description().contains("[0, 100)"));
     }
 
+    private static Hold t(int client, long s, long e, Mode m, long token, long from, long to) {
+        return new Hold(client, s, e, m, token, from, to);
+    }
+
+    @Test
+    void fencingTokensMustIncreaseAcrossOverlappingRangesOnly() {
+        assertTrue(RangeExclusionChecker.fencing(List.of(
+                t(1, 0, 100, Mode.EXCLUSIVE, 5, 0, 10),
+                t(2, 100, 200, Mode.EXCLUSIVE, 1, 12, 20),  // disjoint: any token
+                t(3, 50, 150, Mode.EXCLUSIVE, 6, 21, 30),
+                t(4, 60, 70, Mode.SHARED, 6, 31, 40))).isEmpty());
+        var v = RangeExclusionChecker.fencing(List.of(
+                t(1, 0, 100, Mode.EXCLUSIVE, 5, 0, 10),
+                t(2, 99, 200, Mode.EXCLUSIVE, 5, 12, 20)));   // overlaps [0, 100) and did not increase
+        assertEquals(1, v.size());
+        assertTrue(v.getFirst().description().contains("fencing"));
+    }
+
     @Test
     void adjacentRangesSequentialTimesAndReadersAreFine() {
         assertTrue(RangeExclusionChecker.violations(List.of(

@@ -115,6 +115,9 @@ public final class RangeLockStress {
         }
         List<Hold> holds = history.holds();
         List<Violation> violations = new ArrayList<>(RangeExclusionChecker.violations(holds));
+        if (protocol.strictFencing()) {
+            violations.addAll(RangeExclusionChecker.fencing(holds));
+        }
         Map<Long, Long> expected = new HashMap<>();
         for (Hold h : holds) {
             if (h.mode() == Mode.EXCLUSIVE) {

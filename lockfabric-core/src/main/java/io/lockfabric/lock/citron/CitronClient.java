@@ -16,8 +16,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -67,20 +69,60 @@ import java.util.random.RandomGenerator;
  * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
  * parameters from it when it begins (two-phase change: min/max while a change is proposed).
  *
- * <p><b>Not implemented</b>: scale-up (Exp is checked but never set), scale-down, lease-based
- * recovery from crashed clients. Grants are exclusive; the fencing token is the spillover ticket
- * for a range reaching past N (0 otherwise).
+ * <p><b>Lease recovery</b> (§3.10, option {@code lease-ns} = L; lease unit U = L + hold-wait +
+ * T_wait). Detection is lazy, at the waits: (line 11) a ticket waiter that sees TCnt and Occ
+ * unchanged for Δ·(h + 2)·U (Δ tickets ahead, h the node's height) sets TCnt to its ticket and
+ * clears Occ with one masked CAS against what it saw; (line 18) a request that sees an occupied
+ * ancestor's TCnt and Occ unchanged for L locks that ancestor instead (always safe: it queues for
+ * a ticket); (line 36) an occupier that sees a descendant's DCnt/DMax unchanged for h·U sets DCnt =
+ * DMax (masked CAS); (line 22) a leaf whose MCAS keeps failing for min(starve-ns, L/2) is given up
+ * for its parent, which, once held after a recovery or escalation, READs its four leaf children
+ * and WRITEs 0 to any that is non-zero (no live client can hold their bits then). The spillover
+ * mutex resets a stuck nX the same way. Our bounds are the paper's (T_lease, H·T_lease) widened to
+ * cover what a <em>live</em> client may legitimately spend: an occupier waits for its descendants
+ * before its hold begins, and a multi-node request holds earlier nodes up to hold-wait (at most
+ * L/4); an internal node's turn holder that waits 1.5 L in step (b) hands its turn on (masked CAS)
+ * so that nobody mistakes it for dead. A waiter whose ticket TCnt has passed (a holder paused past
+ * its lease vacated after a takeover) takes a new ticket. Holders paused past their lease break the
+ * protocol's assumption; fencing tokens are the guard.
+ *
+ * <p><b>Fencing tokens</b>: every node acquisition posts one FAA on a 64-bit counter in the table
+ * header, in the batch that completes it (behind the leaf MCAS or the four child MCASes, which it
+ * cannot overtake) or, after a descendant check, in a round trip of its own (a FAA batched behind
+ * READs could overtake them). The grant's token is that of the node acquired last, so it is taken
+ * while the grant holds every node, after every overlapping earlier grant released: overlapping
+ * grants get increasing tokens. Cost: one 8-byte atomic per node on one shared word (no extra
+ * round trip on the fast paths; one on an internal node's slow path, which already waits T_wait).
+ * No local counter works: leaves are bare bitmaps and overlapping grants may use disjoint nodes.
+ *
+ * <p><b>Scaling</b> (§3.9, {@link CitronTree}): a request past N ORs its right end into the
+ * maximizer; clients poll it every {@code scale-poll-ns} before an acquire and scale up
+ * ({@link #scaleUp}: spillover mutex, drain the old tree by locking its root, expansion table,
+ * publish, Exp on the old root). A request that meets Exp on its root, or a newer configuration
+ * once it holds the spillover mutex, gives back what it took, refetches the configuration and
+ * retries; a grant releases in the configuration it was taken in (old nodes keep their place).
+ * {@link #scaleDown} shrinks to an earlier size the same way. Deviation from Algorithm 4: the
+ * drain replaces the Exp on the top m levels and the DCnt/DMax (+Occ) carry, so releases never
+ * touch new ancestors and step (d) only splits its READs where a level crosses regions; a
+ * scale-up blocks [0, N) for T_wait plus the longest hold instead of tens of microseconds.
+ *
+ * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
-                  long holdWaitNs, int maxRestarts, CitronTuning tuning) {
+                  long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels,
+                  CitronTuning tuning) {
+        boolean leases() {
+            return leaseNs != Long.MAX_VALUE;
+        }
+
     }
 
     /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
-    record Held(long node, long leafMask, long[] notified, boolean childrenLocked) {
+    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg) {
         @Override
         public String toString() {
             return "node " + node + (leafMask != 0 ? " bits " + Long.toHexString(leafMask) : "")
@@ -99,6 +141,12 @@ final class CitronClient implements RangeLockClient {
 
     private enum Outcome { ACQUIRED, ABORTED, ESCALATE }
 
+    /** How a ticket wait ended: our turn came, we took a stuck turn over, or TCnt passed our ticket. */
+    private enum Turn { SERVED, RESET, SKIPPED }
+
+    /** How a wait for an occupied ancestor ended. */
+    private enum Vacated { VACATED, ANCESTOR_STUCK, TURN_TOO_LONG }
+
     /** Backoff after an abort or restart grows to at most poll-ns × 2^this. */
     static final int MAX_BACKOFF_DOUBLINGS = 6;
 
@@ -108,14 +156,36 @@ final class CitronClient implements RangeLockClient {
         boolean yielded;
         long nodeStartedAt;
         Held acquired;
+        /** Fencing token taken by the last node acquired (0: none yet). */
+        long token;
+        /** Where an ESCALATE outcome goes: the parent (leaf starvation) or a stuck ancestor. */
+        long escalateTo;
+        /** The node under way was reached by escalation or a ticket reset: stale leaf bits may remain. */
+        boolean recovering;
     }
 
     private final QueuePair qp;
     private final Clock clock;
     private final RandomGenerator random;
     private final Table table;
-    private final CitronLayout tree;
-    private final RangeSplitter splitter;
+    /** The tree configuration this client uses (refreshed when it meets Exp or a new generation). */
+    private CitronTree cur;
+    /** {@code cur.layout()}: the index arithmetic of the current tree. */
+    private CitronLayout tree;
+    private RangeSplitter splitter;
+    private final Endpoint endpoint;
+    private final CitronLayout baseTree;
+    private final long configAddress;
+    private final long maximizerAddress;
+    private long nextScalePoll;
+    /**
+     * The last word of the node under way seen in its ticket wait: for the root, whose Exp it
+     * shows (a scale-up sets Exp before it vacates the root, so the turn's word carries it).
+     */
+    private long turnWord;
+    private long scaleUps;
+    private long scaleDowns;
+    private long refetches;
     private final SpilloverMutex spillover;
     private final Params p;
     private final CitronTuning.Participant tuning;
@@ -128,19 +198,86 @@ final class CitronClient implements RangeLockClient {
     private long timingAborts;
     private long escalations;
     private long yields;
+    private long ticketResets;
+    private long ancestorEscalations;
+    private long descendantResets;
+    private long leafClears;
+    private final long fenceAddress;
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.clock = endpoint.clock();
         this.random = endpoint.random();
         this.table = table;
-        this.tree = tree;
-        this.splitter = new RangeSplitter(tree);
+        this.endpoint = endpoint;
+        this.baseTree = tree;
+        this.configAddress = table.at(CitronLayout.CONFIG_OFFSET);
+        this.maximizerAddress = table.at(CitronLayout.MAXIMIZER_OFFSET);
         this.p = params;
+        install(new CitronTree(new int[] {tree.levels()}, new long[] {table.at(CitronLayout.TREE_OFFSET)}));
+        this.nextScalePoll = params.scalePollNs() == Long.MAX_VALUE ? Long.MAX_VALUE
+                : clock.nanoTime() + params.scalePollNs();
         this.tuning = params.tuning() == null ? null : params.tuning().join();
         this.eff = new CitronTuning.Effective(params.m(), params.m(), params.tWaitNs(), params.tWaitNs());
+        this.fenceAddress = table.address() + CitronLayout.FENCE_OFFSET;
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
-                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs());
+                table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(params));
+    }
+
+    /** Thrown where a request meets a scale-up (Exp on its root, or a newer configuration). */
+    private static final class ConfigChanged extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigChanged() {
+            super("citron tree scaled up", null, false, false);
+        }
+    }
+
+    private void install(CitronTree t) {
+        cur = t;
+        tree = t.layout();
+        splitter = new RangeSplitter(tree);
+    }
+
+    /** READs the configuration word; installs it if newer. Returns whether it was newer. */
+    private boolean refreshConfig() {
+        return refreshConfig(qp.read8(configAddress));
+    }
+
+    private boolean refreshConfig(long word) {
+        if (word == cur.word()) {
+            return false;
+        }
+        int[] levels = CitronTree.decode(word, baseTree.levels());
+        long[] bases = new long[levels.length];
+        bases[0] = table.at(CitronLayout.TREE_OFFSET);
+        for (int g = 1; g < levels.length; g++) {
+            bases[g] = endpoint.openTable(expansionSpec(table.spec().name(), levels, g)).address();
+        }
+        install(new CitronTree(levels, bases));
+        refetches++;
+        return true;
+    }
+
+    /** The zeroed table holding the nodes scale-up {@code g} adds (opened by name: the first open allocates). */
+    static io.lockfabric.fabric.TableSpec expansionSpec(String tableName, int[] levels, int g) {
+        // Named by its place (g, and the heights it joins): a scale-up after a scale-down to the same
+        // heights reuses it; another height gets a fresh, zeroed one.
+        return new io.lockfabric.fabric.TableSpec(tableName + "/citron-exp-" + g + "-" + levels[g - 1] + "-" + levels[g],
+                CitronProtocol.NAME,
+                CitronTree.unitsOf(levels[g]), CitronTree.storedNodes(levels, g) * CitronLayout.WORD_BYTES);
+    }
+
+    /**
+     * A live spillover holder keeps nX unchanged while it locks its tree part (at most the tree's
+     * recovery time, 2H lease units) and holds the range (a lease).
+     */
+    private static long spilloverStallNs(Params p) {
+        if (!p.leases()) {
+            return Long.MAX_VALUE;
+        }
+        long unit = p.leaseNs() + p.holdWaitNs() + p.tWaitNs();
+        return (2L * CitronLayout.MAX_LEVELS + 1) * unit; // the tree may grow to the largest height
     }
 
     @Override
@@ -148,11 +285,41 @@ final class CitronClient implements RangeLockClient {
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
         }
+        maybeScaleUp();
+        while (true) {
+            try {
+                return acquireIn(start, end);
+            } catch (ConfigChanged e) {
+                refreshConfig(); // everything taken was given back: retry on the new tree
+            }
+        }
+    }
+
+    private RangeGrant acquireIn(long start, long end) {
         long n = tree.units();
         boolean spill = end > n;
-        long token = spill ? spillover.acquire(end) : 0;
+        if (spill) {
+            // A scale-up holds the spillover mutex while it publishes: once we hold it, the
+            // configuration word tells whether [N, end) still lies past the tree.
+            long config = spillover.acquire(end, configAddress);
+            if (refreshConfig(config)) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+                throw new ConfigChanged();
+            }
+        }
         try {
-            List<Held> nodes = start < n ? lockTree(start, Math.min(end, n)) : List.of();
+            List<Held> nodes;
+            long token;
+            if (start < n) {
+                Attempt done = lockTree(start, Math.min(end, n));
+                nodes = done.held;
+                token = done.token;
+            } else {
+                nodes = List.of();
+                token = takeToken(); // the spillover ticket wraps: the global counter does not
+            }
             var g = new CitronGrant(start, end, token, List.copyOf(nodes), spill);
             outstanding.add(g);
             return g;
@@ -164,6 +331,168 @@ final class CitronClient implements RangeLockClient {
             }
             throw e;
         }
+    }
+
+    // ------------------------------------------------------------------ scale-up (§3.9.1)
+
+    /**
+     * The maximizer poller (Algorithm 4's trigger), run on the client's own thread at most every
+     * scale-poll-ns: one READ of the maximizer; non-zero and past N ⇒ scale up.
+     */
+    private void maybeScaleUp() {
+        long now = clock.nanoTime();
+        if (now < nextScalePoll || !outstanding.isEmpty()) {
+            return; // a scaler drains the tree: it must hold nothing in it
+        }
+        nextScalePoll = now + p.scalePollNs();
+        long max = qp.read8(maximizerAddress);
+        if (max > tree.units()) {
+            scaleUp();
+        }
+    }
+
+    /**
+     * Algorithm 4, with one change: instead of setting Exp on the top m levels and carrying their
+     * DCnt/DMax (+Occ) into the new ancestors, the scaler locks the whole old tree (its root, which
+     * waits until every holder below has released) before it sets Exp on the old root. Nothing is
+     * held in the old tree when it becomes a subtree, so nobody's notifications need carrying and a
+     * release never touches the new ancestors; the price is that requests in [0, N) wait for the
+     * drain (T_wait plus the longest hold) instead of tens of microseconds. Steps: take the spillover
+     * mutex; READ the maximizer again (someone may have scaled); lock [0, N); allocate the zeroed
+     * expansion (opening its table: the memory node allocates it, the old array stays); then one
+     * batch: WRITE the configuration word, OR Exp into the old root, WRITE 0 to the maximizer,
+     * vacate the old root, release the spillover mutex. Requests that meet the Exp (or a newer
+     * configuration word after taking the spillover mutex) give back what they took, refetch the
+     * configuration and retry.
+     */
+    void scaleUp() {
+        spillover.acquire(0, configAddress);
+        boolean released = false;
+        try {
+            refreshConfig();
+            long max = qp.read8(maximizerAddress);
+            int[] levels = cur.levels();
+            int top = levels[levels.length - 1];
+            int next = top;
+            while (CitronTree.unitsOf(next) < max && next + p.scaleLevels() <= CitronLayout.MAX_LEVELS) {
+                next += p.scaleLevels();
+            }
+            if (max <= tree.units() || next == top || levels.length > CitronTree.MAX_GENERATIONS) {
+                Batch b = new Batch();
+                if (max != 0 && max <= tree.units()) {
+                    b.write8(maximizerAddress, 0); // stale: already covered
+                }
+                spillover.release(b);
+                released = true;
+                qp.execute(b);
+                return;
+            }
+            Attempt drained = lockTree(0, tree.units());
+            int[] grown = Arrays.copyOf(levels, levels.length + 1);
+            grown[levels.length] = next;
+            var expansion = endpoint.openTable(expansionSpec(table.spec().name(), grown, levels.length));
+            long[] bases = Arrays.copyOf(cur.bases(), grown.length);
+            bases[levels.length] = expansion.address();
+            var grownTree = new CitronTree(grown, bases);
+            Batch b = new Batch();
+            // A reused expansion (after a scale-down) may have Exp on its root from a later scale-up.
+            b.maskedCas(grownTree.address(CitronLayout.ROOT), 0, 0, 0, CitronLayout.EXP_BIT);
+            b.write8(configAddress, CitronTree.encode(grown));
+            b.maskedCas(cur.address(CitronLayout.ROOT), 0, 0, CitronLayout.EXP_BIT, CitronLayout.EXP_BIT);
+            b.write8(maximizerAddress, 0);
+            for (Held h : drained.held) {
+                addRelease(b, h);
+            }
+            spillover.release(b);
+            released = true;
+            qp.execute(b);
+            scaleUps++;
+            refreshConfig();
+        } finally {
+            if (!released) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+            }
+        }
+    }
+
+    /**
+     * Scale-down (§3.9.2) to the tree of an earlier generation covering [0, units), for a caller
+     * that blocks every other use of the resource (e.g. a truncate holding the file's mutex; range
+     * requests may still arrive and are served correctly, they just wait). Takes the spillover
+     * mutex, drains the current tree by locking its root, then in one batch: clears Exp on the
+     * kept subtree's root, publishes the shorter configuration, sets Exp on the current root (its
+     * users refetch), vacates it and releases the mutex. The dropped expansion tables stay
+     * allocated (the fabric has no table removal) and are reused by a later scale-up to the same
+     * heights. The caller must hold no grant of this client.
+     *
+     * @throws IllegalArgumentException if {@code units} is not the size of an earlier generation
+     *                                  of the current tree
+     * @throws IllegalStateException    if this client holds a grant
+     */
+    void scaleDown(long units) {
+        if (!outstanding.isEmpty()) {
+            throw new IllegalStateException("scale-down drains the tree: release this client's grants first");
+        }
+        long word = spillover.acquire(0, configAddress);
+        boolean released = false;
+        try {
+            refreshConfig(word);
+            int[] levels = cur.levels();
+            int keep = -1;
+            for (int i = 0; i < levels.length - 1; i++) {
+                if (CitronTree.unitsOf(levels[i]) == units) {
+                    keep = i;
+                }
+            }
+            if (keep < 0) {
+                throw new IllegalArgumentException("citron can scale down to an earlier size of its tree "
+                        + Arrays.toString(Arrays.stream(levels).mapToLong(CitronTree::unitsOf).toArray())
+                        + " other than the current one, not " + units);
+            }
+            Attempt drained = lockTree(0, tree.units());
+            int[] kept = Arrays.copyOf(levels, keep + 1);
+            long keptRoot = CitronLayout.levelStart(levels[levels.length - 1] - kept[keep]); // leftmost at its depth
+            Batch b = new Batch();
+            b.maskedCas(cur.address(keptRoot), 0, 0, 0, CitronLayout.EXP_BIT);
+            b.write8(configAddress, CitronTree.encode(kept));
+            b.maskedCas(cur.address(CitronLayout.ROOT), 0, 0, CitronLayout.EXP_BIT, CitronLayout.EXP_BIT);
+            for (Held h : drained.held) {
+                addRelease(b, h);
+            }
+            spillover.release(b);
+            released = true;
+            qp.execute(b);
+            scaleDowns++;
+            refreshConfig();
+        } finally {
+            if (!released) {
+                Batch b = new Batch();
+                spillover.release(b);
+                qp.execute(b);
+            }
+        }
+    }
+
+    /** Scale-downs this client performed. */
+    long scaleDowns() {
+        return scaleDowns;
+    }
+
+    /** Scale-ups this client performed. */
+    long scaleUps() {
+        return scaleUps;
+    }
+
+    /** Configurations this client fetched after a scale-up. */
+    long refetches() {
+        return refetches;
+    }
+
+    /** Units the client's current tree covers. */
+    long units() {
+        return tree.units();
     }
 
     @Override
@@ -196,6 +525,11 @@ final class CitronClient implements RangeLockClient {
         }
     }
 
+    /** Lease recoveries: ticket resets (tree and spillover), escalations to stuck ancestors, DCnt resets, stale leaves cleared. */
+    long[] recoveries() {
+        return new long[] {ticketResets + spillover.resets(), ancestorEscalations, descendantResets, leafClears};
+    }
+
     /** Leaves given up for their parent's bakery lock (starvation avoidance). */
     long escalations() {
         return escalations;
@@ -213,7 +547,7 @@ final class CitronClient implements RangeLockClient {
 
     // ------------------------------------------------------------------ step 1 and the node loop
 
-    private List<Held> lockTree(long l, long r) {
+    private Attempt lockTree(long l, long r) {
         for (int restart = 0; ; restart++) {
             long[] targets = splitter.split(l, r, p.k()).nodes();
             Attempt a = new Attempt();
@@ -239,7 +573,7 @@ final class CitronClient implements RangeLockClient {
                 a.held.add(h);
             }
             if (complete) {
-                return a.held;
+                return a;
             }
             aborts++;
             if (restart >= p.maxRestarts()) {
@@ -272,9 +606,9 @@ final class CitronClient implements RangeLockClient {
                 return null;
             }
             if (o == Outcome.ESCALATE) {
-                escalations++;
-                node = CitronLayout.parent(node);
-                releaseCovered(a, node); // the parent covers them: holding both would wait on oneself
+                node = a.escalateTo;
+                a.recovering = true;
+                releaseCovered(a, node); // it covers them: holding both would wait on oneself
             } else {
                 aborts++;
                 if (tries >= p.maxRestarts()) {
@@ -318,15 +652,21 @@ final class CitronClient implements RangeLockClient {
     // ------------------------------------------------------------------ step 2
 
     private Outcome lockNode(long x, long l, long r, Attempt a) {
+        Outcome o;
         if (tuning == null) {
-            return lockNodeWith(x, l, r, a);
+            o = lockNodeWith(x, l, r, a);
+        } else {
+            eff = tuning.begin();
+            try {
+                o = lockNodeWith(x, l, r, a);
+            } finally {
+                tuning.end();
+            }
         }
-        eff = tuning.begin();
-        try {
-            return lockNodeWith(x, l, r, a);
-        } finally {
-            tuning.end();
+        if (o == Outcome.ACQUIRED) {
+            a.recovering = false;
         }
+        return o;
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
@@ -336,6 +676,8 @@ final class CitronClient implements RangeLockClient {
         long[] anc = ancestors(x);
         long[] ancWords = null;
         long t1 = 0;
+        int ticket = -1;
+        long turnAt = 0;
         if (!leaf) { // (a)
             Batch b = new Batch();
             int ti = b.maskedFaa(addr, CitronLayout.ONE_TMAX, CitronLayout.BOUNDARY_MASK);
@@ -349,7 +691,8 @@ final class CitronClient implements RangeLockClient {
             long posted = clock.nanoTime();
             qp.execute(b);
             long old = b.longResult(ti);
-            int ticket = CitronLayout.tmax(old);
+            ticket = CitronLayout.tmax(old);
+            turnWord = old;
             if (CitronLayout.tcnt(old) == ticket && p.fastPath()) {
                 ancWords = new long[anc.length];
                 for (int i = 0; i < anc.length; i++) {
@@ -357,8 +700,13 @@ final class CitronClient implements RangeLockClient {
                 }
                 t1 = posted;
             } else {
-                waitTicket(addr, ticket, old, a);
+                Turn t = waitTicket(x, addr, ticket, old, a);
+                if (t == Turn.SKIPPED) {
+                    return Outcome.ABORTED; // nothing to hand back: take a new ticket
+                }
+                a.recovering |= t == Turn.RESET;
             }
+            turnAt = clock.nanoTime();
         }
         long leafMask = leaf ? tree.leafMask(x, l, r) : 0;
         long firstCasFailure = -1;
@@ -377,18 +725,33 @@ final class CitronClient implements RangeLockClient {
                     ancWords[i] = b.longResult(i);
                 }
             }
-            if (anc.length > 0 && CitronLayout.expanded(ancWords[anc.length - 1])) {
+            // The root's Exp: a scale-up made this tree a subtree (x itself if it is the root).
+            long rootWord = anc.length > 0 ? ancWords[anc.length - 1] : turnWord;
+            if (CitronLayout.expanded(rootWord)) {
                 if (!leaf) {
-                    releaseNow(new long[0], addr, CitronLayout.ONE_TCNT); // hand the ticket on
+                    handTurnOn(addr, ticket);
                 }
-                return Outcome.ABORTED;
+                throw new ConfigChanged();
             }
             int occ = lowestOccupied(ancWords);
             if (occ >= 0) {
                 if (!a.held.isEmpty() && coversHeld(anc[occ], a)) {
                     yieldHeld(a); // that occupier waits for a node we hold
                 }
-                waitVacated(anc[occ], a);
+                Vacated v = waitVacated(anc[occ], a, leaf ? -1 : turnAt);
+                if (v != Vacated.VACATED) {
+                    if (!leaf) {
+                        handTurnOn(addr, ticket);
+                    }
+                    if (v == Vacated.TURN_TOO_LONG) {
+                        return Outcome.ABORTED;
+                    }
+                    // §3.10 line 18: the occupier may have crashed; lock its node instead (a ticket
+                    // there reduces to the ticket wait and its reset).
+                    ancestorEscalations++;
+                    a.escalateTo = anc[occ];
+                    return Outcome.ESCALATE;
+                }
                 ancWords = null;
                 continue;
             }
@@ -398,9 +761,11 @@ final class CitronClient implements RangeLockClient {
                 int ci = b.maskedCas(addr, 0, leafMask, leafMask, leafMask);
                 int ni = -1;
                 int ri = -1;
+                int fi = -1;
                 if (p.fastPath()) {
                     ni = addNotify(b, notify);
                     ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                    fi = b.faa(fenceAddress, 1); // after the MCAS: not reordered before it
                 }
                 qp.execute(b);
                 boolean locked = (b.longResult(ci) & leafMask) == 0;
@@ -411,7 +776,11 @@ final class CitronClient implements RangeLockClient {
                     }
                     long now = clock.nanoTime();
                     firstCasFailure = firstCasFailure < 0 ? now : firstCasFailure;
-                    if (now - firstCasFailure >= p.starveNs()) {
+                    if (now - firstCasFailure >= starveNs()) {
+                        // Starvation, or (§3.10 line 22) bits of a crashed holder: the parent's
+                        // bakery lock settles both (stale bits are cleared once it is held).
+                        escalations++;
+                        a.escalateTo = CitronLayout.parent(x);
                         return Outcome.ESCALATE;
                     }
                     checkHoldWait(a);
@@ -419,19 +788,24 @@ final class CitronClient implements RangeLockClient {
                     ancWords = null;
                     continue;
                 }
-                if (!p.fastPath() && notify.length > 0) {
+                if (!p.fastPath()) {
                     b = new Batch();
                     ni = addNotify(b, notify);
-                    ri = b.read8(nodeAddress(CitronLayout.ROOT));
+                    ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
+                    fi = b.faa(fenceAddress, 1);
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
-                Held h = new Held(x, leafMask, notify, false);
+                Held h = new Held(x, leafMask, notify, false, cur);
                 if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                     releaseNow(List.of(h));
+                    if (CitronLayout.expanded(b.longResult(ri))) {
+                        throw new ConfigChanged();
+                    }
                     return Outcome.ABORTED;
                 }
                 a.acquired = h;
+                a.token = b.longResult(fi) + 1;
                 return Outcome.ACQUIRED;
             }
             // (c) + (d), internal node
@@ -442,6 +816,7 @@ final class CitronClient implements RangeLockClient {
             int ni = -1;
             int ri = -1;
             int kids = -1;
+            int fi = -1;
             if (p.fastPath()) {
                 ni = addNotify(b, notify);
                 ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
@@ -451,6 +826,7 @@ final class CitronClient implements RangeLockClient {
                                 CitronLayout.ALL_UNITS, CitronLayout.ALL_UNITS);
                         kids = kids < 0 ? idx : kids;
                     }
+                    fi = b.faa(fenceAddress, 1); // used only if all four children were free
                 }
             }
             qp.execute(b);
@@ -463,6 +839,7 @@ final class CitronClient implements RangeLockClient {
             }
             long t2 = clock.nanoTime();
             boolean childrenLocked = false;
+            boolean staleChildren = a.recovering && childrenAreLeaves;
             if (lockChildren) {
                 childrenLocked = true;
                 Batch undo = new Batch();
@@ -473,18 +850,25 @@ final class CitronClient implements RangeLockClient {
                         childrenLocked = false;
                     }
                 }
-                if (!childrenLocked && undo.size() > 0) {
-                    retries++;
-                    qp.execute(undo); // some child is in use: give back the ones we set
+                if (!childrenLocked) {
+                    staleChildren = p.leases(); // in use now, or left by a crashed holder
+                    if (undo.size() > 0) {
+                        retries++;
+                        qp.execute(undo); // some child is in use: give back the ones we set
+                    }
                 }
             }
-            Held h = new Held(x, 0, notify, childrenLocked);
+            Held h = new Held(x, 0, notify, childrenLocked, cur);
             if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                 releaseNow(List.of(h));
+                if (CitronLayout.expanded(b.longResult(ri))) {
+                    throw new ConfigChanged();
+                }
                 return Outcome.ABORTED;
             }
             a.acquired = h;
             if (childrenLocked) {
+                a.token = b.longResult(fi) + 1;
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
             long wake = t0 + eff.waitTNs();
@@ -492,8 +876,78 @@ final class CitronClient implements RangeLockClient {
                 clock.sleepNanos(wake - now);
             }
             waitDescendants(x, a);
+            if (staleChildren && p.leases()) {
+                clearStaleChildren(x);
+            }
+            // The token must follow the descendant check; a FAA behind a READ in one batch might
+            // overtake it (only writes and atomics order later verbs), so it takes a round trip.
+            a.token = takeToken();
             return Outcome.ACQUIRED;
         }
+    }
+
+    /** The words of {@code count} consecutive nodes of one level (one READ per memory run). */
+    private long[] readLevelRun(long first, int count) {
+        List<long[]> runs = cur.runs(first, count);
+        Batch b = new Batch();
+        for (long[] run : runs) {
+            b.read(run[0], Math.toIntExact(run[1] * CitronLayout.WORD_BYTES));
+        }
+        qp.execute(b);
+        long[] out = new long[count];
+        int n = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            ByteBuffer bytes = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
+            for (int j = 0; j < runs.get(i)[1]; j++) {
+                out[n++] = bytes.getLong(j * CitronLayout.WORD_BYTES);
+            }
+        }
+        return out;
+    }
+
+    /** One FAA on the fencing counter: a token above every token taken before it. */
+    private long takeToken() {
+        return qp.faa(fenceAddress, 1) + 1;
+    }
+
+    /** A starved leaf gives up for its parent after starve-ns; with leases, within half a lease. */
+    private long starveNs() {
+        return p.leases() ? Math.min(p.starveNs(), p.leaseNs() / 2) : p.starveNs();
+    }
+
+    /** Lease unit: the longest a live client leaves a node's counters unchanged per level of height. */
+    private long leaseUnitNs() {
+        return p.leaseNs() + p.holdWaitNs() + Math.max(p.tWaitNs(), eff.waitTNs());
+    }
+
+    /**
+     * §3.10 line 22: we hold leaf-parent {@code x} after its descendants drained, so no live client
+     * holds a child's bits (a holder notified {@code x} and released before the check ended; a late
+     * one aborts and its clearing MCAS finds 0). Bits still set belong to a crashed client: WRITE 0.
+     */
+    private void clearStaleChildren(long x) {
+        long first = CitronLayout.child(x, 0);
+        long[] words = readLevelRun(first, CitronLayout.FANOUT);
+        Batch b = new Batch();
+        for (int i = 0; i < CitronLayout.FANOUT; i++) {
+            if (words[i] != 0) {
+                b.write8(nodeAddress(first + i), 0);
+                leafClears++;
+            }
+        }
+        if (b.size() > 0) {
+            qp.execute(b);
+        }
+    }
+
+    /**
+     * Gives our turn at {@code addr} to the next ticket without having occupied the node: TCnt + 1
+     * if TCnt is still our ticket and Occ clear (a masked CAS, so that a waiter that reset the turn
+     * past us is not skipped a second time).
+     */
+    private void handTurnOn(long addr, int ticket) {
+        qp.maskedCas(addr, CitronLayout.turnOf(ticket), CitronLayout.TURN_FIELDS, CitronLayout.turnOf(ticket + 1),
+                CitronLayout.TURN_FIELDS);
     }
 
     /** Inequation (1), and the concurrent scale-up test of Algorithm 2 line 33. */
@@ -508,27 +962,94 @@ final class CitronClient implements RangeLockClient {
         return CitronLayout.expanded(highest) && CitronLayout.expanded(b.longResult(rootIndex));
     }
 
-    private void waitTicket(long addr, int ticket, long seen, Attempt a) {
+    /**
+     * Step (a)'s wait for TCnt to reach {@code ticket}. With leases (§3.10 line 11): if TCnt and
+     * Occ stay unchanged for Δ lease units × (height + 2), Δ the tickets ahead of ours, the turn is
+     * taken over: a masked CAS sets TCnt to our ticket and clears Occ if they are still as seen.
+     * If TCnt ever passes our ticket (a holder paused past its lease vacated a turn that had
+     * been taken over), the ticket is void: SKIPPED, and the caller takes a new one.
+     */
+    private Turn waitTicket(long x, long addr, int ticket, long seen, Attempt a) {
         long w = seen;
+        long state = w & CitronLayout.TURN_FIELDS;
+        long since = clock.nanoTime();
+        // A live turn holder changes TCnt or Occ within: 1.5 leases in step (b) (then it hands the
+        // turn on), or once Occ is set, T_wait + its descendant check (height units) + its hold.
+        long stall = (tree.height(x) + 2) * leaseUnitNs();
         while (CitronLayout.tcnt(w) != ticket) {
+            turnWord = w;
             checkHoldWait(a);
             clock.sleepNanos(p.pollNs());
             w = qp.read8(addr);
+            long now = clock.nanoTime();
+            if ((w & CitronLayout.TURN_FIELDS) != state) {
+                state = w & CitronLayout.TURN_FIELDS;
+                since = now;
+                continue;
+            }
+            if (!p.leases() || CitronLayout.tcnt(w) == ticket) {
+                continue;
+            }
+            long gap = (ticket - CitronLayout.tcnt(w)) & CitronLayout.COUNTER_MASK;
+            if (gap >= ((CitronLayout.tmax(w) - CitronLayout.tcnt(w)) & CitronLayout.COUNTER_MASK)) {
+                return Turn.SKIPPED; // our ticket is not in [TCnt, TMax) any more
+            }
+            if (now - since >= gap * stall) {
+                long old = qp.maskedCas(addr, state, CitronLayout.TURN_FIELDS, CitronLayout.turnOf(ticket),
+                        CitronLayout.TURN_FIELDS);
+                if ((old & CitronLayout.TURN_FIELDS) == state) {
+                    ticketResets++;
+                    turnWord = old;
+                    return Turn.RESET;
+                }
+                w = old;
+                state = old & CitronLayout.TURN_FIELDS;
+                since = clock.nanoTime();
+            }
         }
+        turnWord = w;
+        return Turn.SERVED;
     }
 
-    private void waitVacated(long y, Attempt a) {
+    /**
+     * Step (b)'s wait for ancestor {@code y} to be vacated. With leases: y's TCnt and Occ unchanged
+     * for a lease ⇒ ANCESTOR_STUCK (§3.10 line 18: lock y instead, safe even if its occupier is
+     * alive); our own turn at an internal node (since {@code turnAt}, −1 for a leaf) lasting 1.5
+     * leases ⇒ TURN_TOO_LONG, so that waiters behind us never take a live turn for a dead one.
+     */
+    private Vacated waitVacated(long y, Attempt a, long turnAt) {
         long addr = nodeAddress(y);
+        long state = -1;
+        long since = clock.nanoTime();
         while (true) {
             checkHoldWait(a);
             clock.sleepNanos(p.pollNs());
-            if (!CitronLayout.occupied(qp.read8(addr))) {
-                return;
+            long w = qp.read8(addr);
+            if (!CitronLayout.occupied(w)) {
+                return Vacated.VACATED;
+            }
+            if (!p.leases()) {
+                continue;
+            }
+            long now = clock.nanoTime();
+            if ((w & CitronLayout.TURN_FIELDS) != state) {
+                state = w & CitronLayout.TURN_FIELDS;
+                since = now;
+            } else if (now - since >= p.leaseNs()) {
+                return Vacated.ANCESTOR_STUCK;
+            }
+            if (turnAt >= 0 && now - turnAt >= p.leaseNs() + p.leaseNs() / 2) {
+                return Vacated.TURN_TOO_LONG;
             }
         }
     }
 
-    /** Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax. */
+    /**
+     * Step 2(d)'s check: {@code x} and its internal descendants within m levels have DCnt = DMax.
+     * With leases (§3.10 line 36): a node whose DCnt and DMax stay unchanged for height lease units
+     * gets DCnt = DMax (a masked CAS against what was seen): every live notifier below it releases
+     * within that time.
+     */
     private void waitDescendants(long x, Attempt a) {
         int level = tree.level(x);
         int lastLevel = Math.min(level + eff.checkM() - 1, tree.leafLevel() - 1);
@@ -536,23 +1057,68 @@ final class CitronClient implements RangeLockClient {
         for (int d = level; d <= lastLevel; d++) {
             pending.add(new long[] {CitronLayout.firstDescendant(x, d - level), CitronLayout.levelWidth(d - level)});
         }
+        Map<Long, long[]> stuck = new HashMap<>(); // node -> {DCnt/DMax seen, since}
         while (true) {
             Batch b = new Batch();
+            List<List<long[]>> runsOf = new ArrayList<>();
             for (long[] block : pending) {
-                b.read(nodeAddress(block[0]), Math.toIntExact(block[1] * CitronLayout.WORD_BYTES));
+                List<long[]> runs = cur.runs(block[0], block[1]); // one per block unless scaled up
+                runsOf.add(runs);
+                for (long[] run : runs) {
+                    b.read(run[0], Math.toIntExact(run[1] * CitronLayout.WORD_BYTES));
+                }
             }
             qp.execute(b);
+            long now = clock.nanoTime();
+            int resultIndex = 0;
             List<long[]> still = new ArrayList<>();
+            Batch resets = new Batch();
             for (int i = 0; i < pending.size(); i++) {
-                ByteBuffer words = ByteBuffer.wrap(b.bytesResult(i)).order(ByteOrder.LITTLE_ENDIAN);
                 long[] block = pending.get(i);
-                for (int j = 0; j < block[1]; j++) {
-                    if (!CitronLayout.descendantsDone(words.getLong(j * CitronLayout.WORD_BYTES))) {
-                        // Nodes before j are done; re-read from the first one that is not.
-                        still.add(new long[] {block[0] + j, block[1] - j});
-                        break;
+                long[] words = new long[Math.toIntExact(block[1])];
+                int filled = 0;
+                for (long[] run : runsOf.get(i)) {
+                    ByteBuffer bytes = ByteBuffer.wrap(b.bytesResult(resultIndex++)).order(ByteOrder.LITTLE_ENDIAN);
+                    for (int j = 0; j < run[1]; j++) {
+                        words[filled++] = bytes.getLong(j * CitronLayout.WORD_BYTES);
                     }
                 }
+                int firstBusy = -1;
+                for (int j = 0; j < block[1]; j++) {
+                    long w = words[j];
+                    if (CitronLayout.descendantsDone(w)) {
+                        continue;
+                    }
+                    firstBusy = firstBusy < 0 ? j : firstBusy;
+                    if (!p.leases()) {
+                        break; // re-read from the first node that is not done
+                    }
+                    long y = block[0] + j;
+                    long seen = w & CitronLayout.NOTIFY_FIELDS;
+                    long[] st = stuck.get(y);
+                    if (st == null || st[0] != seen) {
+                        stuck.put(y, new long[] {seen, now});
+                    } else if (now - st[1] >= tree.height(y) * leaseUnitNs()) {
+                        long dmax = CitronLayout.dmax(w);
+                        resets.maskedCas(nodeAddress(y), seen, CitronLayout.NOTIFY_FIELDS,
+                                (dmax << CitronLayout.DCNT_SHIFT) | (dmax << CitronLayout.DMAX_SHIFT),
+                                CitronLayout.NOTIFY_FIELDS);
+                        st[1] = now; // a failed reset (it changed) starts a new period
+                    }
+                }
+                if (firstBusy >= 0) {
+                    still.add(new long[] {block[0] + firstBusy, block[1] - firstBusy});
+                }
+            }
+            if (resets.size() > 0) {
+                qp.execute(resets);
+                for (int i = 0; i < resets.size(); i++) {
+                    var v = (io.lockfabric.fabric.Verb.MaskedCas) resets.verbs().get(i);
+                    if ((resets.longResult(i) & CitronLayout.NOTIFY_FIELDS) == v.compare()) {
+                        descendantResets++;
+                    }
+                }
+                continue; // re-read at once
             }
             if (still.isEmpty()) {
                 return;
@@ -566,7 +1132,7 @@ final class CitronClient implements RangeLockClient {
     // ------------------------------------------------------------------ tree helpers
 
     private long nodeAddress(long x) {
-        return table.address() + tree.offset(x);
+        return cur.address(x);
     }
 
     /** Ancestors of {@code x}, parent first, root last. */
@@ -647,19 +1213,21 @@ final class CitronClient implements RangeLockClient {
     }
 
     private void addRelease(Batch b, Held h) {
-        long addr = nodeAddress(h.node());
+        CitronTree at = h.cfg(); // the configuration it was taken in: indices are relative to it
+        long addr = at.address(h.node());
         if (h.leafMask() != 0) {
             b.maskedCas(addr, h.leafMask(), h.leafMask(), 0, h.leafMask());
         } else {
             b.maskedFaa(addr, CitronLayout.VACATE, CitronLayout.BOUNDARY_MASK);
             if (h.childrenLocked()) {
                 for (int i = 0; i < CitronLayout.FANOUT; i++) {
-                    addClearLeaf(b, CitronLayout.child(h.node(), i));
+                    b.maskedCas(at.address(CitronLayout.child(h.node(), i)), CitronLayout.ALL_UNITS,
+                            CitronLayout.ALL_UNITS, 0, CitronLayout.ALL_UNITS);
                 }
             }
         }
         for (long y : h.notified()) {
-            b.maskedFaa(nodeAddress(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
+            b.maskedFaa(at.address(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
         }
     }
 

@@ -1,22 +1,25 @@
 package io.lockfabric.lock.citron;
 
 /**
- * CITRON's table on the memory node (FAST'23 §3.3–3.4): a header (maximizer, spillover mutex)
- * followed by the lock tree, a quaternary segment tree over [0, N) stored as a flat array in level
+ * CITRON's table on the memory node (FAST'23 §3.3–3.4): a header (maximizer, spillover mutex,
+ * fencing counter) followed by the lock tree, a quaternary segment tree over [0, N) stored as a flat array in level
  * order. Instances carry the tree geometry for one N; the word formats are static.
  *
  * <h2>Table</h2>
  * <pre>
- * offset 0                    8                   16                          16 + 8 × nodes
- * +---------------------------+-------------------+--------+--------+-----+--------+
- * | maximizer (OR of r ≥ N)   | spillover (DSLR)  | node 1 | node 2 | ... | node n |
- * +---------------------------+-------------------+--------+--------+-----+--------+
+ * offset 0                  8                  16                24             32                    32 + 8 × nodes
+ * +-------------------------+------------------+-----------------+--------------+--------+-----+--------+
+ * | maximizer (OR of r ≥ N) | spillover (DSLR) | fencing counter | configuration| node 1 | ... | node n |
+ * +-------------------------+------------------+-----------------+--------------+--------+-----+--------+
  * </pre>
- * Node {@code x} (root 1) lives at {@code 16 + 8 (x − 1)}; {@code CHILD(x, i) = 4x − 2 + i},
+ * The fencing counter is a plain 64-bit FAA counter (see {@code CitronClient} on fencing tokens);
+ * the configuration word records scale-ups ({@link CitronTree}). This layout is generation 0: a
+ * scale-up keeps it in place and adds levels above it in expansion tables.
+ * Node {@code x} (root 1) lives at {@code 32 + 8 (x − 1)}; {@code CHILD(x, i) = 4x − 2 + i},
  * {@code PARENT(x) = ⌊(x + 2) / 4⌋}. Level {@code d} (root 0) starts at index
  * {@code (4^d − 1) / 3 + 1} and has {@code 4^d} nodes, each covering {@code N / 4^d} units; the
  * leaf level is {@code H − 1} for {@code H} levels, leaves cover {@value #LEAF_UNITS} units, so
- * {@code N = 64 · 4^(H−1)}. N = 2^28: 12 levels, 5 592 405 nodes, 44 739 256 bytes (≈ 42.7 MiB):
+ * {@code N = 64 · 4^(H−1)}. N = 2^28: 12 levels, 5 592 405 nodes, 44 739 272 bytes (≈ 42.7 MiB):
  * 8 bytes a node and nothing per lock held.
  *
  * <h2>Leaf node: a bitmap, one bit per unit</h2>
@@ -47,8 +50,12 @@ public final class CitronLayout {
     public static final long MAXIMIZER_OFFSET = 0;
     /** Offset of the spillover mutex word (a {@link io.lockfabric.lock.dslr.DslrLayout} word). */
     public static final long SPILLOVER_OFFSET = 8;
+    /** Offset of the fencing counter: one FAA per node acquisition returns a grant's token. */
+    public static final long FENCE_OFFSET = 16;
+    /** Offset of the configuration word (scale-ups so far and their heights; 0: none). */
+    public static final long CONFIG_OFFSET = 24;
     /** Offset of node 1 (the root). */
-    public static final long TREE_OFFSET = 16;
+    public static final long TREE_OFFSET = 32;
     public static final int ROOT = 1;
     public static final int FANOUT = 4;
     public static final int LEAF_UNITS = 64;
@@ -72,6 +79,13 @@ public final class CitronLayout {
     public static final long ONE_TCNT = 1L << TCNT_SHIFT;
     public static final long OCC_BIT = 1L << OCC_SHIFT;
     public static final long EXP_BIT = 1L << EXP_SHIFT;
+    public static final long TCNT_FIELD = COUNTER_MASK << TCNT_SHIFT;
+    public static final long DCNT_FIELD = COUNTER_MASK << DCNT_SHIFT;
+    public static final long DMAX_FIELD = COUNTER_MASK << DMAX_SHIFT;
+    /** What a ticket waiter watches for progress: TCnt and Occ (lease recovery, §3.10 line 11). */
+    public static final long TURN_FIELDS = TCNT_FIELD | OCC_BIT;
+    /** What a descendant check watches for progress: DCnt and DMax (§3.10 line 36). */
+    public static final long NOTIFY_FIELDS = DCNT_FIELD | DMAX_FIELD;
     /** Most significant bit of every field (counters, flags, and the reserved bits 62–63). */
     public static final long BOUNDARY_MASK = (1L << (DMAX_SHIFT + COUNTER_BITS - 1))
             | (1L << (DCNT_SHIFT + COUNTER_BITS - 1)) | (1L << (TMAX_SHIFT + COUNTER_BITS - 1))
@@ -240,6 +254,16 @@ public final class CitronLayout {
 
     public static boolean expanded(long w) {
         return (w & EXP_BIT) != 0;
+    }
+
+    /** Height of node {@code x}: 0 for a leaf, {@code H − 1} for the root. */
+    public int height(long x) {
+        return leafLevel() - level(x);
+    }
+
+    /** The TCnt field set to {@code ticket}, Occ clear (swap value of a ticket recovery). */
+    public static long turnOf(int ticket) {
+        return ((long) ticket & COUNTER_MASK) << TCNT_SHIFT;
     }
 
     /** No notified request at a descendant is still unreleased. */

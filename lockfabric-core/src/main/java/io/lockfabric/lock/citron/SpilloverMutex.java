@@ -10,7 +10,10 @@ import io.lockfabric.lock.dslr.DslrLayout;
  * used exclusive-only. Tickets and releases are MFAAs with one boundary per 16-bit counter, so each
  * counter wraps on its own and tickets compare modulo 2^16: no overflow reset is needed (at most
  * 65 535 clients in line). Acquire: MFAA {maxX + 1}, batched with the maximizer OR; READ until
- * {@code nX} reaches the ticket. Release: MFAA {nX + 1}. No lease recovery. Not thread-safe.
+ * {@code nX} reaches the ticket. Release: MFAA {nX + 1}. Lease recovery (the tree's §3.10 rule
+ * for a bakery counter): {@code nX} unchanged for {@code gap × stall} ({@code gap} tickets ahead of
+ * ours) ⇒ a masked CAS sets it to our ticket; a ticket that {@code nX} passed (a holder paused past
+ * its lease released after a takeover) is given up for a new one. Not thread-safe.
  */
 final class SpilloverMutex {
     /** Top bit of each of DSLR's four 16-bit counters. */
@@ -21,8 +24,12 @@ final class SpilloverMutex {
     private final long wordAddress;
     private final long maximizerAddress;
     private final long pollNs;
+    /** Longest a live holder leaves nX unchanged ({@link Long#MAX_VALUE}: no recovery). */
+    private final long stallNs;
+    private long resets;
 
-    SpilloverMutex(QueuePair qp, Clock clock, long wordAddress, long maximizerAddress, long pollNs) {
+    SpilloverMutex(QueuePair qp, Clock clock, long wordAddress, long maximizerAddress, long pollNs, long stallNs) {
+        this.stallNs = stallNs;
         this.qp = qp;
         this.clock = clock;
         this.wordAddress = wordAddress;
@@ -32,21 +39,69 @@ final class SpilloverMutex {
 
     /**
      * Takes a ticket and ORs {@code rightBoundary} into the maximizer in the same round trip (masked
-     * CAS with compare mask 0 is a bitwise OR), then waits for the ticket. Returns the ticket.
+     * CAS with compare mask 0 is a bitwise OR; none if 0), then waits for the ticket. Returns the
+     * word at {@code configAddress} READ once the mutex is held (CITRON's configuration word).
      */
-    int acquire(long rightBoundary) {
-        Batch b = new Batch();
-        int t = b.maskedFaa(wordAddress, DslrLayout.ONE_MAX_X, BOUNDARY_MASK);
-        b.maskedCas(maximizerAddress, 0, 0, rightBoundary, rightBoundary);
-        qp.execute(b);
-        long prev = b.longResult(t);
-        int ticket = DslrLayout.maxX(prev);
-        long word = prev;
+    long acquire(long rightBoundary, long configAddress) {
+        while (true) {
+            Batch b = new Batch();
+            int t = b.maskedFaa(wordAddress, DslrLayout.ONE_MAX_X, BOUNDARY_MASK);
+            if (rightBoundary != 0) {
+                b.maskedCas(maximizerAddress, 0, 0, rightBoundary, rightBoundary);
+            }
+            int c = b.read8(configAddress); // behind the ticket MFAA: current if it is served at once
+            qp.execute(b);
+            long prev = b.longResult(t);
+            int ticket = DslrLayout.maxX(prev);
+            if (DslrLayout.nX(prev) == ticket) {
+                return b.longResult(c);
+            }
+            if (waitTurn(ticket, prev)) {
+                return qp.read8(configAddress);
+            }
+        }
+    }
+
+    /** Waits for {@code ticket}'s turn; false if nX passed it (the ticket is void). */
+    private boolean waitTurn(int ticket, long seen) {
+        long word = seen;
+        int nX = DslrLayout.nX(word);
+        long since = clock.nanoTime();
         while (DslrLayout.nX(word) != ticket) {
             clock.sleepNanos(pollNs);
             word = qp.read8(wordAddress);
+            long now = clock.nanoTime();
+            if (DslrLayout.nX(word) != nX) {
+                nX = DslrLayout.nX(word);
+                since = now;
+                continue;
+            }
+            if (stallNs == Long.MAX_VALUE || nX == ticket) {
+                continue;
+            }
+            long gap = (ticket - nX) & DslrLayout.COUNTER_MASK;
+            if (gap >= ((DslrLayout.maxX(word) - nX) & DslrLayout.COUNTER_MASK)) {
+                return false;
+            }
+            if (now - since >= gap * stallNs) {
+                long swap = ((long) ticket & DslrLayout.COUNTER_MASK) << DslrLayout.N_X_SHIFT;
+                long old = qp.maskedCas(wordAddress, word & DslrLayout.N_X_MASK, DslrLayout.N_X_MASK, swap,
+                        DslrLayout.N_X_MASK);
+                if (DslrLayout.nX(old) == nX) {
+                    resets++;
+                    return true;
+                }
+                word = old;
+                nX = DslrLayout.nX(old);
+                since = clock.nanoTime();
+            }
         }
-        return ticket;
+        return true;
+    }
+
+    /** Turns of crashed holders taken over. */
+    long resets() {
+        return resets;
     }
 
     /** Adds the release to {@code batch} (posted with the tree's releases). */

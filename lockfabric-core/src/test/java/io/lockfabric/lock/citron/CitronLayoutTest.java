@@ -16,7 +16,7 @@ class CitronLayoutTest {
         var t = new CitronLayout(1L << 28);
         assertEquals(12, t.levels());
         assertEquals(5_592_405, t.nodes());
-        assertEquals(16 + 5_592_405L * 8, t.tableBytes());
+        assertEquals(32 + 5_592_405L * 8, t.tableBytes());
         assertEquals(42.7, t.nodes() * 8 / (1024.0 * 1024.0), 0.05);
     }
 

@@ -81,17 +81,20 @@ class CitronCycleCostTest {
         return perCycle;
     }
 
-    /** READ 5 ancestors; MCAS bits + MFAA DMax on 2 ancestors + READ root; release MCAS + 2 MFAA DCnt. */
+    /**
+     * READ 5 ancestors; MCAS bits + MFAA DMax on 2 ancestors + READ root + FAA fencing token (same
+     * round trip); release MCAS + 2 MFAA DCnt. Every node acquisition takes one FAA token.
+     */
     @Test
     void leafRangeIsTwoRoundTripsOfSixReadsMcasAndTwoNotifications() {
-        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MCAS, 2L, VerbKind.MFAA, 4L), cycleCost(70, 100));
-        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MCAS, 2L, VerbKind.MFAA, 4L), cycleCost(70, 100, "fast-path=0"));
+        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MCAS, 2L, VerbKind.MFAA, 4L, VerbKind.FAA, 1L), cycleCost(70, 100));
+        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MCAS, 2L, VerbKind.MFAA, 4L, VerbKind.FAA, 1L), cycleCost(70, 100, "fast-path=0"));
     }
 
     /** Two leaves (k = 2, zero waste): twice the leaf cost. */
     @Test
     void rangeAcrossTwoLeavesLocksBoth() {
-        assertEquals(Map.of(VerbKind.READ, 12L, VerbKind.MCAS, 4L, VerbKind.MFAA, 8L), cycleCost(60, 70));
+        assertEquals(Map.of(VerbKind.READ, 12L, VerbKind.MCAS, 4L, VerbKind.MFAA, 8L, VerbKind.FAA, 2L), cycleCost(60, 70));
     }
 
     /**
@@ -101,25 +104,29 @@ class CitronCycleCostTest {
      */
     @Test
     void lowestInternalNodeLocksItsLeafChildrenAndSkipsTheWait() {
-        assertEquals(Map.of(VerbKind.READ, 5L, VerbKind.MCAS, 8L, VerbKind.MFAA, 5L), cycleCost(0, 256));
+        assertEquals(Map.of(VerbKind.READ, 5L, VerbKind.MCAS, 8L, VerbKind.MFAA, 5L, VerbKind.FAA, 1L), cycleCost(0, 256));
     }
 
     /** Without the fast path the same node waits T_wait and READs itself (its children are leaves). */
     @Test
     void lowestInternalNodeWithoutFastPathChecksItsDcnt() {
-        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MFAA, 5L), cycleCost(0, 256, "fast-path=0"));
+        assertEquals(Map.of(VerbKind.READ, 6L, VerbKind.MFAA, 5L, VerbKind.FAA, 1L), cycleCost(0, 256, "fast-path=0"));
     }
 
     /** The root [0, N): ticket, Occ, then m = 4 levels of descendants in 4 READs; nothing to notify. */
     @Test
     void rootReadsFourLevelsOfDescendants() {
-        assertEquals(Map.of(VerbKind.READ, 4L, VerbKind.MFAA, 3L), cycleCost(0, N));
+        assertEquals(Map.of(VerbKind.READ, 4L, VerbKind.MFAA, 3L, VerbKind.FAA, 1L), cycleCost(0, N));
     }
 
-    /** Past N: the spillover ticket MFAA with the maximizer OR (MCAS), release MFAA. */
+    /**
+     * Past N: the spillover ticket MFAA with the maximizer OR (MCAS) and a READ of the configuration
+     * word (is [N, r) still past the tree?), a FAA token, release MFAA.
+     */
     @Test
     void spilloverOnlyIsAnMfaaTicketAMaximizerOrAndAnMfaaRelease() {
-        assertEquals(Map.of(VerbKind.MFAA, 2L, VerbKind.MCAS, 1L), cycleCost(N + 5, N + 10));
+        assertEquals(Map.of(VerbKind.MFAA, 2L, VerbKind.MCAS, 1L, VerbKind.FAA, 1L, VerbKind.READ, 1L),
+                cycleCost(N + 5, N + 10));
     }
 
     @Test
