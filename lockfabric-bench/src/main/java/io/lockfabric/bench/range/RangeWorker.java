@@ -71,8 +71,8 @@ final class RangeWorker implements Runnable {
     CounterSnapshot countersAtEnd = CounterSnapshot.ZERO;
     LockStats statsAtStart = LockStats.ZERO;
     LockStats statsAtEnd = LockStats.ZERO;
-    CitronCounters citronAtStart = new CitronCounters(0, 0, 0);
-    CitronCounters citronAtEnd = new CitronCounters(0, 0, 0);
+    CitronCounters citronAtStart = CitronCounters.ZERO;
+    CitronCounters citronAtEnd = CitronCounters.ZERO;
     Throwable failure;
 
     RangeWorker(int index, Endpoint endpoint, RangeLockClient client, boolean citron, History.Recorder recorder,
@@ -159,7 +159,7 @@ final class RangeWorker implements Runnable {
     private void snapshot(boolean atStart) {
         CounterSnapshot counters = endpoint.counters();
         LockStats stats = client.stats();
-        CitronCounters extra = citron ? CitronProtocol.counters(client) : new CitronCounters(0, 0, 0);
+        CitronCounters extra = citron ? CitronProtocol.counters(client) : CitronCounters.ZERO;
         if (atStart) {
             countersAtStart = counters;
             statsAtStart = stats;

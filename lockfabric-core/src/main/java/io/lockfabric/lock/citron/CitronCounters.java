@@ -11,6 +11,9 @@ package io.lockfabric.lock.citron;
  */
 public record CitronCounters(long timingAborts, long yields, long escalations, long ticketResets,
                              long ancestorEscalations, long descendantResets, long leafClears) {
+    /** Nothing counted yet. */
+    public static final CitronCounters ZERO = new CitronCounters(0, 0, 0, 0, 0, 0, 0);
+
     /** All lease recoveries of the four kinds. */
     public long recoveries() {
         return ticketResets + ancestorEscalations + descendantResets + leafClears;
