@@ -80,15 +80,22 @@ public final class DecLockProtocol implements LockProtocol {
     }
 
     /**
-     * Safety as {@code cql} (a node paused past the lease while holding is the hazard), but no
-     * claim of recovery: a crashed client holding its node's local lock blocks that node.
+     * Safety as {@code cql} (a client paused past the lease while holding is the hazard). A crashed
+     * client is found by its node's local waiters within {@code lease/4} (they look every
+     * {@code lease/8} at clients there for {@code lease/8}) and released for; what it left on
+     * the memory node (an entry, a grant) is recovered by the CQL reset. Bound per crash: the
+     * {@code cql} bound ({@code timeout + 3·lease + slack}) plus a lease for the local detection
+     * and a node's re-acquisition that queues behind its dead client's entry.
      */
     @Override
     public FailureModel failureModel(LockOptions options) {
         CqlProtocol.Settings s = settings(options);
-        return new FailureModel(false, s.leaseNs(), 0, "like cql for the memory-node queue (resets, lease "
-                + s.leaseNs() + " ns), but a crashed client holding or acquiring its node's local lock blocks that node's"
-                + " local waiters (the paper's failure unit is a whole compute node)");
+        long bound = s.timeoutNs() + 4 * s.leaseNs() + CqlProtocol.RECOVERY_SLACK_NS;
+        return FailureModel.lease(s.leaseNs(), bound, "cql for the memory-node queue (waiters time out after "
+                + s.timeoutNs() + " ns and reset the lock, dead clients not awaited); on a compute node, local waiters"
+                + " send a LOCAL message to a holder or CQL acquirer there for lease/8 and release for it if that fails"
+                + " (RNR), or if a holder held 2 x lease; per crashed client the lock is usable again within " + bound
+                + " ns");
     }
 
     static CqlProtocol.Settings settings(LockOptions options) {

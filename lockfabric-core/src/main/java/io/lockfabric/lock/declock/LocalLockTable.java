@@ -10,6 +10,7 @@ import io.lockfabric.lock.declock.CqlEngine.Signal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -95,12 +96,17 @@ final class LocalLockTable {
 
     /** The local state of one lock (mtx = its monitor). */
     static final class LocalLock {
-        /** Local holders. */
-        int holders;
+        /**
+         * Local holders, each with the time (on the clock of whoever wrote it) it was granted or
+         * confirmed its grant: a holder that died is released on its behalf by a waiter.
+         */
+        final Map<EndpointId, Long> holding = new LinkedHashMap<>();
         /** Mode of the local holders, or of the pending acquisition. */
         Mode mode = Mode.SHARED;
-        /** A client is acquiring the CQL lock for the node. */
-        boolean pending;
+        /** The client acquiring the CQL lock for the node, or null. */
+        EndpointId pendingBy;
+        /** When {@link #pendingBy} was chosen. */
+        long pendingSinceNs;
         /** The node's CQL grant while it holds the CQL lock (cqlheld), else null. */
         CqlGrant cql;
         /** Local grants since the CQL grant: the low bits of local fencing tokens. */
@@ -112,6 +118,14 @@ final class LocalLockTable {
         final ArrayDeque<Waiter> queue = new ArrayDeque<>();
         /** Reset signals for the CQL lock the node holds, answered when it releases it. */
         List<Signal> deferred = new ArrayList<>();
+
+        int holders() {
+            return holding.size();
+        }
+
+        boolean pending() {
+            return pendingBy != null;
+        }
 
         boolean writerWaiting() {
             return queue.stream().anyMatch(w -> w.mode == Mode.EXCLUSIVE);
