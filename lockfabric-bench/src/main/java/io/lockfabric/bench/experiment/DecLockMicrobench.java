@@ -46,6 +46,8 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     static final String DECLOCK_TF = "declock-tf";
     static final String DECLOCK_PF = "declock-pf";
     static final List<String> DECLOCKS = List.of(DECLOCK_TF, DECLOCK_PF, CQL);
+    /** The hierarchical DecLock's option: compute nodes, which sizes its queue. */
+    static final String CNS_OPTION = "cns";
 
     DecLockMicrobench {
         options = List.copyOf(options);
@@ -118,11 +120,25 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(options)).build();
+                .options(ProtocolOptions.parse(withComputeNodes())).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(fabric, false, settings.progressOut()).withClientObserver(observer)
                     .run(LockProtocols.byName(protocol), workload);
         }
+    }
+
+    /**
+     * The options, plus {@code protocol.cns=computeNodes} for a protocol that sizes its queue by
+     * the compute nodes (the hierarchical DecLock) unless set: the table cannot learn the topology.
+     */
+    List<String> withComputeNodes() {
+        String key = protocol + "." + CNS_OPTION + "=";
+        if (!hasOption(protocol, CNS_OPTION) || options.stream().anyMatch(o -> o.startsWith(key))) {
+            return options;
+        }
+        List<String> out = new ArrayList<>(options);
+        out.add(key + computeNodes);
+        return out;
     }
 
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */

@@ -47,6 +47,16 @@ class DecLockExperimentsTest {
         assertTrue(r.releaseLatency().p50Us() > 0 && r.releaseLatency().p50Us() < r.operationLatency().p50Us());
     }
 
+    /** The hierarchical DecLock's queue is sized by the run's compute nodes; flat protocols get no such option. */
+    @Test
+    void hierarchicalRunsPassTheirComputeNodeCount() {
+        assertEquals(List.of("declock-pf.cns=3"), DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_PF, 0, 1)
+                .withClients(3, 4).withComputeNodes());
+        assertEquals(List.of("declock-tf.cns=16"), DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_TF, 0, 1)
+                .withOptions(List.of("declock-tf.cns=16")).withClients(3, 4).withComputeNodes());
+        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.CQL, 0, 1).withComputeNodes());
+    }
+
     /**
      * The experiments count the CQL lock's refetches as READs per cycle less one (the READ batched
      * with every release's FAA): check that against the client's own count, over a whole run

@@ -145,7 +145,7 @@ final class CqlEngine {
                     .filter(v -> v != 0).map(v -> EndpointId.unpack(v).node()).distinct().count();
             if (nodes > layout.maxParticipants()) {
                 throw new IllegalStateException(table.spec() + " has clients on " + nodes + " compute nodes; capacity "
-                        + layout.capacity() + " counts at most " + layout.maxParticipants() + ": open it with a larger capacity");
+                        + layout.capacity() + " counts at most " + layout.maxParticipants() + ": open it with a larger cns (or capacity)");
             }
         }
     }

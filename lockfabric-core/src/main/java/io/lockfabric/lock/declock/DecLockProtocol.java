@@ -16,19 +16,27 @@ import java.util.Locale;
  * {@code declock-tf} and {@code declock-pf}: DecLock with timestamp-based hierarchical locking
  * (§5), task-fair or phase-fair among a compute node's local waiters. See {@link DecLockClient}.
  *
- * <p><b>Capacity.</b> The queue holds one participant per compute node, so its capacity is the
- * number of compute nodes rounded up to a power of two, at least 8 (the paper's and artifact's
- * default: 8 CNs). The protocol cannot know the cluster's size when the table is made, so the
- * default is that minimum, 8: qsize's 4 bits then count up to 15 nodes, and a client opening the
- * table from a 16th node is refused with a message to raise {@code capacity}. The minimum 8 also
- * keeps the fencing token (RSTCNT of 37 − 2C bits, index, 7 local bits) within 63 bits.
+ * <p><b>Capacity.</b> The queue holds one participant per compute node, so its capacity is by
+ * default the number of compute nodes (§5: "the queue capacity is the number of CNs"), rounded up
+ * to a power of two (the queue index is taken modulo the capacity). Neither the fabric SPI nor the
+ * table spec knows the cluster's size when the table is made, so it comes from option {@code cns}
+ * (default 8, the paper's testbed; the artifact fixes 2^5 entries); the benchmarks pass
+ * their topology's compute-node count. {@code capacity} overrides it. A client opening the table
+ * from more nodes than qsize can count ({@code 2 x capacity - 1}) is refused with a message to
+ * raise {@code cns}. The capacity is at least 8, not because of the paper's design but of this
+ * implementation's fencing token: the CQL token has {@code 62 - 2C} bits (RSTCNT's {@code 37 - 2C}
+ * and the 25-bit index) and the local grant count adds 7, within 63 bits only for C >= 3. A
+ * cluster of fewer than 8 nodes thus has a few unused entries per lock (8 bytes each, and the
+ * release's batched READ of the queue is that much longer).
  */
 public final class DecLockProtocol implements LockProtocol {
-    public static final long DEFAULT_CAPACITY = 8;
+    /** The paper's testbed: 8 compute nodes. */
+    public static final long DEFAULT_CNS = 8;
     public static final long MIN_CAPACITY = 8;
-    public static final LockOption CAPACITY = new LockOption("capacity", DEFAULT_CAPACITY,
-            "queue entries per lock: compute nodes rounded up to a power of two, >= 8 (counts up to 2 x capacity - 1"
-                    + " nodes)");
+    public static final LockOption CNS = new LockOption("cns", DEFAULT_CNS,
+            "compute nodes that use the table; the queue capacity is this rounded up to a power of two, at least 8");
+    public static final LockOption CAPACITY = new LockOption("capacity", 0,
+            "queue entries per lock, a power of two >= 8 (counts up to 2 x capacity - 1 nodes); 0: from cns");
     public static final LockOption MAX_CLIENTS = new LockOption("max-clients", 1024,
             "member slots of the table, the most clients (on all nodes) that may open it");
     public static final LockOption POLICY = LockOption.choice("policy",
@@ -75,7 +83,7 @@ public final class DecLockProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(CAPACITY, MAX_CLIENTS, POLICY, SYNC_CNS, CqlProtocol.LEASE_NS, CqlProtocol.TIMEOUT_NS,
+        return List.of(CNS, CAPACITY, MAX_CLIENTS, POLICY, SYNC_CNS, CqlProtocol.LEASE_NS, CqlProtocol.TIMEOUT_NS,
                 CqlProtocol.SIGNAL_POLL_NS, CqlProtocol.MAX_RESTARTS);
     }
 
@@ -98,8 +106,21 @@ public final class DecLockProtocol implements LockProtocol {
                 + " ns");
     }
 
+    /** The queue capacity: {@code capacity} if set, else {@code cns} rounded up to a power of two, at least 8. */
+    static long capacity(LockOptions options) {
+        long cns = options.get(CNS);
+        if (cns < 1 || cns > 1 << CqlLayout.MAX_CAPACITY_BITS) {
+            throw new IllegalArgumentException("cns must be in [1, " + (1 << CqlLayout.MAX_CAPACITY_BITS) + "], got " + cns);
+        }
+        long set = options.get(CAPACITY);
+        if (set != 0) {
+            return CqlProtocol.validCapacity(set);
+        }
+        return Math.max(MIN_CAPACITY, Long.highestOneBit(cns - 1) << 1);
+    }
+
     static CqlProtocol.Settings settings(LockOptions options) {
-        long capacity = CqlProtocol.validCapacity(options.get(CAPACITY));
+        long capacity = capacity(options);
         if (capacity < MIN_CAPACITY) {
             throw new IllegalArgumentException("capacity must be >= " + MIN_CAPACITY + " for the hierarchical protocols,"
                     + " got " + capacity);
