@@ -173,9 +173,9 @@ class DecLockExperimentsTest {
     }
 
     @Test
-    void resetSweepReportsResetsOrTheirAbsence() {
+    void resetSweepReportsForcedResets() {
         ExperimentResult result = new DecLockResetExperiment().run(TINY);
-        if (!DecLockMicrobench.hasOption(DecLockResetExperiment.PROTOCOL, DecLockResetExperiment.TIMEOUT_OPTION)) {
+        if (!DecLockMicrobench.hasOption(DecLockResetExperiment.PROTOCOL, DecLockResetExperiment.FORCE_OPTION)) {
             assertTrue(result.rows().isEmpty() && result.tables().isEmpty());
             assertTrue(result.discussion().startsWith("Not run"), result.discussion());
             return;
@@ -183,13 +183,14 @@ class DecLockExperimentsTest {
         ExperimentTable t = result.tables().getFirst();
         assertEquals(DecLockResetExperiment.POINTS.length, t.cells().size());
         for (List<String> row : t.cells()) {
-            boolean none = row.get(1).equals("0");
-            assertEquals(none, row.get(4).equals("none"), () -> "a latency exactly where resets happened: " + row);
-            if (!none) {
-                assertTrue(Double.parseDouble(row.get(4)) > 0 && Double.parseDouble(row.get(5))
-                        >= Double.parseDouble(row.get(4)), () -> "max >= mean > 0: " + row);
-            }
+            // 1.3 ms of run with a reset forced every 200 us (fewer complete with many clients to answer)
+            assertTrue(Integer.parseInt(row.get(1)) >= 1, () -> "resets were forced: " + row);
+            double mean = Double.parseDouble(row.get(4));
+            double median = Double.parseDouble(row.get(5));
+            double max = Double.parseDouble(row.get(7));
+            assertTrue(median > 0 && max >= mean && max >= median, () -> "max >= mean, median > 0: " + row);
         }
+        assertEquals(2, result.rows().size());
         for (ExperimentRow r : result.rows()) {
             assertTrue(r.sim() > 0, r.toString());
         }
