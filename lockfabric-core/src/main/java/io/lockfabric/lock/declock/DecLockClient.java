@@ -63,10 +63,15 @@ import java.util.Set;
  * the moment runs the CQL acquisition with its aborts, retries and resets.
  *
  * <p><b>Timestamps</b> are microseconds since the node's clock origin, 14 bits in the entry. With
- * {@code sync-cns = n > 0} the first client of each node runs the paper's barrier once: FAA the
- * table's sync counter, the n-th resets it to 0, all READ it until 0 and take that moment as their
- * origin (precision one READ); otherwise the endpoint clocks are used as they are (the local and
- * sim fabrics' clocks share an origin up to drift).
+ * {@code sync-cns = n > 0} one client of each node runs the paper's barrier at its first
+ * acquisition and again every {@code sync-interval-ns} (the paper re-synchronizes every second):
+ * FAA the table's sync counter, READ it until all n nodes of the round arrived, take that moment
+ * as the origin (precision one READ; see {@link #syncClock}). Re-synchronizing bounds the drift
+ * between nodes: the simulator's clocks run at 1 ± 1e-4, so two nodes part by up to 200 µs per
+ * second, far more than the waits being ordered; with that clock model an interval of about
+ * 10 ms keeps them within 2 µs. Without {@code sync-cns} the endpoint clocks are used as they
+ * are (the local and sim fabrics' clocks share an origin up to drift). A wrong order costs
+ * fairness only.
  *
  * <p><b>Fencing token</b>: the node's CQL token × 2^7 + the number of local grants under that CQL
  * grant. <b>Failures</b>: the paper's failure unit is a whole compute node (its CQL entry or grant
@@ -118,6 +123,7 @@ public final class DecLockClient implements LockClient {
     private final QueuePair qp;
     private final Table table;
     private final long syncCns;
+    private final long syncIntervalNs;
     private final long holdBudgetNs;
     private final long probeNs;
     private final long holderExpiryNs;
@@ -128,9 +134,10 @@ public final class DecLockClient implements LockClient {
     private long cqlAcquisitions;
     private long prefetches;
     private long deadLocals;
+    private long syncs;
 
     DecLockClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings, boolean phaseFair, Policy policy,
-                  long syncCns) {
+                  long syncCns, long syncIntervalNs) {
         this.me = endpoint.id();
         this.local = LocalLockTable.of(endpoint.fabric(), table, me.node());
         this.engine = new CqlEngine(endpoint, table, settings, this::defer, true);
@@ -140,6 +147,7 @@ public final class DecLockClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.syncCns = syncCns;
+        this.syncIntervalNs = syncIntervalNs;
         this.holdBudgetNs = Math.min(settings.leaseNs(), settings.timeoutNs()) / HOLD_BUDGET_FRACTION;
         this.probeNs = Math.max(1, settings.leaseNs() / PROBES_PER_LEASE);
         this.holderExpiryNs = HOLDER_EXPIRY_LEASES * settings.leaseNs();
@@ -170,7 +178,7 @@ public final class DecLockClient implements LockClient {
         if (held.contains(lockId)) {
             throw new IllegalStateException("this client already holds declock lock " + lockId);
         }
-        syncClockOnce();
+        syncClock();
         long ts = timestampNow();
         for (int restart = 0; ; restart++) {
             Grant g = attempt(lockId, mode, ts);
@@ -559,29 +567,37 @@ public final class DecLockClient implements LockClient {
     }
 
     /**
-     * The paper's synchronization barrier, once per node when {@code sync-cns} is set: FAA the
-     * sync counter; the last of the n nodes resets it to 0; all READ it until 0 and take their
-     * clock origin then. Given up after the lease × 100 (a node that never comes): the clock is
-     * used unsynchronized, which costs fairness only.
+     * The paper's synchronization barrier (§5.3), run by one client of the node when
+     * {@code sync-cns = n} is set, first at the node's first acquisition and then again whenever
+     * {@code sync-interval-ns} (the paper: one second) has passed since the last: FAA the sync
+     * counter and READ it until the n-th node of this round has arrived, then take the clock
+     * origin (precision about one READ). The paper's last node resets the counter to 0 and the
+     * others wait for 0; with repeated rounds a fast node's FAA for the next round could land
+     * before a slow node READ that 0, so here the counter only grows: the round of an arrival is
+     * {@code old / n} and it is complete at {@code (old / n + 1) x n}. Given up, keeping the old
+     * origin (fairness only), after 100 leases the first time (nodes start at different times)
+     * and after a quarter lease later on (the client acquiring may hold other locks; the nodes'
+     * rounds fall due together, their origins being aligned).
      */
-    private void syncClockOnce() {
-        if (syncCns <= 0 || !local.claimSync()) {
+    private void syncClock() {
+        if (syncCns <= 0 || !local.claimSync(clock.nanoTime())) {
             return;
         }
+        boolean first = local.syncAttempts() == 1;
         long sync = table.at(CqlLayout.SYNC_OFFSET);
-        long arrived = qp.faa(sync, 1) + 1;
-        if (arrived == syncCns) {
-            qp.write8(sync, 0);
-        }
-        long deadline = clock.nanoTime() + engine.leaseNs() * SYNC_GIVE_UP_LEASES;
+        long complete = (qp.faa(sync, 1) / syncCns + 1) * syncCns;
+        long deadline = clock.nanoTime() + (first ? engine.leaseNs() * SYNC_GIVE_UP_LEASES
+                : engine.leaseNs() / HOLD_BUDGET_FRACTION);
         IdleStrategy idle = clock.idleStrategy();
-        while (qp.read8(sync) != 0) {
+        while (qp.read8(sync) < complete) {
             if (clock.nanoTime() - deadline >= 0) {
+                local.endSync(false, clock.nanoTime(), syncIntervalNs);
                 return;
             }
             idle.idle();
         }
-        local.origin(clock.nanoTime());
+        syncs++;
+        local.endSync(true, clock.nanoTime(), syncIntervalNs);
     }
 
     // ---------------------------------------------------------------- misc
@@ -605,6 +621,11 @@ public final class DecLockClient implements LockClient {
     /** CQL acquisitions this client made for its node. */
     public long cqlAcquisitions() {
         return cqlAcquisitions;
+    }
+
+    /** Clock barriers this client passed for its node. */
+    public long clockSyncs() {
+        return syncs;
     }
 
     /** Local holders and CQL acquirers of this node that this client found dead (or hung) and released for. */

@@ -34,7 +34,13 @@ final class LocalLockTable {
     private final Map<Long, LocalLock> locks = new HashMap<>();
     /** Clock origin of the node after the synchronization barrier, or 0 (guarded by this). */
     private long originNs;
-    private boolean syncClaimed;
+    /** A client of this node is in the barrier now. */
+    private boolean syncing;
+    /** Barriers this node tried, and passed. */
+    private long syncAttempts;
+    private long syncs;
+    /** When the node's next barrier is due, on the clock of the client that passed the last. */
+    private long nextSyncNs;
 
     private LocalLockTable() {
     }
@@ -56,17 +62,40 @@ final class LocalLockTable {
         return locks.get(lockId);
     }
 
-    /** True for the one client that is to run the clock synchronization for this node. */
-    synchronized boolean claimSync() {
-        if (syncClaimed) {
+    /**
+     * True for the one client that is to run the clock barrier for this node now: none runs it,
+     * and the node never passed one or its next is due at {@code nowNs}.
+     */
+    synchronized boolean claimSync(long nowNs) {
+        if (syncing || (syncAttempts > 0 && nowNs - nextSyncNs < 0)) {
             return false;
         }
-        syncClaimed = true;
+        syncing = true;
+        syncAttempts++;
         return true;
     }
 
-    synchronized void origin(long ns) {
-        originNs = ns;
+    /** Barriers this node tried (including one under way). */
+    synchronized long syncAttempts() {
+        return syncAttempts;
+    }
+
+    /** Barriers this node passed. */
+    synchronized long syncs() {
+        return syncs;
+    }
+
+    /**
+     * The claimed barrier ended at {@code nowNs}: passed (the node's clock origin is then
+     * {@code nowNs}) or given up (the origin stays); the next is due {@code intervalNs} later.
+     */
+    synchronized void endSync(boolean passed, long nowNs, long intervalNs) {
+        syncing = false;
+        if (passed) {
+            originNs = nowNs;
+            syncs++;
+        }
+        nextSyncNs = nowNs + intervalNs;
     }
 
     synchronized long originNs() {
