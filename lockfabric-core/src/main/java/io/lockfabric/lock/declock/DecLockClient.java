@@ -467,6 +467,10 @@ public final class DecLockClient implements LockClient {
                 l.streak = 0;
                 l.remoteTs = CqlEngine.NO_TIMESTAMP;
                 chooseReacquirer(l, toRelease.mode(), wake);
+                // told only once the release FAA is done: a reacquirer that enqueued before it (its
+                // poll may wake it any time) would make the node two participants, and a queue of
+                // one entry per node overflow
+                wake.forEach(w -> w.state = Waiter.WAITING);
             }
         }
         if (toRelease != null) {
@@ -476,6 +480,9 @@ public final class DecLockClient implements LockClient {
                 engine.ignoreRelease(); // being reset: the node answers now that it let go
                 CqlGrant released = toRelease;
                 acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
+            }
+            synchronized (l) {
+                wake.forEach(w -> w.state = Waiter.ACQUIRE);
             }
         }
         wakeAll(lockId, l, wake);
