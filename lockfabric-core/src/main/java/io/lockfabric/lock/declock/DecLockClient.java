@@ -290,6 +290,9 @@ public final class DecLockClient implements LockClient {
             if (l.pending() && !l.pendingBy.equals(me) && now - l.pendingSinceNs >= probeNs) {
                 suspects.add(l.pendingBy);
             }
+            if (l.releasingBy != null && !l.releasingBy.equals(me) && now - l.releasingSinceNs >= probeNs) {
+                suspects.add(l.releasingBy);
+            }
         }
         for (EndpointId s : suspects) {
             boolean dead;
@@ -303,9 +306,18 @@ public final class DecLockClient implements LockClient {
             List<Waiter> wake = new ArrayList<>();
             synchronized (l) {
                 Long since = l.holding.get(s);
+                if (dead && s.equals(l.releasingBy)) {
+                    // it died releasing the node's CQL lock: the chosen waiter goes ahead (if the
+                    // release FAA did not land, the dead grant is recovered by the CQL reset)
+                    if (l.nextAcquirer != null) {
+                        wake.add(l.nextAcquirer);
+                    }
+                    announceNextAcquirer(l);
+                    deadLocals++;
+                }
                 if (since != null && (dead || clock.nanoTime() - since > holderExpiryNs)) {
                     release = true;
-                } else if (dead && s.equals(l.pendingBy)) {
+                } else if (dead && s.equals(l.pendingBy) && l.nextAcquirer == null) {
                     l.pendingBy = null;
                     chooseReacquirer(l, Mode.EXCLUSIVE, wake);
                     deadLocals++;
@@ -412,6 +424,15 @@ public final class DecLockClient implements LockClient {
         wake.add(w);
     }
 
+    /** The node's CQL release is done (or its releaser is gone): the chosen waiter may acquire (call holding l). */
+    private static void announceNextAcquirer(LocalLock l) {
+        if (l.nextAcquirer != null) {
+            l.nextAcquirer.state = Waiter.ACQUIRE;
+        }
+        l.nextAcquirer = null;
+        l.releasingBy = null;
+    }
+
     /** {@code who} is to acquire the CQL lock for the node (call holding l). */
     private void choose(LocalLock l, EndpointId who) {
         l.pendingBy = who;
@@ -467,22 +488,30 @@ public final class DecLockClient implements LockClient {
                 l.streak = 0;
                 l.remoteTs = CqlEngine.NO_TIMESTAMP;
                 chooseReacquirer(l, toRelease.mode(), wake);
-                // told only once the release FAA is done: a reacquirer that enqueued before it (its
-                // poll may wake it any time) would make the node two participants, and a queue of
-                // one entry per node overflow
-                wake.forEach(w -> w.state = Waiter.WAITING);
+                if (!wake.isEmpty()) {
+                    // told only once the release FAA is done: a reacquirer that enqueued before it
+                    // (its poll may wake it any time) would make the node two participants, and a
+                    // queue of one entry per node overflow
+                    l.nextAcquirer = wake.getFirst();
+                    l.nextAcquirer.state = Waiter.WAITING;
+                    l.releasingBy = me;
+                    l.releasingSinceNs = clock.nanoTime();
+                }
             }
         }
         if (toRelease != null) {
-            if (acks.isEmpty()) {
-                engine.release(toRelease);
-            } else {
-                engine.ignoreRelease(); // being reset: the node answers now that it let go
-                CqlGrant released = toRelease;
-                acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
-            }
-            synchronized (l) {
-                wake.forEach(w -> w.state = Waiter.ACQUIRE);
+            try {
+                if (acks.isEmpty()) {
+                    engine.release(toRelease);
+                } else {
+                    engine.ignoreRelease(); // being reset: the node answers now that it let go
+                    CqlGrant released = toRelease;
+                    acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
+                }
+            } finally {
+                synchronized (l) {
+                    announceNextAcquirer(l);
+                }
             }
         }
         wakeAll(lockId, l, wake);

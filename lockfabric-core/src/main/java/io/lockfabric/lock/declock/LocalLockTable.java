@@ -136,6 +136,13 @@ final class LocalLockTable {
         EndpointId pendingBy;
         /** When {@link #pendingBy} was chosen. */
         long pendingSinceNs;
+        /**
+         * While the node's CQL lock is being released: the client releasing it, since when, and
+         * the waiter chosen to acquire it next, told (state ACQUIRE) once the release is done.
+         */
+        EndpointId releasingBy;
+        long releasingSinceNs;
+        Waiter nextAcquirer;
         /** The node's CQL grant while it holds the CQL lock (cqlheld), else null. */
         CqlGrant cql;
         /** Local grants since the CQL grant: the low bits of local fencing tokens. */
