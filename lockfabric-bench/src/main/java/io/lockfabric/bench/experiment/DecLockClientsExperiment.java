@@ -1,6 +1,7 @@
 package io.lockfabric.bench.experiment;
 
 import io.lockfabric.bench.RunResult;
+import io.lockfabric.lock.declock.DecLockClient;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,14 +56,25 @@ public final class DecLockClientsExperiment implements Experiment {
         long wallStart = System.nanoTime();
         List<String> protocols = DecLockMicrobench.availableOf(PROTOCOLS);
         Map<String, RunResult> runs = new LinkedHashMap<>();
+        // hierarchical runs: local handovers per CQL acquisition, over the whole run
+        Map<String, Double> localPerCql = new LinkedHashMap<>();
         int total = protocols.size() * POINTS.length;
         int done = 0;
         for (int[] point : POINTS) {
             for (String protocol : protocols) {
                 String key = key(protocol, point);
                 settings.progress(++done, total, key);
+                long[] handovers = new long[2];
                 runs.put(key, DecLockMicrobench.testbed(protocol, WARMUP_NS, DURATION_NS)
-                        .withClients(point[0], point[1]).run(settings));
+                        .withClients(point[0], point[1]).run(settings, c -> {
+                            if (c instanceof DecLockClient d) {
+                                handovers[0] += d.localHandovers();
+                                handovers[1] += d.cqlAcquisitions();
+                            }
+                        }));
+                if (handovers[1] > 0) {
+                    localPerCql.put(key, handovers[0] / (double) handovers[1]);
+                }
             }
         }
         List<String> columns = new ArrayList<>();
@@ -118,11 +130,12 @@ public final class DecLockClientsExperiment implements Experiment {
         }
         String setup = DecLockMicrobench.setup(settings, "cs 1, clients as the columns", WARMUP_NS, DURATION_NS);
         return new ExperimentResult(NAME, reference(), description(), setup,
-                List.of(goodput.build(), p99.build(), ops.build()), rows, discussion(runs, protocols),
+                List.of(goodput.build(), p99.build(), ops.build()), rows, discussion(runs, protocols, localPerCql),
                 System.nanoTime() - wallStart);
     }
 
-    private static String discussion(Map<String, RunResult> runs, List<String> protocols) {
+    private static String discussion(Map<String, RunResult> runs, List<String> protocols,
+                                     Map<String, Double> localPerCql) {
         StringBuilder sb = new StringBuilder(DecLockMicrobench.missingNote(PROTOCOLS));
         int[] first = POINTS[0];
         int[] full = POINTS[POINTS.length - 1];
@@ -151,6 +164,18 @@ public final class DecLockClientsExperiment implements Experiment {
                                 + "cycle go from %.2f there to %.2f at %s. ",
                         d, label(peakAt), runs.get(key(d, peakAt)).lockOpsPerCycle().oneSided(),
                         runs.get(key(d, full)).lockOpsPerCycle().oneSided(), label(full)));
+                Double atPeak = localPerCql.get(key(d, peakAt));
+                Double atFull = localPerCql.get(key(d, full));
+                if (atPeak != null && atFull != null && atFull < atPeak) {
+                    sb.append(String.format(Locale.ROOT, "Its local handovers per CQL acquisition fall from %.2f at "
+                                    + "%s to %.2f at %s: with more nodes the waiter with the earliest timestamp is "
+                                    + "more often on another node, so the hottest locks change hands through the "
+                                    + "memory node and a message rather than within the node, and their hand-off "
+                                    + "time bounds the closed loop. ", atPeak, label(peakAt), atFull, label(full)));
+                } else if (atPeak != null && atFull != null) {
+                    sb.append(String.format(Locale.ROOT, "Its local handovers per CQL acquisition go from %.2f at %s "
+                            + "to %.2f at %s. ", atPeak, label(peakAt), atFull, label(full)));
+                }
             }
         }
         sb.append("Our dslr runs with the DSLR authors' dynamic waiting interval (20 us per holder or waiter ahead), "

@@ -47,14 +47,21 @@ class DecLockExperimentsTest {
         assertTrue(r.releaseLatency().p50Us() > 0 && r.releaseLatency().p50Us() < r.operationLatency().p50Us());
     }
 
-    /** The hierarchical DecLock's queue is sized by the run's compute nodes; flat protocols get no such option. */
+    /**
+     * The hierarchical DecLock's queue is sized by the run's compute nodes; DecLock runs get a
+     * timeout above the longest live wait; flat baselines get neither; set options win.
+     */
     @Test
-    void hierarchicalRunsPassTheirComputeNodeCount() {
-        assertEquals(List.of("declock-pf.cns=3"), DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_PF, 0, 1)
-                .withClients(3, 4).withComputeNodes());
-        assertEquals(List.of("declock-tf.cns=16"), DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_TF, 0, 1)
-                .withOptions(List.of("declock-tf.cns=16")).withClients(3, 4).withComputeNodes());
-        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.CQL, 0, 1).withComputeNodes());
+    void runsPassTheirComputeNodeCountAndTimeout() {
+        String timeout = "." + DecLockMicrobench.TIMEOUT_OPTION + "=" + DecLockMicrobench.DECLOCK_TIMEOUT;
+        assertEquals(List.of("declock-pf.cns=3", "declock-pf" + timeout),
+                DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_PF, 0, 1).withClients(3, 4).runOptions());
+        assertEquals(List.of("declock-tf.cns=16", "declock-tf.timeout-ns=1ms"),
+                DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_TF, 0, 1)
+                        .withOptions(List.of("declock-tf.cns=16", "declock-tf.timeout-ns=1ms")).withClients(3, 4)
+                        .runOptions());
+        assertEquals(List.of("cql" + timeout), DecLockMicrobench.testbed(DecLockMicrobench.CQL, 0, 1).runOptions());
+        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.SHIFTLOCK, 0, 1).runOptions());
     }
 
     /**
