@@ -77,8 +77,10 @@ import java.util.Set;
  * grant. <b>Failures</b>: the paper's failure unit is a whole compute node (its CQL entry or grant
  * is recovered by the CQL reset); a single crashed client of a live node is recovered locally.
  * A dead local waiter is skipped when it is woken (its LOCAL message fails: RNR). A local waiter
- * looks every {@code lease/8} at the clients before it on its node — the local holders and the
- * client acquiring the CQL lock for the node — once they have been there for {@code lease/8}: it
+ * looks every {@code lease/8} at the clients before it on its node — the local holders, the
+ * client acquiring the CQL lock for the node, and the one releasing it (the next acquirer is told
+ * only once that release is done, so the node is never two participants in the queue) — once
+ * they have been there for {@code lease/8}: it
  * sends each a LOCAL message, and one that fails (the client is gone) is released on its behalf
  * (its share given up, and if it was the last, the node's CQL grant handed over locally or
  * released: a late release is CAS-guarded, so a grant reset meanwhile changes nothing) or its turn
