@@ -6,6 +6,7 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.declock.CqlClient;
 import io.lockfabric.lock.declock.CqlLayout;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code cql} on the simulator: FIFO grants across readers and writers, overflow resets. */
@@ -106,6 +108,55 @@ class CqlSimTest {
             assertEquals(6_000, result.holds().size());
             assertTrue(result.stats().resets() > 10, "the queue overflowed and was reset: " + result.stats());
             assertTrue(result.holds().stream().anyMatch(h -> h.mode() == Mode.SHARED));
+        }
+    }
+
+    /**
+     * A forced reset (Fig. 16's hook): a writer holds the lock for 50 µs, a second writer waits,
+     * a third client resets the lock 10 µs in. The reset waits for the holder's answer, given
+     * after its release, so its latency covers the rest of the hold; the waiter is aborted and
+     * granted after the reset, never while the first holds; resetting a lock one holds is refused.
+     */
+    @Test
+    void aForcedResetWaitsForTheHolderAndLetsTheWaiterIn() {
+        try (SimFabric fabric = cluster(1, 3, 3)) {
+            var ea = fabric.newEndpoint();
+            var eb = fabric.newEndpoint();
+            var ec = fabric.newEndpoint();
+            var a = CQL.open(ea, "f", 1, LockOptions.DEFAULTS);
+            var b = CQL.open(eb, "f", 1, LockOptions.DEFAULTS);
+            var c = (CqlClient) CQL.open(ec, "f", 1, LockOptions.DEFAULTS);
+            long[] times = new long[3];
+            var ta = fabric.spawn("holder", () -> {
+                var g = a.acquire(0, Mode.EXCLUSIVE);
+                ea.clock().sleepNanos(50_000);
+                times[0] = fabric.observerNanoTime();
+                a.release(g);
+            });
+            var tb = fabric.spawn("waiter", () -> {
+                eb.clock().sleepNanos(5_000);
+                var g = b.acquire(0, Mode.EXCLUSIVE);
+                times[1] = fabric.observerNanoTime();
+                b.release(g);
+            });
+            var tc = fabric.spawn("resetter", () -> {
+                ec.clock().sleepNanos(10_000);
+                c.forceReset(0);
+                times[2] = fabric.observerNanoTime();
+                var g = c.acquire(0, Mode.SHARED);
+                assertThrows(IllegalStateException.class, () -> c.forceReset(0));
+                c.release(g);
+            });
+            ta.join();
+            tb.join();
+            tc.join();
+            assertEquals(1, c.forcedResets());
+            long[] latencies = c.resetLatenciesNs();
+            assertEquals(1, latencies.length, "one reset, completed by the resetter");
+            assertTrue(latencies[0] >= 35_000, "the reset waited for the holder's release: " + latencies[0]);
+            assertTrue(times[2] >= times[0], "the reset ended after the holder released");
+            assertTrue(times[1] > times[0], "the waiter was granted only after the holder released");
+            assertTrue(b.stats().aborts() >= 1, "the waiter's attempt was aborted by the reset: " + b.stats());
         }
     }
 }

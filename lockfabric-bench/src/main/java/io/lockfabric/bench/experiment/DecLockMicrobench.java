@@ -46,6 +46,16 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     static final String DECLOCK_TF = "declock-tf";
     static final String DECLOCK_PF = "declock-pf";
     static final List<String> DECLOCKS = List.of(DECLOCK_TF, DECLOCK_PF, CQL);
+    /** The hierarchical DecLock's option: compute nodes, which sizes its queue. */
+    static final String CNS_OPTION = "cns";
+    static final String TIMEOUT_OPTION = "timeout-ns";
+    /**
+     * The DecLock acquisition timeout in these runs. A timeout resets the lock, so it must exceed
+     * the longest wait of a live FIFO queue: a waiter behind all 255 others on the hottest lock at
+     * cs 32 (about 80 us a hold) waits some 20 ms, and with the protocol's 10 ms default the
+     * hottest lock's waiters timed out and reset it. The paper does not give its timeout.
+     */
+    static final String DECLOCK_TIMEOUT = "50ms";
 
     DecLockMicrobench {
         options = List.copyOf(options);
@@ -118,19 +128,44 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(options)).build();
+                .options(ProtocolOptions.parse(runOptions())).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(fabric, false, settings.progressOut()).withClientObserver(observer)
                     .run(LockProtocols.byName(protocol), workload);
         }
     }
 
+    /**
+     * The options the run uses: these, plus unless set {@code protocol.cns=computeNodes} for a
+     * protocol that sizes its queue by the compute nodes (the hierarchical DecLock: the table
+     * cannot learn the topology), and {@code protocol.timeout-ns=}{@value #DECLOCK_TIMEOUT} for the
+     * DecLock protocols (see {@link #DECLOCK_TIMEOUT}).
+     */
+    List<String> runOptions() {
+        List<String> out = new ArrayList<>(options);
+        if (hasOption(protocol, CNS_OPTION)) {
+            addUnlessSet(out, CNS_OPTION, Integer.toString(computeNodes));
+        }
+        if (DECLOCKS.contains(protocol) && hasOption(protocol, TIMEOUT_OPTION)) {
+            addUnlessSet(out, TIMEOUT_OPTION, DECLOCK_TIMEOUT);
+        }
+        return List.copyOf(out);
+    }
+
+    private void addUnlessSet(List<String> out, String option, String value) {
+        String key = protocol + "." + option + "=";
+        if (out.stream().noneMatch(o -> o.startsWith(key))) {
+            out.add(key + value);
+        }
+    }
+
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */
     static String setup(ExperimentSettings settings, String extra, long warmupNs, long durationNs) {
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; measured %.0f ms after "
-                        + "%.0f ms; seed %d",
+                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
+                        + "declock cns = the run's CNs; measured %.0f ms after %.0f ms; seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, ZIPF, READ_RATIO * 100, extra,
+                DECLOCK_TIMEOUT,
                 settings.durationOr(durationNs) / 1e6, settings.warmupOr(warmupNs) / 1e6, settings.seed());
     }
 

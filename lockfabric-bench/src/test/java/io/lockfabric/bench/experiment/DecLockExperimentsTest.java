@@ -48,6 +48,23 @@ class DecLockExperimentsTest {
     }
 
     /**
+     * The hierarchical DecLock's queue is sized by the run's compute nodes; DecLock runs get a
+     * timeout above the longest live wait; flat baselines get neither; set options win.
+     */
+    @Test
+    void runsPassTheirComputeNodeCountAndTimeout() {
+        String timeout = "." + DecLockMicrobench.TIMEOUT_OPTION + "=" + DecLockMicrobench.DECLOCK_TIMEOUT;
+        assertEquals(List.of("declock-pf.cns=3", "declock-pf" + timeout),
+                DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_PF, 0, 1).withClients(3, 4).runOptions());
+        assertEquals(List.of("declock-tf.cns=16", "declock-tf.timeout-ns=1ms"),
+                DecLockMicrobench.testbed(DecLockMicrobench.DECLOCK_TF, 0, 1)
+                        .withOptions(List.of("declock-tf.cns=16", "declock-tf.timeout-ns=1ms")).withClients(3, 4)
+                        .runOptions());
+        assertEquals(List.of("cql" + timeout), DecLockMicrobench.testbed(DecLockMicrobench.CQL, 0, 1).runOptions());
+        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.SHIFTLOCK, 0, 1).runOptions());
+    }
+
+    /**
      * The experiments count the CQL lock's refetches as READs per cycle less one (the READ batched
      * with every release's FAA): check that against the client's own count, over a whole run
      * without warmup (so the client's cumulative count is the measured one) and without resets.
@@ -163,9 +180,9 @@ class DecLockExperimentsTest {
     }
 
     @Test
-    void resetSweepReportsResetsOrTheirAbsence() {
+    void resetSweepReportsForcedResets() {
         ExperimentResult result = new DecLockResetExperiment().run(TINY);
-        if (!DecLockMicrobench.hasOption(DecLockResetExperiment.PROTOCOL, DecLockResetExperiment.TIMEOUT_OPTION)) {
+        if (!DecLockMicrobench.hasOption(DecLockResetExperiment.PROTOCOL, DecLockResetExperiment.FORCE_OPTION)) {
             assertTrue(result.rows().isEmpty() && result.tables().isEmpty());
             assertTrue(result.discussion().startsWith("Not run"), result.discussion());
             return;
@@ -173,13 +190,14 @@ class DecLockExperimentsTest {
         ExperimentTable t = result.tables().getFirst();
         assertEquals(DecLockResetExperiment.POINTS.length, t.cells().size());
         for (List<String> row : t.cells()) {
-            boolean none = row.get(1).equals("0");
-            assertEquals(none, row.get(4).equals("none"), () -> "a latency exactly where resets happened: " + row);
-            if (!none) {
-                assertTrue(Double.parseDouble(row.get(4)) > 0 && Double.parseDouble(row.get(5))
-                        >= Double.parseDouble(row.get(4)), () -> "max >= mean > 0: " + row);
-            }
+            // 1.3 ms of run with a reset forced every 200 us (fewer complete with many clients to answer)
+            assertTrue(Integer.parseInt(row.get(1)) >= 1, () -> "resets were forced: " + row);
+            double mean = Double.parseDouble(row.get(4));
+            double median = Double.parseDouble(row.get(5));
+            double max = Double.parseDouble(row.get(7));
+            assertTrue(median > 0 && max >= mean && max >= median, () -> "max >= mean, median > 0: " + row);
         }
+        assertEquals(2, result.rows().size());
         for (ExperimentRow r : result.rows()) {
             assertTrue(r.sim() > 0, r.toString());
         }

@@ -77,8 +77,13 @@ public final class CqlClient implements LockClient {
     private final Map<Long, CqlGrant> held = new HashMap<>();
     private final Map<Long, List<Signal>> deferred = new HashMap<>();
 
-    CqlClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings) {
+    private final long forceResetNs;
+    private long nextForcedResetNs;
+
+    CqlClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings, long forceResetNs) {
         this.engine = new CqlEngine(endpoint, table, settings, this::defer, false);
+        this.forceResetNs = forceResetNs;
+        this.nextForcedResetNs = engine.clock().nanoTime() + forceResetNs;
     }
 
     private boolean defer(long lockId, long rstcnt, EndpointId from) {
@@ -95,9 +100,33 @@ public final class CqlClient implements LockClient {
         if (lockId >= 0 && lockId < engine.locks() && held.containsKey(lockId)) {
             throw new IllegalStateException("this client already holds cql lock " + lockId);
         }
+        if (forceResetNs > 0 && engine.firstMember() && engine.clock().nanoTime() - nextForcedResetNs >= 0) {
+            nextForcedResetNs = engine.clock().nanoTime() + forceResetNs;
+            forceReset(lockId);
+        }
         CqlGrant g = engine.acquire(lockId, mode, 0);
         held.put(lockId, g);
         return g;
+    }
+
+    /**
+     * Resets lock {@code lockId} now, as a waiter that timed out would: RST, a signal to every
+     * client and their answers, the queue and header rewritten (experiments and tests: the reset
+     * latency of Fig. 16, recorded in {@link #resetLatenciesNs()}). Waits for a reset under way
+     * instead of starting one.
+     *
+     * @throws IllegalStateException if this client holds the lock (it would not answer itself)
+     */
+    public void forceReset(long lockId) {
+        if (held.containsKey(lockId)) {
+            throw new IllegalStateException("this client holds cql lock " + lockId + ": release it before resetting it");
+        }
+        engine.forceReset(lockId);
+    }
+
+    /** Resets this client asked for with {@link #forceReset} or option {@code force-reset-ns}. */
+    public long forcedResets() {
+        return engine.forcedResets();
     }
 
     @Override

@@ -102,6 +102,7 @@ final class CqlEngine {
     private long refetchReads;
     private long memberReads;
     private long ignoredReleases;
+    private long forcedResets;
     private long[] resetLatencies = new long[8];
     private int resetLatencyCount;
 
@@ -145,7 +146,7 @@ final class CqlEngine {
                     .filter(v -> v != 0).map(v -> EndpointId.unpack(v).node()).distinct().count();
             if (nodes > layout.maxParticipants()) {
                 throw new IllegalStateException(table.spec() + " has clients on " + nodes + " compute nodes; capacity "
-                        + layout.capacity() + " counts at most " + layout.maxParticipants() + ": open it with a larger capacity");
+                        + layout.capacity() + " counts at most " + layout.maxParticipants() + ": open it with a larger cns (or capacity)");
             }
         }
     }
@@ -435,6 +436,18 @@ final class CqlEngine {
 
     // ---------------------------------------------------------------- reset
 
+    /**
+     * Resets lock {@code lockId} now, as a waiter that timed out would (experiments and tests:
+     * Fig. 16's reset latency). The caller must not hold the lock. If a reset is under way
+     * already, waits for it instead. A completed reset is recorded in {@link #resetLatenciesNs()}.
+     */
+    void forceReset(long lockId) {
+        long hdr = headerAddress(lockId);
+        long h = qp.read8(hdr);
+        forcedResets++;
+        reset(lockId, hdr, layout.rstcnt(h), h);
+    }
+
     /** Resets the lock if its reset count is still {@code rstcnt}, reading its header first. */
     private void resetNow(long lockId, long hdr, long rstcnt) {
         reset(lockId, hdr, rstcnt, qp.read8(hdr));
@@ -691,6 +704,16 @@ final class CqlEngine {
     /** Resets this client took over from a resetter that stalled. */
     long takeovers() {
         return takeovers;
+    }
+
+    /** Resets asked for through {@link #forceReset} (each completed one is also in the reset latencies). */
+    long forcedResets() {
+        return forcedResets;
+    }
+
+    /** True for the client in member slot 0, the first to open the table. */
+    boolean firstMember() {
+        return mySlot == 0;
     }
 
     /** Releases that met a reset and changed nothing. */

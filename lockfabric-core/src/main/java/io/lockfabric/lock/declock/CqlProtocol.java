@@ -39,6 +39,9 @@ public final class CqlProtocol implements LockProtocol {
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 1024,
             "restarts of one acquisition (after resets) before giving up; a queue that overflows all the time (capacity"
                     + " far below the clients) aborts every waiter at each reset");
+    public static final LockOption FORCE_RESET_NS = new LockOption("force-reset-ns", 0,
+            "experiments only (Fig. 16): every this often the table's first client resets the lock it is about to"
+                    + " acquire, as a timed-out waiter would; 0: never");
     /** Round trips, timer overshoot and the resetter's own verbs allowed for in the recovery bound. */
     public static final long RECOVERY_SLACK_NS = 500_000;
     public static final long MIN_LEASE_NS = 100_000;
@@ -70,7 +73,7 @@ public final class CqlProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(CAPACITY, MAX_CLIENTS, LEASE_NS, TIMEOUT_NS, SIGNAL_POLL_NS, MAX_RESTARTS);
+        return List.of(CAPACITY, MAX_CLIENTS, LEASE_NS, TIMEOUT_NS, SIGNAL_POLL_NS, MAX_RESTARTS, FORCE_RESET_NS);
     }
 
     /**
@@ -153,6 +156,10 @@ public final class CqlProtocol implements LockProtocol {
             throw new IllegalArgumentException(table.spec() + " has " + table.spec().bytes() + " bytes; a cql table of "
                     + table.spec().locks() + " locks with " + s.layout() + " has " + expected);
         }
-        return new CqlClient(endpoint, table, s);
+        long forceResetNs = options.get(FORCE_RESET_NS);
+        if (forceResetNs < 0) {
+            throw new IllegalArgumentException("force-reset-ns must be >= 0, got " + forceResetNs);
+        }
+        return new CqlClient(endpoint, table, s, forceResetNs);
     }
 }

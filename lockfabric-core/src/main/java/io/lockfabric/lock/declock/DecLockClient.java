@@ -63,16 +63,31 @@ import java.util.Set;
  * the moment runs the CQL acquisition with its aborts, retries and resets.
  *
  * <p><b>Timestamps</b> are microseconds since the node's clock origin, 14 bits in the entry. With
- * {@code sync-cns = n > 0} the first client of each node runs the paper's barrier once: FAA the
- * table's sync counter, the n-th resets it to 0, all READ it until 0 and take that moment as their
- * origin (precision one READ); otherwise the endpoint clocks are used as they are (the local and
- * sim fabrics' clocks share an origin up to drift).
+ * {@code sync-cns = n > 0} one client of each node runs the paper's barrier at its first
+ * acquisition and again every {@code sync-interval-ns} (the paper re-synchronizes every second):
+ * FAA the table's sync counter, READ it until all n nodes of the round arrived, take that moment
+ * as the origin (precision one READ; see {@link #syncClock}). Re-synchronizing bounds the drift
+ * between nodes: the simulator's clocks run at 1 ± 1e-4, so two nodes part by up to 200 µs per
+ * second, far more than the waits being ordered; with that clock model an interval of about
+ * 10 ms keeps them within 2 µs. Without {@code sync-cns} the endpoint clocks are used as they
+ * are (the local and sim fabrics' clocks share an origin up to drift). A wrong order costs
+ * fairness only.
  *
  * <p><b>Fencing token</b>: the node's CQL token × 2^7 + the number of local grants under that CQL
- * grant. <b>Failures</b>: a crashed client that holds (or is acquiring for) its node's local lock
- * blocks that node's local waiters: the paper's failure unit is a whole compute node, so this
- * protocol does not claim recovery from a single crashed client; dead local waiters are skipped
- * (their LOCAL message fails).
+ * grant. <b>Failures</b>: the paper's failure unit is a whole compute node (its CQL entry or grant
+ * is recovered by the CQL reset); a single crashed client of a live node is recovered locally.
+ * A dead local waiter is skipped when it is woken (its LOCAL message fails: RNR). A local waiter
+ * looks every {@code lease/8} at the clients before it on its node — the local holders, the
+ * client acquiring the CQL lock for the node, and the one releasing it (the next acquirer is told
+ * only once that release is done, so the node is never two participants in the queue) — once
+ * they have been there for {@code lease/8}: it
+ * sends each a LOCAL message, and one that fails (the client is gone) is released on its behalf
+ * (its share given up, and if it was the last, the node's CQL grant handed over locally or
+ * released: a late release is CAS-guarded, so a grant reset meanwhile changes nothing) or its turn
+ * to acquire passed on (its CQL entry, if any, is recovered by the CQL reset like a dead node's).
+ * A holder that still answers but has held for {@code 2 x lease} is taken for dead too (hung):
+ * the lease hazard, as for {@code cql}. A client taken for dead before it looked at its local
+ * grant finds it gone and starts again; its late release changes nothing.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint. The local table is thread-safe.
  */
@@ -87,6 +102,10 @@ public final class DecLockClient implements LockClient {
     private static final int HOLD_BUDGET_FRACTION = 4;
     /** Leases after which a node stops waiting for the others at the clock barrier. */
     private static final int SYNC_GIVE_UP_LEASES = 100;
+    /** Local waiters look at the clients before them this often per lease. */
+    private static final int PROBES_PER_LEASE = 8;
+    /** A local holder that answers is still taken for dead (hung) after this many leases. */
+    private static final int HOLDER_EXPIRY_LEASES = 2;
 
     /** Who gets the lock next when remote and local waiters compete. */
     enum Policy {
@@ -106,16 +125,21 @@ public final class DecLockClient implements LockClient {
     private final QueuePair qp;
     private final Table table;
     private final long syncCns;
+    private final long syncIntervalNs;
     private final long holdBudgetNs;
+    private final long probeNs;
+    private final long holderExpiryNs;
     private final Set<Long> held = new HashSet<>();
 
     private long localHandovers;
     private long localAborts;
     private long cqlAcquisitions;
     private long prefetches;
+    private long deadLocals;
+    private long syncs;
 
     DecLockClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings, boolean phaseFair, Policy policy,
-                  long syncCns) {
+                  long syncCns, long syncIntervalNs) {
         this.me = endpoint.id();
         this.local = LocalLockTable.of(endpoint.fabric(), table, me.node());
         this.engine = new CqlEngine(endpoint, table, settings, this::defer, true);
@@ -125,7 +149,10 @@ public final class DecLockClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.syncCns = syncCns;
+        this.syncIntervalNs = syncIntervalNs;
         this.holdBudgetNs = Math.min(settings.leaseNs(), settings.timeoutNs()) / HOLD_BUDGET_FRACTION;
+        this.probeNs = Math.max(1, settings.leaseNs() / PROBES_PER_LEASE);
+        this.holderExpiryNs = HOLDER_EXPIRY_LEASES * settings.leaseNs();
     }
 
     /** A reset signal is kept while this node holds the CQL lock in that reset count or before. */
@@ -153,7 +180,7 @@ public final class DecLockClient implements LockClient {
         if (held.contains(lockId)) {
             throw new IllegalStateException("this client already holds declock lock " + lockId);
         }
-        syncClockOnce();
+        syncClock();
         long ts = timestampNow();
         for (int restart = 0; ; restart++) {
             Grant g = attempt(lockId, mode, ts);
@@ -179,13 +206,13 @@ public final class DecLockClient implements LockClient {
         boolean prefetch;
         engine.inbox().discard(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL);
         synchronized (l) {
-            if (mode == Mode.SHARED && l.holders > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
+            if (mode == Mode.SHARED && l.holders() > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
                     && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && withinBudget(l) && mayJoinReaders(l, ts)) {
-                l.holders++;
+                l.holding.put(me, clock.nanoTime());
                 return granted(lockId, mode, localToken(l));
             }
-            if (l.holders == 0 && !l.pending && l.cql == null && l.queue.isEmpty()) {
-                l.pending = true;
+            if (l.holders() == 0 && !l.pending() && l.cql == null && l.queue.isEmpty()) {
+                choose(l, me);
                 l.mode = mode;
                 w = null;
                 prefetch = false;
@@ -210,12 +237,16 @@ public final class DecLockClient implements LockClient {
             if (state == Waiter.GRANTED) {
                 engine.serviceControl(); // a handover made before a reset signal came is not used
                 synchronized (l) {
+                    if (!l.holding.containsKey(me)) {
+                        return null; // taken for dead before it looked (paused past the expiry): not granted
+                    }
                     if (l.deferred.isEmpty()) {
+                        l.holding.put(me, clock.nanoTime()); // its lease runs from now
                         localHandovers++;
                         return granted(lockId, mode, w.token);
                     }
                 }
-                releaseLocally(lockId, l);
+                releaseLocally(lockId, l, me);
                 return null;
             }
         }
@@ -224,6 +255,7 @@ public final class DecLockClient implements LockClient {
 
     /** Waits until the waiter is granted locally or chosen to acquire the CQL lock; returns which. */
     private int awaitLocal(long lockId, LocalLock l, Waiter w) {
+        long nextProbe = clock.nanoTime() + probeNs;
         while (true) {
             synchronized (l) {
                 if (w.state != Waiter.WAITING) {
@@ -231,8 +263,73 @@ public final class DecLockClient implements LockClient {
                 }
             }
             engine.inbox().await(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL,
-                    clock.nanoTime() + engine.signalPollNs());
+                    Math.min(nextProbe, clock.nanoTime() + engine.signalPollNs()));
             engine.serviceControl();
+            if (clock.nanoTime() - nextProbe >= 0) {
+                recoverFromDeadLocals(lockId, l);
+                nextProbe = clock.nanoTime() + probeNs;
+            }
+        }
+    }
+
+    /**
+     * A waiter's check on whoever stands before it on its node: a local holder or the client
+     * acquiring the CQL lock for the node that has been there for {@code lease/8} is sent a LOCAL
+     * message (harmless to a live client: it only makes a local waiter look at its state). If the
+     * send fails (RNR: the client is gone) the holder's grant is released, or the acquirer's turn
+     * passed on, on its behalf. A holder that has held for more than {@code 2 x lease} is taken
+     * for dead even if it answers (hung; a live holder past its lease is the lease hazard).
+     */
+    private void recoverFromDeadLocals(long lockId, LocalLock l) {
+        long now = clock.nanoTime();
+        List<EndpointId> suspects = new ArrayList<>();
+        synchronized (l) {
+            l.holding.forEach((id, since) -> {
+                if (!id.equals(me) && now - since >= probeNs) {
+                    suspects.add(id);
+                }
+            });
+            if (l.pending() && !l.pendingBy.equals(me) && now - l.pendingSinceNs >= probeNs) {
+                suspects.add(l.pendingBy);
+            }
+            if (l.releasingBy != null && !l.releasingBy.equals(me) && now - l.releasingSinceNs >= probeNs) {
+                suspects.add(l.releasingBy);
+            }
+        }
+        for (EndpointId s : suspects) {
+            boolean dead;
+            try {
+                engine.mailbox().send(s, engine.channel(), CqlMessages.LOCAL, lockId, 0, 0);
+                dead = false;
+            } catch (PeerUnreachableException e) {
+                dead = true;
+            }
+            boolean release = false;
+            List<Waiter> wake = new ArrayList<>();
+            synchronized (l) {
+                Long since = l.holding.get(s);
+                if (dead && s.equals(l.releasingBy)) {
+                    // it died releasing the node's CQL lock: the chosen waiter goes ahead (if the
+                    // release FAA did not land, the dead grant is recovered by the CQL reset)
+                    if (l.nextAcquirer != null) {
+                        wake.add(l.nextAcquirer);
+                    }
+                    announceNextAcquirer(l);
+                    deadLocals++;
+                }
+                if (since != null && (dead || clock.nanoTime() - since > holderExpiryNs)) {
+                    release = true;
+                } else if (dead && s.equals(l.pendingBy) && l.nextAcquirer == null) {
+                    l.pendingBy = null;
+                    chooseReacquirer(l, Mode.EXCLUSIVE, wake);
+                    deadLocals++;
+                }
+            }
+            if (release) {
+                deadLocals++;
+                releaseLocally(lockId, l, s);
+            }
+            wakeAll(lockId, l, wake);
         }
     }
 
@@ -244,8 +341,10 @@ public final class DecLockClient implements LockClient {
         } catch (RuntimeException e) {
             List<Waiter> wake = new ArrayList<>();
             synchronized (l) {
-                l.pending = false;
-                chooseReacquirer(l, Mode.EXCLUSIVE, wake);
+                if (me.equals(l.pendingBy)) {
+                    l.pendingBy = null;
+                    chooseReacquirer(l, Mode.EXCLUSIVE, wake);
+                }
             }
             wakeAll(lockId, l, wake);
             throw e;
@@ -253,10 +352,20 @@ public final class DecLockClient implements LockClient {
         cqlAcquisitions++;
         List<Waiter> wake = new ArrayList<>();
         long token;
+        boolean stillChosen;
         synchronized (l) {
-            l.pending = false;
+            stillChosen = me.equals(l.pendingBy);
+        }
+        if (!stillChosen) {
+            // taken for dead meanwhile (only a failed SEND does that, so not expected of a live
+            // client): the node has moved on without this grant; give it back and start again
+            engine.release(g);
+            return null;
+        }
+        synchronized (l) {
+            l.pendingBy = null;
             l.cql = g;
-            l.holders = 1;
+            l.holding.put(me, clock.nanoTime());
             l.mode = mode;
             l.localGrants = 0;
             l.streak = 0;
@@ -270,11 +379,14 @@ public final class DecLockClient implements LockClient {
         // waking the readers may have let time pass (a pause): no grant under a CQL grant being reset
         engine.serviceControl();
         synchronized (l) {
+            if (!l.holding.containsKey(me)) {
+                return null; // paused past the holder expiry while waking the readers: released for it
+            }
             if (l.deferred.isEmpty()) {
                 return granted(lockId, mode, token);
             }
         }
-        releaseLocally(lockId, l);
+        releaseLocally(lockId, l, me);
         return null;
     }
 
@@ -307,11 +419,26 @@ public final class DecLockClient implements LockClient {
         }
     }
 
-    private static void grantLocally(LocalLock l, Waiter w, List<Waiter> wake) {
+    private void grantLocally(LocalLock l, Waiter w, List<Waiter> wake) {
         w.state = Waiter.GRANTED;
         w.token = localToken(l);
-        l.holders++;
+        l.holding.put(w.id, clock.nanoTime());
         wake.add(w);
+    }
+
+    /** The node's CQL release is done (or its releaser is gone): the chosen waiter may acquire (call holding l). */
+    private static void announceNextAcquirer(LocalLock l) {
+        if (l.nextAcquirer != null) {
+            l.nextAcquirer.state = Waiter.ACQUIRE;
+        }
+        l.nextAcquirer = null;
+        l.releasingBy = null;
+    }
+
+    /** {@code who} is to acquire the CQL lock for the node (call holding l). */
+    private void choose(LocalLock l, EndpointId who) {
+        l.pendingBy = who;
+        l.pendingSinceNs = clock.nanoTime();
     }
 
     // ---------------------------------------------------------------- release
@@ -323,18 +450,26 @@ public final class DecLockClient implements LockClient {
         }
         engine.serviceControl(); // reset signals that have arrived are kept in the local lock now
         LocalLock l = local.lock(g.lockId());
-        releaseLocally(g.lockId(), l);
+        if (!releaseLocally(g.lockId(), l, me)) {
+            engine.ignoreRelease(); // taken for dead (held past 2 x lease): released on its behalf already
+        }
     }
 
-    /** One local holder leaves; the last hands over locally or releases the CQL lock. */
-    private void releaseLocally(long lockId, LocalLock l) {
+    /**
+     * Local holder {@code who} leaves (this client, or a dead one on whose behalf this client
+     * acts); the last hands over locally or releases the CQL lock. False if {@code who} held
+     * nothing (released on its behalf already).
+     */
+    private boolean releaseLocally(long lockId, LocalLock l, EndpointId who) {
         List<Waiter> wake = new ArrayList<>();
         CqlGrant toRelease = null;
         List<Signal> acks = List.of();
         synchronized (l) {
-            l.holders--;
-            if (l.holders > 0) {
-                return;
+            if (l.holding.remove(who) == null) {
+                return false;
+            }
+            if (l.holders() > 0) {
+                return true;
             }
             Waiter next = l.queue.peekFirst();
             boolean resetting = !l.deferred.isEmpty();
@@ -355,18 +490,34 @@ public final class DecLockClient implements LockClient {
                 l.streak = 0;
                 l.remoteTs = CqlEngine.NO_TIMESTAMP;
                 chooseReacquirer(l, toRelease.mode(), wake);
+                if (!wake.isEmpty()) {
+                    // told only once the release FAA is done: a reacquirer that enqueued before it
+                    // (its poll may wake it any time) would make the node two participants, and a
+                    // queue of one entry per node overflow
+                    l.nextAcquirer = wake.getFirst();
+                    l.nextAcquirer.state = Waiter.WAITING;
+                    l.releasingBy = me;
+                    l.releasingSinceNs = clock.nanoTime();
+                }
             }
         }
         if (toRelease != null) {
-            if (acks.isEmpty()) {
-                engine.release(toRelease);
-            } else {
-                engine.ignoreRelease(); // being reset: the node answers now that it let go
-                CqlGrant released = toRelease;
-                acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
+            try {
+                if (acks.isEmpty()) {
+                    engine.release(toRelease);
+                } else {
+                    engine.ignoreRelease(); // being reset: the node answers now that it let go
+                    CqlGrant released = toRelease;
+                    acks.forEach(s -> engine.ack(s.from(), released.lockId(), s.rstcnt()));
+                }
+            } finally {
+                synchronized (l) {
+                    announceNextAcquirer(l);
+                }
             }
         }
         wakeAll(lockId, l, wake);
+        return true;
     }
 
     /** A new reader joins local readers at once unless a remote waiter is known to have come before it. */
@@ -413,7 +564,7 @@ public final class DecLockClient implements LockClient {
         }
         l.queue.remove(r);
         r.state = Waiter.ACQUIRE;
-        l.pending = true;
+        choose(l, r.id);
         l.mode = r.mode;
         wake.add(r);
     }
@@ -430,13 +581,16 @@ public final class DecLockClient implements LockClient {
             try {
                 engine.mailbox().send(w.id, engine.channel(), CqlMessages.LOCAL, lockId, 0, 0);
             } catch (PeerUnreachableException e) {
+                deadLocals++;
                 if (w.state == Waiter.GRANTED) {
-                    releaseLocally(lockId, l);
+                    releaseLocally(lockId, l, w.id);
                 } else {
                     List<Waiter> next = new ArrayList<>();
                     synchronized (l) {
-                        l.pending = false;
-                        chooseReacquirer(l, Mode.EXCLUSIVE, next);
+                        if (w.id.equals(l.pendingBy)) {
+                            l.pendingBy = null;
+                            chooseReacquirer(l, Mode.EXCLUSIVE, next);
+                        }
                     }
                     wakeAll(lockId, l, next);
                 }
@@ -451,29 +605,37 @@ public final class DecLockClient implements LockClient {
     }
 
     /**
-     * The paper's synchronization barrier, once per node when {@code sync-cns} is set: FAA the
-     * sync counter; the last of the n nodes resets it to 0; all READ it until 0 and take their
-     * clock origin then. Given up after the lease × 100 (a node that never comes): the clock is
-     * used unsynchronized, which costs fairness only.
+     * The paper's synchronization barrier (§5.3), run by one client of the node when
+     * {@code sync-cns = n} is set, first at the node's first acquisition and then again whenever
+     * {@code sync-interval-ns} (the paper: one second) has passed since the last: FAA the sync
+     * counter and READ it until the n-th node of this round has arrived, then take the clock
+     * origin (precision about one READ). The paper's last node resets the counter to 0 and the
+     * others wait for 0; with repeated rounds a fast node's FAA for the next round could land
+     * before a slow node READ that 0, so here the counter only grows: the round of an arrival is
+     * {@code old / n} and it is complete at {@code (old / n + 1) x n}. Given up, keeping the old
+     * origin (fairness only), after 100 leases the first time (nodes start at different times)
+     * and after a quarter lease later on (the client acquiring may hold other locks; the nodes'
+     * rounds fall due together, their origins being aligned).
      */
-    private void syncClockOnce() {
-        if (syncCns <= 0 || !local.claimSync()) {
+    private void syncClock() {
+        if (syncCns <= 0 || !local.claimSync(clock.nanoTime())) {
             return;
         }
+        boolean first = local.syncAttempts() == 1;
         long sync = table.at(CqlLayout.SYNC_OFFSET);
-        long arrived = qp.faa(sync, 1) + 1;
-        if (arrived == syncCns) {
-            qp.write8(sync, 0);
-        }
-        long deadline = clock.nanoTime() + engine.leaseNs() * SYNC_GIVE_UP_LEASES;
+        long complete = (qp.faa(sync, 1) / syncCns + 1) * syncCns;
+        long deadline = clock.nanoTime() + (first ? engine.leaseNs() * SYNC_GIVE_UP_LEASES
+                : engine.leaseNs() / HOLD_BUDGET_FRACTION);
         IdleStrategy idle = clock.idleStrategy();
-        while (qp.read8(sync) != 0) {
+        while (qp.read8(sync) < complete) {
             if (clock.nanoTime() - deadline >= 0) {
+                local.endSync(false, clock.nanoTime(), syncIntervalNs);
                 return;
             }
             idle.idle();
         }
-        local.origin(clock.nanoTime());
+        syncs++;
+        local.endSync(true, clock.nanoTime(), syncIntervalNs);
     }
 
     // ---------------------------------------------------------------- misc
@@ -497,6 +659,16 @@ public final class DecLockClient implements LockClient {
     /** CQL acquisitions this client made for its node. */
     public long cqlAcquisitions() {
         return cqlAcquisitions;
+    }
+
+    /** Clock barriers this client passed for its node. */
+    public long clockSyncs() {
+        return syncs;
+    }
+
+    /** Local holders and CQL acquirers of this node that this client found dead (or hung) and released for. */
+    public long deadLocals() {
+        return deadLocals;
     }
 
     /** Prefetch READs of the CQL queue for the earliest remote timestamp. */

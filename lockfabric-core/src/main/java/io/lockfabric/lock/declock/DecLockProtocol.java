@@ -16,24 +16,37 @@ import java.util.Locale;
  * {@code declock-tf} and {@code declock-pf}: DecLock with timestamp-based hierarchical locking
  * (§5), task-fair or phase-fair among a compute node's local waiters. See {@link DecLockClient}.
  *
- * <p><b>Capacity.</b> The queue holds one participant per compute node, so its capacity is the
- * number of compute nodes rounded up to a power of two, at least 8 (the paper's and artifact's
- * default: 8 CNs). The protocol cannot know the cluster's size when the table is made, so the
- * default is that minimum, 8: qsize's 4 bits then count up to 15 nodes, and a client opening the
- * table from a 16th node is refused with a message to raise {@code capacity}. The minimum 8 also
- * keeps the fencing token (RSTCNT of 37 − 2C bits, index, 7 local bits) within 63 bits.
+ * <p><b>Capacity.</b> The queue holds one participant per compute node, so its capacity is by
+ * default the number of compute nodes (§5: "the queue capacity is the number of CNs"), rounded up
+ * to a power of two (the queue index is taken modulo the capacity). Neither the fabric SPI nor the
+ * table spec knows the cluster's size when the table is made, so it comes from option {@code cns}
+ * (default 8, the paper's testbed; the artifact fixes 2^5 entries); the benchmarks pass
+ * their topology's compute-node count. {@code capacity} overrides it. A client opening the table
+ * from more nodes than qsize can count ({@code 2 x capacity - 1}) is refused with a message to
+ * raise {@code cns}. The capacity is at least 8, not because of the paper's design but of this
+ * implementation's fencing token: the CQL token has {@code 62 - 2C} bits (RSTCNT's {@code 37 - 2C}
+ * and the 25-bit index) and the local grant count adds 7, within 63 bits only for C >= 3. A
+ * cluster of fewer than 8 nodes thus has a few unused entries per lock (8 bytes each, and the
+ * release's batched READ of the queue is that much longer).
  */
 public final class DecLockProtocol implements LockProtocol {
-    public static final long DEFAULT_CAPACITY = 8;
+    /** The paper's testbed: 8 compute nodes. */
+    public static final long DEFAULT_CNS = 8;
     public static final long MIN_CAPACITY = 8;
-    public static final LockOption CAPACITY = new LockOption("capacity", DEFAULT_CAPACITY,
-            "queue entries per lock: compute nodes rounded up to a power of two, >= 8 (counts up to 2 x capacity - 1"
-                    + " nodes)");
+    public static final LockOption CNS = new LockOption("cns", DEFAULT_CNS,
+            "compute nodes that use the table; the queue capacity is this rounded up to a power of two, at least 8");
+    public static final LockOption CAPACITY = new LockOption("capacity", 0,
+            "queue entries per lock, a power of two >= 8 (counts up to 2 x capacity - 1 nodes); 0: from cns");
     public static final LockOption MAX_CLIENTS = new LockOption("max-clients", 1024,
             "member slots of the table, the most clients (on all nodes) that may open it");
     public static final LockOption POLICY = LockOption.choice("policy",
             "who goes first between local and remote waiters", "timestamp", "remote-prefer", "local-prefer",
             "local-bound");
+    /** The paper's interval between clock barriers. */
+    public static final long DEFAULT_SYNC_INTERVAL_NS = 1_000_000_000L;
+    public static final LockOption SYNC_INTERVAL_NS = new LockOption("sync-interval-ns", DEFAULT_SYNC_INTERVAL_NS,
+            "with sync-cns, the nodes pass the clock barrier again this often (the paper: 1 s; with the simulator's"
+                    + " clock drift of 1e-4, 10 ms keeps nodes within 2 us)");
     public static final LockOption SYNC_CNS = new LockOption("sync-cns", 0,
             "compute nodes taking part in the clock-synchronization barrier (0: none, clocks used as they are)");
 
@@ -75,24 +88,44 @@ public final class DecLockProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(CAPACITY, MAX_CLIENTS, POLICY, SYNC_CNS, CqlProtocol.LEASE_NS, CqlProtocol.TIMEOUT_NS,
+        return List.of(CNS, CAPACITY, MAX_CLIENTS, POLICY, SYNC_CNS, SYNC_INTERVAL_NS, CqlProtocol.LEASE_NS, CqlProtocol.TIMEOUT_NS,
                 CqlProtocol.SIGNAL_POLL_NS, CqlProtocol.MAX_RESTARTS);
     }
 
     /**
-     * Safety as {@code cql} (a node paused past the lease while holding is the hazard), but no
-     * claim of recovery: a crashed client holding its node's local lock blocks that node.
+     * Safety as {@code cql} (a client paused past the lease while holding is the hazard). A crashed
+     * client is found by its node's local waiters within {@code lease/4} (they look every
+     * {@code lease/8} at clients there for {@code lease/8}) and released for; what it left on
+     * the memory node (an entry, a grant) is recovered by the CQL reset. Bound per crash: the
+     * {@code cql} bound ({@code timeout + 3·lease + slack}) plus a lease for the local detection
+     * and a node's re-acquisition that queues behind its dead client's entry.
      */
     @Override
     public FailureModel failureModel(LockOptions options) {
         CqlProtocol.Settings s = settings(options);
-        return new FailureModel(false, s.leaseNs(), 0, "like cql for the memory-node queue (resets, lease "
-                + s.leaseNs() + " ns), but a crashed client holding or acquiring its node's local lock blocks that node's"
-                + " local waiters (the paper's failure unit is a whole compute node)");
+        long bound = s.timeoutNs() + 4 * s.leaseNs() + CqlProtocol.RECOVERY_SLACK_NS;
+        return FailureModel.lease(s.leaseNs(), bound, "cql for the memory-node queue (waiters time out after "
+                + s.timeoutNs() + " ns and reset the lock, dead clients not awaited); on a compute node, local waiters"
+                + " send a LOCAL message to a holder or CQL acquirer there for lease/8 and release for it if that fails"
+                + " (RNR), or if a holder held 2 x lease; per crashed client the lock is usable again within " + bound
+                + " ns");
+    }
+
+    /** The queue capacity: {@code capacity} if set, else {@code cns} rounded up to a power of two, at least 8. */
+    static long capacity(LockOptions options) {
+        long cns = options.get(CNS);
+        if (cns < 1 || cns > 1 << CqlLayout.MAX_CAPACITY_BITS) {
+            throw new IllegalArgumentException("cns must be in [1, " + (1 << CqlLayout.MAX_CAPACITY_BITS) + "], got " + cns);
+        }
+        long set = options.get(CAPACITY);
+        if (set != 0) {
+            return CqlProtocol.validCapacity(set);
+        }
+        return Math.max(MIN_CAPACITY, Long.highestOneBit(cns - 1) << 1);
     }
 
     static CqlProtocol.Settings settings(LockOptions options) {
-        long capacity = CqlProtocol.validCapacity(options.get(CAPACITY));
+        long capacity = capacity(options);
         if (capacity < MIN_CAPACITY) {
             throw new IllegalArgumentException("capacity must be >= " + MIN_CAPACITY + " for the hierarchical protocols,"
                     + " got " + capacity);
@@ -103,6 +136,9 @@ public final class DecLockProtocol implements LockProtocol {
         }
         if (options.get(SYNC_CNS) < 0) {
             throw new IllegalArgumentException("sync-cns must be >= 0, got " + options.get(SYNC_CNS));
+        }
+        if (options.get(SYNC_INTERVAL_NS) < 1) {
+            throw new IllegalArgumentException("sync-interval-ns must be >= 1, got " + options.get(SYNC_INTERVAL_NS));
         }
         policy(options);
         return CqlProtocol.settings(options, new CqlLayout((int) capacity, (int) maxClients,
@@ -130,6 +166,7 @@ public final class DecLockProtocol implements LockProtocol {
             throw new IllegalArgumentException(table.spec() + " has " + table.spec().bytes() + " bytes; a " + name()
                     + " table of " + table.spec().locks() + " locks with " + s.layout() + " has " + expected);
         }
-        return new DecLockClient(endpoint, table, s, phaseFair, policy(options), options.get(SYNC_CNS));
+        return new DecLockClient(endpoint, table, s, phaseFair, policy(options), options.get(SYNC_CNS),
+                options.get(SYNC_INTERVAL_NS));
     }
 }

@@ -10,6 +10,7 @@ import io.lockfabric.lock.declock.CqlEngine.Signal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -33,7 +34,13 @@ final class LocalLockTable {
     private final Map<Long, LocalLock> locks = new HashMap<>();
     /** Clock origin of the node after the synchronization barrier, or 0 (guarded by this). */
     private long originNs;
-    private boolean syncClaimed;
+    /** A client of this node is in the barrier now. */
+    private boolean syncing;
+    /** Barriers this node tried, and passed. */
+    private long syncAttempts;
+    private long syncs;
+    /** When the node's next barrier is due, on the clock of the client that passed the last. */
+    private long nextSyncNs;
 
     private LocalLockTable() {
     }
@@ -55,17 +62,40 @@ final class LocalLockTable {
         return locks.get(lockId);
     }
 
-    /** True for the one client that is to run the clock synchronization for this node. */
-    synchronized boolean claimSync() {
-        if (syncClaimed) {
+    /**
+     * True for the one client that is to run the clock barrier for this node now: none runs it,
+     * and the node never passed one or its next is due at {@code nowNs}.
+     */
+    synchronized boolean claimSync(long nowNs) {
+        if (syncing || (syncAttempts > 0 && nowNs - nextSyncNs < 0)) {
             return false;
         }
-        syncClaimed = true;
+        syncing = true;
+        syncAttempts++;
         return true;
     }
 
-    synchronized void origin(long ns) {
-        originNs = ns;
+    /** Barriers this node tried (including one under way). */
+    synchronized long syncAttempts() {
+        return syncAttempts;
+    }
+
+    /** Barriers this node passed. */
+    synchronized long syncs() {
+        return syncs;
+    }
+
+    /**
+     * The claimed barrier ended at {@code nowNs}: passed (the node's clock origin is then
+     * {@code nowNs}) or given up (the origin stays); the next is due {@code intervalNs} later.
+     */
+    synchronized void endSync(boolean passed, long nowNs, long intervalNs) {
+        syncing = false;
+        if (passed) {
+            originNs = nowNs;
+            syncs++;
+        }
+        nextSyncNs = nowNs + intervalNs;
     }
 
     synchronized long originNs() {
@@ -95,12 +125,24 @@ final class LocalLockTable {
 
     /** The local state of one lock (mtx = its monitor). */
     static final class LocalLock {
-        /** Local holders. */
-        int holders;
+        /**
+         * Local holders, each with the time (on the clock of whoever wrote it) it was granted or
+         * confirmed its grant: a holder that died is released on its behalf by a waiter.
+         */
+        final Map<EndpointId, Long> holding = new LinkedHashMap<>();
         /** Mode of the local holders, or of the pending acquisition. */
         Mode mode = Mode.SHARED;
-        /** A client is acquiring the CQL lock for the node. */
-        boolean pending;
+        /** The client acquiring the CQL lock for the node, or null. */
+        EndpointId pendingBy;
+        /** When {@link #pendingBy} was chosen. */
+        long pendingSinceNs;
+        /**
+         * While the node's CQL lock is being released: the client releasing it, since when, and
+         * the waiter chosen to acquire it next, told (state ACQUIRE) once the release is done.
+         */
+        EndpointId releasingBy;
+        long releasingSinceNs;
+        Waiter nextAcquirer;
         /** The node's CQL grant while it holds the CQL lock (cqlheld), else null. */
         CqlGrant cql;
         /** Local grants since the CQL grant: the low bits of local fencing tokens. */
@@ -112,6 +154,14 @@ final class LocalLockTable {
         final ArrayDeque<Waiter> queue = new ArrayDeque<>();
         /** Reset signals for the CQL lock the node holds, answered when it releases it. */
         List<Signal> deferred = new ArrayList<>();
+
+        int holders() {
+            return holding.size();
+        }
+
+        boolean pending() {
+            return pendingBy != null;
+        }
 
         boolean writerWaiting() {
             return queue.stream().anyMatch(w -> w.mode == Mode.EXCLUSIVE);

@@ -45,6 +45,22 @@ class DecLockLocalTest {
             LockProtocol p = LockProtocols.byName("declock-tf");
             assertThrows(IllegalArgumentException.class, () -> p.open(e, "t", 4, LockOptions.parse(List.of("capacity=4"))));
             assertThrows(IllegalArgumentException.class, () -> p.open(e, "t", 4, LockOptions.parse(List.of("policy=7"))));
+            assertThrows(IllegalArgumentException.class, () -> p.open(e, "t", 4, LockOptions.parse(List.of("cns=0"))));
         }
+    }
+
+    /** The queue holds one entry per compute node: its capacity follows {@code cns} unless {@code capacity} is set. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+            "'', 8", "cns=1, 8", "cns=2, 8", "cns=8, 8", "cns=9, 16", "cns=16, 16", "cns=20, 32", "cns=128, 128",
+            "'cns=2,capacity=64', 64",
+    })
+    void capacityIsTheComputeNodeCount(String options, long capacity) {
+        List<String> pairs = options.isEmpty() ? List.of() : List.of(options.split(","));
+        CqlProtocol.Settings s = DecLockProtocol.settings(LockOptions.parse(pairs));
+        assertEquals(capacity, s.layout().capacity());
+        // the table's size follows: one 8-byte entry per queue slot besides the header
+        long oneLock = s.layout().tableBytes(2) - s.layout().tableBytes(1);
+        assertEquals((capacity + 1) * 8, oneLock);
     }
 }
