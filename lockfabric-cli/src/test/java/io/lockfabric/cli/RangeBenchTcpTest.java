@@ -79,6 +79,9 @@ class RangeBenchTcpTest {
             }
             assertNotNull(server.memory().table("rbench-citron-both"), "one citron table for both");
             assertNotNull(server.memory().table("rbench-rpc-range-both"), "one rpc-range table for both");
+            // and no table of either process's own (citron's expansion tables would carry a '/')
+            assertEquals(List.of("rbench-citron-both", "rbench-rpc-range-both"), server.memory().tables().stream()
+                    .map(t -> t.spec().name()).filter(n -> n.startsWith("rbench-")).sorted().toList());
             MainTest.Outcome other = MainTest.run("range-bench", "--fabric", uri, "--protocols", "citron", "--units",
                     "65536", "--ops", "10", "--shared-table", "both");
             assertEquals(Main.EXIT_BAD_INPUT, other.status(), other.err());
