@@ -164,7 +164,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new BadInputException("unknown fabric '" + fabric + "': give local, sim or tcp://HOST:PORT");
         }
         if (tcp) {
-            checkReachable();
+            checkReachable(fabric);
         }
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
@@ -246,11 +246,11 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */
-    private void checkReachable() {
-        try (TcpFabric probe = TcpFabric.builder().uri(fabric).build()) {
+    static void checkReachable(String uri) {
+        try (TcpFabric probe = TcpFabric.builder().uri(uri).build()) {
             probe.memoryNodeCounters(0);
         } catch (FabricException e) {
-            throw new BadInputException("no memory node answers at " + fabric + " (start one with 'lockfabric serve'): "
+            throw new BadInputException("no memory node answers at " + uri + " (start one with 'lockfabric serve'): "
                     + e.getMessage());
         }
     }

@@ -7,10 +7,13 @@ import io.lockfabric.bench.range.RangeRunResult;
 import io.lockfabric.bench.range.RangeRunner;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.net.TcpFabric;
+import io.lockfabric.net.TcpProtocolDefaults;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine;
@@ -49,8 +52,10 @@ final class RangeBenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchCommand.LOCAL_FABRIC,
-            description = "local (threads, wall-clock time) or sim (simulated RDMA cluster, virtual time; see --cns, "
-                    + "--clients-per-cn, --mns, --virtual-duration). Default: ${DEFAULT-VALUE}.")
+            description = "local (threads, wall-clock time), sim (simulated RDMA cluster, virtual time; see --cns, "
+                    + "--clients-per-cn, --mns, --virtual-duration) or tcp://HOST:PORT (the memory node a 'lockfabric "
+                    + "serve' runs, clients in this JVM over TCP; the protocols' waits are stretched for TCP round "
+                    + "trips unless --option sets them). Default: ${DEFAULT-VALUE}.")
     String fabric;
 
     @CommandLine.Mixin
@@ -88,14 +93,14 @@ final class RangeBenchCommand implements Callable<Integer> {
     Long csNs;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Measured phase (local fabric), e.g. 2s. Default: 2s unless --ops.")
+            description = "Measured phase (local and tcp fabrics), e.g. 2s. Default: 2s unless --ops.")
     Long durationNs;
 
     @Option(names = "--ops", paramLabel = "N", description = "Measure this many acquisitions in total instead.")
     Long operations;
 
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Warmup before the measured phase. Default: 1s local, 2ms sim, 0 with --ops.")
+            description = "Warmup before the measured phase. Default: 1s local and tcp, 2ms sim, 0 with --ops.")
     Long warmupNs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
@@ -112,27 +117,52 @@ final class RangeBenchCommand implements Callable<Integer> {
                     + "The range protocols' options are listed below.")
     List<String> options = new ArrayList<>();
 
+    @Option(names = "--shared-table", paramLabel = "NAME",
+            description = "tcp only: name the runs' range lock tables after NAME (and the protocol) instead of after this "
+                    + "process, so range-bench processes given the same NAME, --units, --range-size and options contend "
+                    + "for the same range lock on one server. Start them together and give each its own --seed; use a "
+                    + "new NAME per run. Range exclusion is then checked among this process's holds only.")
+    String sharedTable;
+
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE.")
     Path output;
 
     @Override
     public Integer call() {
         boolean sim = BenchCommand.SIM_FABRIC.equals(fabric);
-        if (!sim && !BenchCommand.LOCAL_FABRIC.equals(fabric)) {
-            throw new BadInputException("unknown fabric '" + fabric + "' for range-bench: give local or sim");
+        boolean tcp = fabric.startsWith(TcpFabric.SCHEME + ":");
+        if (!sim && !tcp && !BenchCommand.LOCAL_FABRIC.equals(fabric)) {
+            throw new BadInputException("unknown fabric '" + fabric + "' for range-bench: give local, sim or "
+                    + "tcp://HOST:PORT");
         }
         if (!sim && (topology.anyGiven() || virtualDurationNs != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
         }
+        if (sharedTable != null && !tcp) {
+            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
+        }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<RangeLockProtocol> selected = select();
+        if (tcp) {
+            BenchCommand.checkReachable(fabric);
+            options = withTcpDefaults(selected);
+        }
         SimConfig cluster = sim ? topology.cluster(clients, RangeBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
         RangeBenchConfig config = config(cluster);
         config.validateOptions(selected);
         List<RangeRunResult> results = new ArrayList<>();
         for (RangeLockProtocol p : selected) {
-            try (Fabric f = sim ? new SimFabric(cluster) : LocalFabric.builder().seed(seed).build()) {
-                results.add(new RangeRunner(f).run(p, config));
+            try (Fabric f = sim ? new SimFabric(cluster)
+                    : tcp ? TcpFabric.builder().uri(fabric).seed(seed).build()
+                    : LocalFabric.builder().seed(seed).build()) {
+                RangeRunner runner = new RangeRunner(f);
+                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(p, config));
+            } catch (TableMismatchException e) {
+                if (sharedTable == null) {
+                    throw e;
+                }
+                throw new BadInputException("--shared-table " + sharedTable + ": another process made " + p.name()
+                        + "'s table with another shape (other --units, --range-size or options?): " + e.getMessage());
             }
         }
         String report = RangeReport.render(results, reportFormat);
@@ -154,6 +184,26 @@ final class RangeBenchCommand implements Callable<Integer> {
             return Main.EXIT_VIOLATIONS;
         }
         return Main.EXIT_OK;
+    }
+
+    /**
+     * The range protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), each
+     * for its protocol, then the user's {@code --option} pairs, which win (a later pair overrides an
+     * earlier one). Says on stderr what it added, since the report's numbers depend on it.
+     */
+    private List<String> withTcpDefaults(List<RangeLockProtocol> selected) {
+        List<String> pairs = new ArrayList<>();
+        for (RangeLockProtocol p : selected) {
+            for (String pair : TcpProtocolDefaults.pairs(p.name(), p.options())) {
+                pairs.add(p.name() + "." + pair);
+            }
+        }
+        if (!pairs.isEmpty()) {
+            spec.commandLine().getErr().println("tcp fabric: waits stretched for TCP round trips (an --option of the"
+                    + " same name overrides): " + String.join(" ", pairs));
+        }
+        pairs.addAll(options);
+        return pairs;
     }
 
     private List<RangeLockProtocol> select() {
@@ -205,9 +255,10 @@ final class RangeBenchCommand implements Callable<Integer> {
                 : String.format(Locale.ROOT, "%d CN(s) x %d clients, %d MN(s)", cluster.computeNodes(),
                         cluster.clientsPerComputeNode(), cluster.memoryNodes());
         return String.format(Locale.ROOT, "# %s fabric: %s, N %,d, L %s, zipf %s, cs %s, %s after %s warmup, seed %d, "
-                        + "range exclusion checked%s",
+                        + "range exclusion checked%s%s",
                 fabric, who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,
                 Durations.format(c.warmupNs()), c.seed(),
+                sharedTable == null ? "" : " (this process's holds; shared table " + sharedTable + ")",
                 c.options().isEmpty() ? "" : ", options " + String.join(" ", c.options()));
     }
 

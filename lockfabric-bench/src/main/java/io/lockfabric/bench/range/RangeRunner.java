@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * when it crosses into and out of the measured phase. Every run records the whole history and
  * checks it with {@link RangeExclusionChecker}. On the simulator, clients not done by the end of the
  * measured phase plus a slack (or the simulator's time limit, for an operation-count run) are
- * reported as stuck violations. Each run uses a fresh table name. Not thread-safe.
+ * reported as stuck violations. Each run uses a fresh table name unless the runner shares one
+ * ({@link #withSharedTable}). Not thread-safe.
  */
 public final class RangeRunner {
     /** Slack after the planned end of a simulated run before unfinished clients count as stuck. */
@@ -54,6 +55,7 @@ public final class RangeRunner {
     private final Fabric fabric;
     private final boolean showProgress;
     private final PrintStream progressOut;
+    private final String sharedTable;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public RangeRunner(Fabric fabric) {
@@ -61,9 +63,31 @@ public final class RangeRunner {
     }
 
     public RangeRunner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
+        this(fabric, showProgress, progressOut, null);
+    }
+
+    private RangeRunner(Fabric fabric, boolean showProgress, PrintStream progressOut, String sharedTable) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
+        this.sharedTable = sharedTable;
+    }
+
+    /**
+     * This runner, naming each run's range lock table {@code rbench-<protocol>-<name>} instead of
+     * after this process and run: runners in several processes given the same name (and the same
+     * N and options) contend for one range lock on one memory node (tcp). Range exclusion is still
+     * checked, but among this process's holds only: the other processes' holds are not in its
+     * history, so a clean check says less than on a table of its own.
+     *
+     * @throws IllegalArgumentException if {@code name} is not 1 to 64 letters, digits, '.', '_' or '-'
+     */
+    public RangeRunner withSharedTable(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new IllegalArgumentException("a shared table name is 1 to 64 letters, digits, '.', '_' or '-', got '"
+                    + name + "'");
+        }
+        return new RangeRunner(fabric, showProgress, progressOut, name);
     }
 
     /**
@@ -75,8 +99,9 @@ public final class RangeRunner {
     public RangeRunResult run(RangeLockProtocol protocol, RangeBenchConfig config) {
         LockOptions options = config.optionsFor(protocol);
         boolean citron = protocol.name().equals(CitronProtocol.NAME);
-        String table = "rbench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-"
-                + RUN_SEQUENCE.incrementAndGet();
+        // the process id keeps runs of several processes on one (tcp) memory node apart, unless they share
+        String table = sharedTable != null ? "rbench-" + protocol.name() + "-" + sharedTable
+                : "rbench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-" + RUN_SEQUENCE.incrementAndGet();
         History history = new History(fabric::observerNanoTime);
         Map<Long, ZipfGenerator> borders = new HashMap<>();
         for (long l : config.sizes()) {
