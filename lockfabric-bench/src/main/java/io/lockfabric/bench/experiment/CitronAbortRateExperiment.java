@@ -24,6 +24,9 @@ public final class CitronAbortRateExperiment implements Experiment {
     static final long[] T_WAITS_NS = {5_000, 10_000, 15_000, 20_000, 30_000};
     static final int FIXED_CLIENTS = 96;
     static final double FLOOR_LOG10 = -7;
+    /** Client counts of the fencing-cost table (their fencing-off runs are the clients sweep's). */
+    static final int[] FENCING_CLIENTS = {24, 48};
+    static final String DISCUSSION = "";
 
     @Override
     public String name() {
@@ -45,7 +48,8 @@ public final class CitronAbortRateExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         List<RangeRunResult> all = new ArrayList<>();
-        int total = CLIENTS.length + MS.length + T_WAITS_NS.length;
+        int total = CLIENTS.length + MS.length + T_WAITS_NS.length + FENCING_CLIENTS.length;
+        // (the runs of the clients sweep come first in 'all': the fencing table reuses them)
         int[] done = {0};
         ExperimentTable.Builder byClients = new ExperimentTable.Builder("vs clients (m = 4, T_wait = 15 us)",
                 "clients", "abort rate", "goodput, Mops/s", "p50/p99, us");
@@ -75,6 +79,21 @@ public final class CitronAbortRateExperiment implements Experiment {
             all.add(r);
             byT.row(Long.toString(t / 1_000), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
         }
+        // Not in the paper: what our fencing tokens (one FAA on one word per node acquisition) cost.
+        ExperimentTable.Builder fencing = new ExperimentTable.Builder(
+                "cost of fencing tokens (option fencing; not in the paper, which has none)", "clients",
+                "goodput off / on, Mops/s", "on / off", "p50/p99 off, us", "p50/p99 on, us", "abort rate off / on");
+        for (int n : FENCING_CLIENTS) {
+            int same = java.util.Arrays.stream(CLIENTS).boxed().toList().indexOf(n);
+            RangeRunResult off = same >= 0 ? all.get(same) // the clients sweep's run (fencing off)
+                    : run(settings, n, List.of(), "fencing off, clients " + n, done, total);
+            RangeRunResult on = run(settings, n, List.of("citron.fencing=1"), "fencing on, clients " + n, done, total);
+            all.add(on);
+            fencing.row(Integer.toString(n), RangeMicrobench.f2(off.goodput() / 1e6) + " / "
+                            + RangeMicrobench.f2(on.goodput() / 1e6),
+                    off.goodput() == 0 ? "-" : RangeMicrobench.f2(on.goodput() / off.goodput()),
+                    RangeMicrobench.latencyCell(off), RangeMicrobench.latencyCell(on), rate(off) + " / " + rate(on));
+        }
         List<ExperimentRow> rows = new ArrayList<>();
         rows.add(new ExperimentRow(CLIENTS[0] + " clients", "log10 abort rate", -5, log10(first), "log10",
                 Band.absolute(1)));
@@ -88,7 +107,8 @@ public final class CitronAbortRateExperiment implements Experiment {
                 RangeMicrobench.setup(settings, "mixed L, Zipf 0.9; clients " + java.util.Arrays.toString(CLIENTS)
                         + ", m " + java.util.Arrays.toString(MS) + ", T_wait (ns) "
                         + java.util.Arrays.toString(T_WAITS_NS)),
-                List.of(byClients.build(), byM.build(), byT.build()), rows, "", System.nanoTime() - wallStart);
+                List.of(byClients.build(), byM.build(), byT.build(), fencing.build()), rows, DISCUSSION,
+                System.nanoTime() - wallStart);
     }
 
     private static RangeRunResult run(ExperimentSettings settings, int clients, List<String> options, String label,
