@@ -23,20 +23,26 @@ class RangeBenchCommandTest {
         assertEquals(Main.EXIT_OK, o.status(), o.err());
         assertTrue(o.out().startsWith("# sim fabric: 1 CN(s) x 6 clients"), o.out());
         assertTrue(o.out().contains("range exclusion checked"), o.out());
-        assertTrue(o.out().contains("citron    mixed"), o.out());
+        // Every registered range protocol runs by default.
+        for (String name : io.lockfabric.lock.RangeLockProtocols.names()) {
+            assertTrue(o.out().lines().anyMatch(l -> l.startsWith(name + " ") && l.contains(" mixed ")),
+                    name + ": " + o.out());
+        }
         assertTrue(o.out().contains(" 1:") && o.out().contains(" 256:") && o.out().contains(" ok"), o.out());
     }
 
     @Test
     void csvAndJsonHaveOneRecordPerProtocol() {
-        MainTest.Outcome csv = run("--format", "csv", "--option", "citron.fast-path=0");
+        MainTest.Outcome csv = run("--format", "csv", "--option", "citron.fast-path=0",
+                "--protocols", "citron,rpc-range");
         assertEquals(Main.EXIT_OK, csv.status(), csv.err());
         String[] lines = csv.out().strip().split("\n");
-        assertEquals(2, lines.length, csv.out());
+        assertEquals(3, lines.length, csv.out());
+        assertTrue(lines[2].startsWith("rpc-range,sim,6,16384,mixed,"), lines[2]);
         assertTrue(lines[0].startsWith("protocol,fabric,clients,units,range_size"), lines[0]);
         assertTrue(lines[1].startsWith("citron,sim,6,16384,mixed,"), lines[1]);
         assertTrue(lines[1].contains("citron.fast-path=0"), lines[1]);
-        MainTest.Outcome json = run("--format", "json");
+        MainTest.Outcome json = run("--format", "json", "--protocols", "citron");
         assertEquals(Main.EXIT_OK, json.status(), json.err());
         assertTrue(json.out().startsWith("{\"protocol\":\"citron\""), json.out());
         assertTrue(json.out().contains("\"goodput_by_size\":{\"1\":"), json.out());
