@@ -25,6 +25,14 @@ public interface RangeLockProtocol {
     /** True if fencing tokens follow {@link Grant}'s contract for every range; false if not checked. */
     boolean strictFencing();
 
+    /**
+     * Whether fencing tokens follow {@link Grant}'s contract for clients opened with
+     * {@code options} (a protocol may make its tokens an option). Default: {@link #strictFencing()}.
+     */
+    default boolean strictFencing(LockOptions options) {
+        return strictFencing();
+    }
+
     /** What the protocol promises when clients crash or pause. */
     default FailureModel failureModel(LockOptions options) {
         return FailureModel.NONE;

@@ -115,7 +115,7 @@ public final class RangeLockStress {
         }
         List<Hold> holds = history.holds();
         List<Violation> violations = new ArrayList<>(RangeExclusionChecker.violations(holds));
-        if (protocol.strictFencing()) {
+        if (protocol.strictFencing(cfg.options())) {
             violations.addAll(RangeExclusionChecker.fencing(holds));
         }
         Map<Long, Long> expected = new HashMap<>();

@@ -100,9 +100,13 @@ public final class CitronFalseConflictExperiment implements Experiment {
                         + "L %s, k 1..%d", allExact ? "exact" : "exact for small strata, " + BUDGET
                         + " sampled left borders per larger level stratum (seed " + settings.seed() + ")",
                 java.util.Arrays.toString(SIZES), MAX_K);
-        String discussion = "The paper's absolute rates need its exact setup (its figure's values are not in the "
-                + "text); on N = 2^28 two uniform requests rarely come near each other, so absolute rates here are "
-                + "of order L/N, and the ratios between k values are the comparable numbers.";
+        String discussion = "Agrees: with k >= 2 ranges up to 64 units never conflict falsely, and the rate falls "
+                + "with k by about the paper's factors (k = 2 against k = 1, k = 5 against k = 2). Differs: the absolute "
+                + "rates are about two orders of magnitude below the paper's 1e-4 level. Why: the paper's absolute "
+                + "rates need its exact setup (its figure's values are not in the text); on N = 2^28 two uniform "
+                + "requests rarely come near each other, so absolute rates here are of order L/N, and the ratios "
+                + "between k values are the comparable numbers. Computed from the splitter, not simulated: timing "
+                + "plays no part.";
         return new ExperimentResult(NAME, reference(), description(), setup, List.of(table.build()), rows, discussion,
                 System.nanoTime() - wallStart);
     }

@@ -10,6 +10,7 @@ public final class Experiments {
             new ShiftLockBreakdownExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
             new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
+            new CitronScaleUpExperiment(),
             new CitronFalseConflictExperiment(), new CitronAbortRateExperiment());
 
     private Experiments() {

@@ -86,7 +86,8 @@ import java.util.random.RandomGenerator;
  * its lease vacated after a takeover) takes a new ticket. Holders paused past their lease break the
  * protocol's assumption; fencing tokens are the guard.
  *
- * <p><b>Fencing tokens</b>: every node acquisition posts one FAA on a 64-bit counter in the table
+ * <p><b>Fencing tokens</b> (option {@code fencing}, on by default; off, as in the paper, every
+ * token is 0): every node acquisition posts one FAA on a 64-bit counter in the table
  * header, in the batch that completes it (behind the leaf MCAS or the four child MCASes, which it
  * cannot overtake) or, after a descendant check, in a round trip of its own (a FAA batched behind
  * READs could overtake them). The grant's token is that of the node acquired last, so it is taken
@@ -113,7 +114,7 @@ import java.util.random.RandomGenerator;
 final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
-                  long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels,
+                  long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels, boolean fencing,
                   CitronTuning tuning) {
         boolean leases() {
             return leaseNs != Long.MAX_VALUE;
@@ -147,8 +148,14 @@ final class CitronClient implements RangeLockClient {
     /** How a wait for an occupied ancestor ended. */
     private enum Vacated { VACATED, ANCESTOR_STUCK, TURN_TOO_LONG }
 
-    /** Backoff after an abort or restart grows to at most poll-ns × 2^this. */
-    static final int MAX_BACKOFF_DOUBLINGS = 6;
+    /**
+     * Backoff after an abort or restart grows to at most poll-ns × 2^this (512 µs at 1 µs). Every
+     * aborted attempt still costs two atomics on the hottest notified ancestor (the level m − 1
+     * stand-in under Zipf borders); with a 64 µs cap, 192 simulated clients kept that word's queue
+     * above T_wait and nearly every attempt aborted for good (a congestion collapse, see
+     * citron-fig12); from 2^9 the retries thin out enough for grants to get through.
+     */
+    static final int MAX_BACKOFF_DOUBLINGS = 9;
 
     /** One acquisition's tree part: what it holds so far and whether it gave that up. */
     private static final class Attempt {
@@ -765,7 +772,7 @@ final class CitronClient implements RangeLockClient {
                 if (p.fastPath()) {
                     ni = addNotify(b, notify);
                     ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
-                    fi = b.faa(fenceAddress, 1); // after the MCAS: not reordered before it
+                    fi = addToken(b); // after the MCAS: not reordered before it
                 }
                 qp.execute(b);
                 boolean locked = (b.longResult(ci) & leafMask) == 0;
@@ -792,7 +799,7 @@ final class CitronClient implements RangeLockClient {
                     b = new Batch();
                     ni = addNotify(b, notify);
                     ri = notify.length > 0 ? b.read8(nodeAddress(CitronLayout.ROOT)) : -1;
-                    fi = b.faa(fenceAddress, 1);
+                    fi = addToken(b);
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
@@ -805,7 +812,7 @@ final class CitronClient implements RangeLockClient {
                     return Outcome.ABORTED;
                 }
                 a.acquired = h;
-                a.token = b.longResult(fi) + 1;
+                a.token = tokenOf(b, fi);
                 return Outcome.ACQUIRED;
             }
             // (c) + (d), internal node
@@ -826,7 +833,7 @@ final class CitronClient implements RangeLockClient {
                                 CitronLayout.ALL_UNITS, CitronLayout.ALL_UNITS);
                         kids = kids < 0 ? idx : kids;
                     }
-                    fi = b.faa(fenceAddress, 1); // used only if all four children were free
+                    fi = addToken(b); // used only if all four children were free
                 }
             }
             qp.execute(b);
@@ -868,7 +875,7 @@ final class CitronClient implements RangeLockClient {
             }
             a.acquired = h;
             if (childrenLocked) {
-                a.token = b.longResult(fi) + 1;
+                a.token = tokenOf(b, fi);
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
             long wake = t0 + eff.waitTNs();
@@ -905,9 +912,19 @@ final class CitronClient implements RangeLockClient {
         return out;
     }
 
-    /** One FAA on the fencing counter: a token above every token taken before it. */
+    /** One FAA on the fencing counter: a token above every token taken before it (0 with fencing off). */
     private long takeToken() {
-        return qp.faa(fenceAddress, 1) + 1;
+        return p.fencing() ? qp.faa(fenceAddress, 1) + 1 : 0;
+    }
+
+    /** Adds the fencing FAA to {@code b}: its result index, or −1 with fencing off. */
+    private int addToken(Batch b) {
+        return p.fencing() ? b.faa(fenceAddress, 1) : -1;
+    }
+
+    /** The token the FAA at {@code index} of {@code b} took (0 with fencing off). */
+    private static long tokenOf(Batch b, int index) {
+        return index < 0 ? 0 : b.longResult(index) + 1;
     }
 
     /** A starved leaf gives up for its parent after starve-ns; with leases, within half a lease. */

@@ -51,6 +51,9 @@ public final class CitronProtocol implements RangeLockProtocol {
                     + " when a request reached past N (paper: 10 ms; inf: never scale)");
     public static final LockOption SCALE_FACTOR = new LockOption("scale-factor", 4,
             "growth of N per scale-up step: 4 (one level) or 16 (two levels)");
+    public static final LockOption FENCING = new LockOption("fencing", 1,
+            "1: strict fencing tokens from one FAA counter word per tree that every node acquisition hits;"
+                    + " 0: off (the paper's protocol), tokens are 0");
     /** Round trips and timer overshoot on top of the recovery bound's waits. */
     static final long RECOVERY_SLACK_NS = 1_000_000;
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 100_000,
@@ -96,12 +99,19 @@ public final class CitronProtocol implements RangeLockProtocol {
     }
 
     /**
-     * Tokens come from one 64-bit FAA counter on the memory node, taken once every node of the grant
-     * is held, so overlapping grants get increasing tokens (see {@link CitronClient}).
+     * With the default options: tokens come from one 64-bit FAA counter on the memory node, taken
+     * once every node of the grant is held, so overlapping grants get increasing tokens (see
+     * {@link CitronClient}). With {@code fencing=0} they do not: see {@link #strictFencing(LockOptions)}.
      */
     @Override
     public boolean strictFencing() {
-        return true;
+        return FENCING.defaultValue() == 1;
+    }
+
+    /** Strict unless {@code fencing=0}, which takes no tokens (every grant's token is 0). */
+    @Override
+    public boolean strictFencing(LockOptions options) {
+        return options.get(FENCING) == 1;
     }
 
     /**
@@ -138,7 +148,7 @@ public final class CitronProtocol implements RangeLockProtocol {
     @Override
     public List<LockOption> options() {
         return List.of(UNITS, K, M, T_WAIT_NS, DRIFT_PPM, FAST_PATH, POLL_NS, STARVE_NS, HOLD_WAIT_NS, LEASE_NS,
-                SCALE_POLL_NS, SCALE_FACTOR, MAX_RESTARTS);
+                SCALE_POLL_NS, SCALE_FACTOR, FENCING, MAX_RESTARTS);
     }
 
     /**
@@ -152,6 +162,18 @@ public final class CitronProtocol implements RangeLockProtocol {
         }
         long[] r = c.recoveries();
         return new CitronCounters(c.timingAborts(), c.yields(), c.escalations(), r[0], r[1], r[2], r[3]);
+    }
+
+    /**
+     * Units {@code client}'s tree covers now (N; grows when it takes part in or sees a scale-up).
+     *
+     * @throws IllegalArgumentException if {@code client} is not a citron client
+     */
+    public static long treeUnits(RangeLockClient client) {
+        if (!(client instanceof CitronClient c)) {
+            throw new IllegalArgumentException("not a citron client: " + client);
+        }
+        return c.units();
     }
 
     /**
@@ -244,8 +266,12 @@ public final class CitronProtocol implements RangeLockProtocol {
         if (factor != 4 && factor != 16) {
             throw new IllegalArgumentException("scale-factor must be 4 or 16, got " + factor);
         }
+        long fencing = options.get(FENCING);
+        if (fencing != 0 && fencing != 1) {
+            throw new IllegalArgumentException("fencing must be 0 or 1, got " + fencing);
+        }
         var params = new CitronClient.Params((int) k, (int) m, tWait, ppm * 1e-6, fast == 1, poll, starve, holdWait,
-                (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, tuning);
+                (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, fencing == 1, tuning);
         return new CitronClient(endpoint, table, tree, params);
     }
 }

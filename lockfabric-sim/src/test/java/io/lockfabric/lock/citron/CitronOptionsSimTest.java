@@ -31,7 +31,8 @@ class CitronOptionsSimTest {
             "m=4 k=4 t-wait-ns=9us jitter-ns=2000",
             "m=2 t-wait-ns=14us fast-path=0 jitter-ns=2000",
             "units=262144 m=4",
-            "units=262144 m=5 k=2"})
+            "units=262144 m=5 k=2",
+            "fencing=0 m=3"})
     void randomRangesStayExclusive(String settings) {
         List<String> opts = new java.util.ArrayList<>(Arrays.asList(settings.split(" ")));
         long units = 16_384;
@@ -57,6 +58,13 @@ class CitronOptionsSimTest {
             assertTrue(result.violations().isEmpty(), result.summary());
             assertEquals(8 * 600, result.holds().size());
             assertTrue(result.holds().stream().allMatch(h -> h.releasedAt() != Hold.NEVER));
+            if (opts.contains("fencing=0")) {
+                // No counter: every token is 0, and the harness must not have checked their order.
+                assertTrue(result.holds().stream().allMatch(h -> h.token() == 0), "fencing=0 takes no tokens");
+                assertTrue(!RangeLockProtocols.byName("citron").strictFencing(cfg.options()));
+            } else {
+                assertTrue(result.holds().stream().anyMatch(h -> h.token() > 0), "fencing on takes tokens");
+            }
         }
     }
 }
