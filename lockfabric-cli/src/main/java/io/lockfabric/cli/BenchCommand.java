@@ -12,6 +12,7 @@ import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.Durations;
+import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.net.TcpFabric;
 import io.lockfabric.net.TcpProtocolDefaults;
@@ -30,9 +31,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * {@code lockfabric bench}: the mutex / reader-writer microbenchmark over one or more protocols,
@@ -176,7 +180,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
-        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? withTcpDefaults(selected) : options);
+        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? withTcpDefaults(selected.stream().collect(Collectors.toMap(
+                LockProtocol::name, LockProtocol::options, (x, y) -> x, LinkedHashMap::new)), options,
+                spec.commandLine().getErr()) : options);
         protocolOptions.validate(selected);
         SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
         FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
@@ -226,22 +232,26 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * The protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), then the
-     * user's {@code --option} pairs, which win (a later pair overrides an earlier one). Says on
-     * stderr what it added, since the report's numbers depend on it.
+     * The protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), each
+     * qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
+     * overrides an earlier one). Says on {@code err} what it added, since the report's numbers depend
+     * on it. Shared by {@code bench} and {@code range-bench}.
+     *
+     * @param optionsByProtocol the selected protocols' names and the options each has, in run order
      */
-    private List<String> withTcpDefaults(List<LockProtocol> selected) {
+    static List<String> withTcpDefaults(Map<String, List<LockOption>> optionsByProtocol, List<String> user,
+                                        PrintWriter err) {
         List<String> pairs = new ArrayList<>();
-        for (LockProtocol p : selected) {
-            for (String pair : TcpProtocolDefaults.pairs(p.name(), p.options())) {
-                pairs.add(p.name() + "." + pair);
+        optionsByProtocol.forEach((name, known) -> {
+            for (String pair : TcpProtocolDefaults.pairs(name, known)) {
+                pairs.add(name + "." + pair);
             }
-        }
+        });
         if (!pairs.isEmpty()) {
-            spec.commandLine().getErr().println("tcp fabric: waits stretched for TCP round trips (an --option of the"
-                    + " same name overrides): " + String.join(" ", pairs));
+            err.println("tcp fabric: waits stretched for TCP round trips (an --option of the same name overrides): "
+                    + String.join(" ", pairs));
         }
-        pairs.addAll(options);
+        pairs.addAll(user);
         return pairs;
     }
 

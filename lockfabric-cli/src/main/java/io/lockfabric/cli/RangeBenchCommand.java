@@ -13,7 +13,6 @@ import io.lockfabric.lock.Durations;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.lock.RangeLockProtocols;
 import io.lockfabric.net.TcpFabric;
-import io.lockfabric.net.TcpProtocolDefaults;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine;
@@ -28,10 +27,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * {@code lockfabric range-bench}: the range-lock microbenchmark (CITRON §4.2) over one or more
@@ -145,7 +146,9 @@ final class RangeBenchCommand implements Callable<Integer> {
         List<RangeLockProtocol> selected = select();
         if (tcp) {
             BenchCommand.checkReachable(fabric);
-            options = withTcpDefaults(selected);
+            options = BenchCommand.withTcpDefaults(selected.stream().collect(Collectors.toMap(
+                    RangeLockProtocol::name, RangeLockProtocol::options, (x, y) -> x, LinkedHashMap::new)), options,
+                    spec.commandLine().getErr());
         }
         SimConfig cluster = sim ? topology.cluster(clients, RangeBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
         RangeBenchConfig config = config(cluster);
@@ -184,26 +187,6 @@ final class RangeBenchCommand implements Callable<Integer> {
             return Main.EXIT_VIOLATIONS;
         }
         return Main.EXIT_OK;
-    }
-
-    /**
-     * The range protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), each
-     * for its protocol, then the user's {@code --option} pairs, which win (a later pair overrides an
-     * earlier one). Says on stderr what it added, since the report's numbers depend on it.
-     */
-    private List<String> withTcpDefaults(List<RangeLockProtocol> selected) {
-        List<String> pairs = new ArrayList<>();
-        for (RangeLockProtocol p : selected) {
-            for (String pair : TcpProtocolDefaults.pairs(p.name(), p.options())) {
-                pairs.add(p.name() + "." + pair);
-            }
-        }
-        if (!pairs.isEmpty()) {
-            spec.commandLine().getErr().println("tcp fabric: waits stretched for TCP round trips (an --option of the"
-                    + " same name overrides): " + String.join(" ", pairs));
-        }
-        pairs.addAll(options);
-        return pairs;
     }
 
     private List<RangeLockProtocol> select() {
