@@ -121,8 +121,13 @@ final class CitronClient implements RangeLockClient {
 
     }
 
-    /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
-    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg) {
+    /**
+     * A tree node held by a grant: its leaf bits (0 for an internal node), whom it notified and
+     * when ({@code notifiedAt}, this client's clock, once the notifications had landed), and for an
+     * internal node the ticket whose turn it holds (-1 for a leaf).
+     */
+    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg, int ticket,
+                long notifiedAt) {
         @Override
         public String toString() {
             return "node " + node + (leafMask != 0 ? " bits " + Long.toHexString(leafMask) : "")
@@ -154,7 +159,12 @@ final class CitronClient implements RangeLockClient {
     private static final class Attempt {
         final List<Held> held = new ArrayList<>();
         boolean yielded;
-        long nodeStartedAt;
+        /**
+         * When the earliest node in {@link #held} was acquired. A live request keeps earlier nodes
+         * at most hold-wait-ns in all (the lease recoveries of others count on it), however many
+         * times the node under way aborts and retries (issue 6).
+         */
+        long heldSince;
         Held acquired;
         /** Fencing token taken by the last node acquired (0: none yet). */
         long token;
@@ -202,6 +212,8 @@ final class CitronClient implements RangeLockClient {
     private long ancestorEscalations;
     private long descendantResets;
     private long leafClears;
+    /** Releases that skipped a DCnt + 1 older than a reset of it could be ({@link #mayHaveBeenReset}). */
+    private long staleNotifications;
     private final long fenceAddress;
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
@@ -530,6 +542,11 @@ final class CitronClient implements RangeLockClient {
         return new long[] {ticketResets + spillover.resets(), ancestorEscalations, descendantResets, leafClears};
     }
 
+    /** Notifications released too late to be counted (see {@code mayHaveBeenReset}). */
+    long staleNotifications() {
+        return staleNotifications;
+    }
+
     /** Leaves given up for their parent's bakery lock (starvation avoidance). */
     long escalations() {
         return escalations;
@@ -563,12 +580,22 @@ final class CitronClient implements RangeLockClient {
                     releaseNow(a.held); // giving up: the nodes already taken must not stay locked
                     throw e;
                 }
+                if (!a.yielded) {
+                    // Re-validate after the act: the unchecked stretches of this node (T_wait,
+                    // round trips, a pause of this client) count against the earlier nodes too;
+                    // past hold-wait a waiter may have reset their notifications as a dead
+                    // client's, so the grant must not be built on them.
+                    checkHoldWait(a);
+                }
                 if (a.yielded) {
                     if (h != null) {
                         releaseNow(List.of(h));
                     }
                     complete = false;
                     break;
+                }
+                if (a.held.isEmpty()) {
+                    a.heldSince = clock.nanoTime();
                 }
                 a.held.add(h);
             }
@@ -620,6 +647,12 @@ final class CitronClient implements RangeLockClient {
                 // A node aborted and retaken at once keeps its Occ set nearly all the time and
                 // starves the requests below it; a randomized, growing pause lets them through.
                 clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
+                // Retries (slow round trips abort again and again) do not restart the hold-wait
+                // clock of the nodes we hold: past it they are given up (issue 6).
+                checkHoldWait(a);
+                if (a.yielded) {
+                    return null;
+                }
             }
         }
     }
@@ -642,9 +675,13 @@ final class CitronClient implements RangeLockClient {
         }
     }
 
-    /** While holding earlier nodes, a wait longer than hold-wait-ns may be part of a cycle. */
+    /**
+     * While holding earlier nodes, a wait longer than hold-wait-ns may be part of a cycle; and
+     * earlier nodes held longer than that may already have been taken for a dead client's (their
+     * DCnt reset by a waiting occupier): give them up.
+     */
     private void checkHoldWait(Attempt a) {
-        if (!a.held.isEmpty() && clock.nanoTime() - a.nodeStartedAt > p.holdWaitNs()) {
+        if (!a.held.isEmpty() && clock.nanoTime() - a.heldSince > p.holdWaitNs()) {
             yieldHeld(a);
         }
     }
@@ -670,7 +707,6 @@ final class CitronClient implements RangeLockClient {
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
-        a.nodeStartedAt = clock.nanoTime();
         boolean leaf = tree.isLeaf(x);
         long addr = nodeAddress(x);
         long[] anc = ancestors(x);
@@ -796,7 +832,7 @@ final class CitronClient implements RangeLockClient {
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
-                Held h = new Held(x, leafMask, notify, false, cur);
+                Held h = new Held(x, leafMask, notify, false, cur, -1, t2);
                 if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                     releaseNow(List.of(h));
                     if (CitronLayout.expanded(b.longResult(ri))) {
@@ -858,7 +894,7 @@ final class CitronClient implements RangeLockClient {
                     }
                 }
             }
-            Held h = new Held(x, 0, notify, childrenLocked, cur);
+            Held h = new Held(x, 0, notify, childrenLocked, cur, ticket, t2);
             if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                 releaseNow(List.of(h));
                 if (CitronLayout.expanded(b.longResult(ri))) {
@@ -1218,7 +1254,11 @@ final class CitronClient implements RangeLockClient {
         if (h.leafMask() != 0) {
             b.maskedCas(addr, h.leafMask(), h.leafMask(), 0, h.leafMask());
         } else {
-            b.maskedFaa(addr, CitronLayout.VACATE, CitronLayout.BOUNDARY_MASK);
+            // Vacate only our own turn (TCnt = our ticket, Occ set): if a waiter took the turn over
+            // as a dead client's (§3.10 line 11) while we were paused, a blind MFAA {Occ - 1, TCnt + 1}
+            // would clear the new holder's Occ and hand its turn on while it holds (issue 6).
+            b.maskedCas(addr, CitronLayout.turnOf(h.ticket()) | CitronLayout.OCC_BIT, CitronLayout.TURN_FIELDS,
+                    CitronLayout.turnOf(h.ticket() + 1), CitronLayout.TURN_FIELDS);
             if (h.childrenLocked()) {
                 for (int i = 0; i < CitronLayout.FANOUT; i++) {
                     b.maskedCas(at.address(CitronLayout.child(h.node(), i)), CitronLayout.ALL_UNITS,
@@ -1226,9 +1266,31 @@ final class CitronClient implements RangeLockClient {
                 }
             }
         }
+        long age = clock.nanoTime() - h.notifiedAt();
         for (long y : h.notified()) {
+            if (mayHaveBeenReset(at, y, age)) {
+                staleNotifications++;
+                continue;
+            }
             b.maskedFaa(at.address(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
         }
+    }
+
+    /**
+     * Whether a notification of {@code y} made {@code ageNs} ago may have been reset by an occupier
+     * above as a dead client's (§3.10 line 36: DCnt/DMax unchanged for height(y) lease units, on
+     * its clock). Its DCnt + 1 would then leave DCnt one above DMax for good, and every later
+     * occupier's check would pass while one request below it still holds (issue 6): such a release
+     * is skipped instead. If no reset happened, DCnt stays one behind until an occupier resets it
+     * (a wait of height(y) lease units, never an overlap). The margin of one T_wait covers the
+     * release's flight (the protocol already assumes round trips well below T_wait).
+     */
+    private boolean mayHaveBeenReset(CitronTree at, long y, long ageNs) {
+        if (!p.leases()) {
+            return false;
+        }
+        double resetAfter = at.layout().height(y) * (double) leaseUnitNs() * (1 - p.drift()) / (1 + p.drift());
+        return ageNs > resetAfter - Math.max(p.tWaitNs(), eff.waitTNs());
     }
 
     private void releaseNow(List<Held> held) {
