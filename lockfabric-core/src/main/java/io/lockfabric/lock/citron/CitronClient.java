@@ -53,18 +53,21 @@ import java.util.random.RandomGenerator;
  * DCnt + 1), and a node whose children are leaves also MCASes all 256 child bits from 0: if all
  * four succeed it skips the wait. Best case two round trips.
  *
- * <p><b>Release</b> (Algorithm 3), one batch: leaf MCAS clears its bits; internal MFAA {Occ − 1,
- * TCnt + 1} (and clears the child bits it took); DCnt + 1 on every notified ancestor; spillover
- * MFAA {nX + 1}.
+ * <p><b>Release</b> (Algorithm 3), one batch: leaf MCAS clears its bits; internal {Occ − 1,
+ * TCnt + 1} as a masked CAS on our own turn (TCnt = our ticket, Occ set; the paper's MFAA would,
+ * after a takeover, vacate the new turn holder's) and clears the child bits it took; DCnt + 1 on
+ * every notified ancestor, unless the notification is old enough to have been reset (below);
+ * spillover MFAA {nX + 1}.
  *
  * <p><b>Deadlock freedom</b> (not discussed by the paper). Nodes are taken in ascending order,
  * but an occupier waits for holders below it (priority to smaller ranges), so a request holding
  * an earlier node below an occupied ancestor of its next node would wait for an occupier that
  * waits for it. Such a request releases everything it holds at once (when the occupied ancestor
- * covers a node it holds) or after waiting {@code hold-wait-ns} for one node while holding others
- * (a chain through bakery tickets); it finishes the node under way (a ticket cannot be handed back
- * before its turn), releases it and restarts. A request that holds nothing waits for nobody who
- * waits for it.
+ * covers a node it holds) or once it has held others for {@code hold-wait-ns} (a chain through
+ * bakery tickets; counted from the first node held, across aborts and retries of the node under
+ * way, and checked again when that node is acquired); it finishes the node under way (a ticket
+ * cannot be handed back before its turn), releases it and restarts. A request that holds nothing
+ * waits for nobody who waits for it.
  *
  * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
  * parameters from it when it begins (two-phase change: min/max while a change is proposed).
@@ -84,7 +87,12 @@ import java.util.random.RandomGenerator;
  * L/4); an internal node's turn holder that waits 1.5 L in step (b) hands its turn on (masked CAS)
  * so that nobody mistakes it for dead. A waiter whose ticket TCnt has passed (a holder paused past
  * its lease vacated after a takeover) takes a new ticket. Holders paused past their lease break the
- * protocol's assumption; fencing tokens are the guard.
+ * protocol's assumption; fencing tokens are the guard. Their late releases must not break it for
+ * anyone else (issue 6: a DCnt + 1 after a DCnt reset left DCnt above DMax, and every later check
+ * passed one request early): a vacate is a CAS on the holder's own turn, and a release more than
+ * height(y) lease units (less T_wait, drift-adjusted) after notifying y skips y's DCnt + 1 — if
+ * nobody had reset it, DCnt stays one behind until an occupier does (a delay, not an overlap).
+ * Assumption left: a release posted before that bound lands within T_wait.
  *
  * <p><b>Fencing tokens</b>: every node acquisition posts one FAA on a 64-bit counter in the table
  * header, in the batch that completes it (behind the leaf MCAS or the four child MCASes, which it
