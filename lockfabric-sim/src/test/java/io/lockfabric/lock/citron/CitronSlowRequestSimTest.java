@@ -128,6 +128,56 @@ class CitronSlowRequestSimTest {
         assertEquals(1, r.slowStaleReleases(), "the paused holder's release skipped its reset notification");
     }
 
+    /**
+     * The ticket side: client 0 holds node [0, 1024) (height 2) for 3 ms, far past its lease;
+     * clients 1 and 2 queue for the same node over and over (holds 150 us). Client 1 takes the
+     * stuck turn over (§3.10 line 11) after (h + 2) lease units. The late release must not vacate
+     * the turn that is now someone else's: before, its MFAA {Occ - 1, TCnt + 1} cleared the current
+     * holder's Occ and let the next ticket in while it held.
+     */
+    @Test
+    void lateVacateAfterATicketTakeoverDoesNotFreeSomeoneElsesTurn() {
+        try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(3).clientsPerComputeNode(1).seed(7)
+                .build())) {
+            var citron = RangeLockProtocols.byName("citron");
+            History history = new History(fabric::observerNanoTime);
+            List<RangeLockClient> locks = new ArrayList<>();
+            List<ClientThread> threads = new ArrayList<>();
+            long[] firstAt = {0, 10 * US, 20 * US};
+            long[] holdNs = {3_000 * US, 150 * US, 150 * US};
+            for (int i = 0; i < 3; i++) {
+                int c = i;
+                Endpoint e = fabric.newEndpoint();
+                RangeLockClient lock = citron.open(e, "turn", OPTIONS);
+                locks.add(lock);
+                var rec = history.recorder(c);
+                threads.add(fabric.spawn("c" + c, () -> {
+                    e.clock().sleepNanos(firstAt[c]);
+                    do {
+                        RangeGrant g = lock.acquire(0, 1024, Mode.EXCLUSIVE);
+                        rec.granted(g);
+                        e.clock().sleepNanos(holdNs[c]);
+                        rec.releasing(g);
+                        lock.release(g);
+                        e.clock().sleepNanos(3 * US);
+                    } while (c > 0 && fabric.observerNanoTime() < 5_000 * US);
+                }));
+            }
+            threads.forEach(ClientThread::join);
+            List<Hold> holds = history.holds();
+            List<Violation> all = new ArrayList<>(RangeExclusionChecker.violations(holds));
+            List<Violation> bad = all.stream().filter(v -> !involvesLongHold(v)).toList();
+            long resets = CitronProtocol.counters(locks.get(1)).ticketResets()
+                    + CitronProtocol.counters(locks.get(2)).ticketResets();
+            System.out.printf("late vacate: %d grants, %d hazards, %d ticket resets%n", holds.size(),
+                    all.size() - bad.size(), resets);
+            assertTrue(resets > 0, "a waiter took the stuck turn over");
+            assertTrue(holds.stream().anyMatch(h -> h.client() > 0 && h.grantedAt() > 3_100 * US),
+                    "the queue went on after the late release");
+            assertTrue(bad.isEmpty(), bad.toString());
+        }
+    }
+
     private static boolean involvesLongHold(Violation v) {
         List<Hold> hs = switch (v) {
             case Violation.Overlap o -> List.of(o.first(), o.second());
