@@ -53,18 +53,21 @@ import java.util.random.RandomGenerator;
  * DCnt + 1), and a node whose children are leaves also MCASes all 256 child bits from 0: if all
  * four succeed it skips the wait. Best case two round trips.
  *
- * <p><b>Release</b> (Algorithm 3), one batch: leaf MCAS clears its bits; internal MFAA {Occ − 1,
- * TCnt + 1} (and clears the child bits it took); DCnt + 1 on every notified ancestor; spillover
- * MFAA {nX + 1}.
+ * <p><b>Release</b> (Algorithm 3), one batch: leaf MCAS clears its bits; internal {Occ − 1,
+ * TCnt + 1} as a masked CAS on our own turn (TCnt = our ticket, Occ set; the paper's MFAA would,
+ * after a takeover, vacate the new turn holder's) and clears the child bits it took; DCnt + 1 on
+ * every notified ancestor, unless the notification is old enough to have been reset (below);
+ * spillover MFAA {nX + 1}.
  *
  * <p><b>Deadlock freedom</b> (not discussed by the paper). Nodes are taken in ascending order,
  * but an occupier waits for holders below it (priority to smaller ranges), so a request holding
  * an earlier node below an occupied ancestor of its next node would wait for an occupier that
  * waits for it. Such a request releases everything it holds at once (when the occupied ancestor
- * covers a node it holds) or after waiting {@code hold-wait-ns} for one node while holding others
- * (a chain through bakery tickets); it finishes the node under way (a ticket cannot be handed back
- * before its turn), releases it and restarts. A request that holds nothing waits for nobody who
- * waits for it.
+ * covers a node it holds) or once it has held others for {@code hold-wait-ns} (a chain through
+ * bakery tickets; counted from the first node held, across aborts and retries of the node under
+ * way, and checked again when that node is acquired); it finishes the node under way (a ticket
+ * cannot be handed back before its turn), releases it and restarts. A request that holds nothing
+ * waits for nobody who waits for it.
  *
  * <p><b>(m, T_wait) at run time</b>: with a {@link CitronTuning}, each node acquisition takes its
  * parameters from it when it begins (two-phase change: min/max while a change is proposed).
@@ -84,7 +87,12 @@ import java.util.random.RandomGenerator;
  * L/4); an internal node's turn holder that waits 1.5 L in step (b) hands its turn on (masked CAS)
  * so that nobody mistakes it for dead. A waiter whose ticket TCnt has passed (a holder paused past
  * its lease vacated after a takeover) takes a new ticket. Holders paused past their lease break the
- * protocol's assumption; fencing tokens are the guard.
+ * protocol's assumption; fencing tokens are the guard. Their late releases must not break it for
+ * anyone else (issue 6: a DCnt + 1 after a DCnt reset left DCnt above DMax, and every later check
+ * passed one request early): a vacate is a CAS on the holder's own turn, and a release more than
+ * height(y) lease units (less T_wait, drift-adjusted) after notifying y skips y's DCnt + 1 — if
+ * nobody had reset it, DCnt stays one behind until an occupier does (a delay, not an overlap).
+ * Assumption left: a release posted before that bound lands within T_wait.
  *
  * <p><b>Fencing tokens</b> (option {@code fencing}, on by default; off, as in the paper, every
  * token is 0): every node acquisition posts one FAA on a 64-bit counter in the table
@@ -122,8 +130,13 @@ final class CitronClient implements RangeLockClient {
 
     }
 
-    /** A tree node held by a grant: its leaf bits (0 for an internal node) and whom it notified. */
-    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg) {
+    /**
+     * A tree node held by a grant: its leaf bits (0 for an internal node), whom it notified and
+     * when ({@code notifiedAt}, this client's clock, once the notifications had landed), and for an
+     * internal node the ticket whose turn it holds (-1 for a leaf).
+     */
+    record Held(long node, long leafMask, long[] notified, boolean childrenLocked, CitronTree cfg, int ticket,
+                long notifiedAt) {
         @Override
         public String toString() {
             return "node " + node + (leafMask != 0 ? " bits " + Long.toHexString(leafMask) : "")
@@ -161,7 +174,12 @@ final class CitronClient implements RangeLockClient {
     private static final class Attempt {
         final List<Held> held = new ArrayList<>();
         boolean yielded;
-        long nodeStartedAt;
+        /**
+         * When the earliest node in {@link #held} was acquired. A live request keeps earlier nodes
+         * at most hold-wait-ns in all (the lease recoveries of others count on it), however many
+         * times the node under way aborts and retries (issue 6).
+         */
+        long heldSince;
         Held acquired;
         /** Fencing token taken by the last node acquired (0: none yet). */
         long token;
@@ -209,6 +227,8 @@ final class CitronClient implements RangeLockClient {
     private long ancestorEscalations;
     private long descendantResets;
     private long leafClears;
+    /** Releases that skipped a DCnt + 1 older than a reset of it could be ({@link #mayHaveBeenReset}). */
+    private long staleNotifications;
     private final long fenceAddress;
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
@@ -537,6 +557,11 @@ final class CitronClient implements RangeLockClient {
         return new long[] {ticketResets + spillover.resets(), ancestorEscalations, descendantResets, leafClears};
     }
 
+    /** Notifications released too late to be counted (see {@code mayHaveBeenReset}). */
+    long staleNotifications() {
+        return staleNotifications;
+    }
+
     /** Leaves given up for their parent's bakery lock (starvation avoidance). */
     long escalations() {
         return escalations;
@@ -570,12 +595,22 @@ final class CitronClient implements RangeLockClient {
                     releaseNow(a.held); // giving up: the nodes already taken must not stay locked
                     throw e;
                 }
+                if (!a.yielded) {
+                    // Re-validate after the act: the unchecked stretches of this node (T_wait,
+                    // round trips, a pause of this client) count against the earlier nodes too;
+                    // past hold-wait a waiter may have reset their notifications as a dead
+                    // client's, so the grant must not be built on them.
+                    checkHoldWait(a);
+                }
                 if (a.yielded) {
                     if (h != null) {
                         releaseNow(List.of(h));
                     }
                     complete = false;
                     break;
+                }
+                if (a.held.isEmpty()) {
+                    a.heldSince = clock.nanoTime();
                 }
                 a.held.add(h);
             }
@@ -627,6 +662,12 @@ final class CitronClient implements RangeLockClient {
                 // A node aborted and retaken at once keeps its Occ set nearly all the time and
                 // starves the requests below it; a randomized, growing pause lets them through.
                 clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
+                // Retries (slow round trips abort again and again) do not restart the hold-wait
+                // clock of the nodes we hold: past it they are given up (issue 6).
+                checkHoldWait(a);
+                if (a.yielded) {
+                    return null;
+                }
             }
         }
     }
@@ -649,9 +690,13 @@ final class CitronClient implements RangeLockClient {
         }
     }
 
-    /** While holding earlier nodes, a wait longer than hold-wait-ns may be part of a cycle. */
+    /**
+     * While holding earlier nodes, a wait longer than hold-wait-ns may be part of a cycle; and
+     * earlier nodes held longer than that may already have been taken for a dead client's (their
+     * DCnt reset by a waiting occupier): give them up.
+     */
     private void checkHoldWait(Attempt a) {
-        if (!a.held.isEmpty() && clock.nanoTime() - a.nodeStartedAt > p.holdWaitNs()) {
+        if (!a.held.isEmpty() && clock.nanoTime() - a.heldSince > p.holdWaitNs()) {
             yieldHeld(a);
         }
     }
@@ -677,7 +722,6 @@ final class CitronClient implements RangeLockClient {
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
-        a.nodeStartedAt = clock.nanoTime();
         boolean leaf = tree.isLeaf(x);
         long addr = nodeAddress(x);
         long[] anc = ancestors(x);
@@ -803,7 +847,7 @@ final class CitronClient implements RangeLockClient {
                     qp.execute(b);
                 }
                 long t2 = clock.nanoTime();
-                Held h = new Held(x, leafMask, notify, false, cur);
+                Held h = new Held(x, leafMask, notify, false, cur, -1, t2);
                 if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                     releaseNow(List.of(h));
                     if (CitronLayout.expanded(b.longResult(ri))) {
@@ -865,7 +909,7 @@ final class CitronClient implements RangeLockClient {
                     }
                 }
             }
-            Held h = new Held(x, 0, notify, childrenLocked, cur);
+            Held h = new Held(x, 0, notify, childrenLocked, cur, ticket, t2);
             if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
                 releaseNow(List.of(h));
                 if (CitronLayout.expanded(b.longResult(ri))) {
@@ -1235,7 +1279,11 @@ final class CitronClient implements RangeLockClient {
         if (h.leafMask() != 0) {
             b.maskedCas(addr, h.leafMask(), h.leafMask(), 0, h.leafMask());
         } else {
-            b.maskedFaa(addr, CitronLayout.VACATE, CitronLayout.BOUNDARY_MASK);
+            // Vacate only our own turn (TCnt = our ticket, Occ set): if a waiter took the turn over
+            // as a dead client's (§3.10 line 11) while we were paused, a blind MFAA {Occ - 1, TCnt + 1}
+            // would clear the new holder's Occ and hand its turn on while it holds (issue 6).
+            b.maskedCas(addr, CitronLayout.turnOf(h.ticket()) | CitronLayout.OCC_BIT, CitronLayout.TURN_FIELDS,
+                    CitronLayout.turnOf(h.ticket() + 1), CitronLayout.TURN_FIELDS);
             if (h.childrenLocked()) {
                 for (int i = 0; i < CitronLayout.FANOUT; i++) {
                     b.maskedCas(at.address(CitronLayout.child(h.node(), i)), CitronLayout.ALL_UNITS,
@@ -1243,9 +1291,31 @@ final class CitronClient implements RangeLockClient {
                 }
             }
         }
+        long age = clock.nanoTime() - h.notifiedAt();
         for (long y : h.notified()) {
+            if (mayHaveBeenReset(at, y, age)) {
+                staleNotifications++;
+                continue;
+            }
             b.maskedFaa(at.address(y), CitronLayout.ONE_DCNT, CitronLayout.BOUNDARY_MASK);
         }
+    }
+
+    /**
+     * Whether a notification of {@code y} made {@code ageNs} ago may have been reset by an occupier
+     * above as a dead client's (§3.10 line 36: DCnt/DMax unchanged for height(y) lease units, on
+     * its clock). Its DCnt + 1 would then leave DCnt one above DMax for good, and every later
+     * occupier's check would pass while one request below it still holds (issue 6): such a release
+     * is skipped instead. If no reset happened, DCnt stays one behind until an occupier resets it
+     * (a wait of height(y) lease units, never an overlap). The margin of one T_wait covers the
+     * release's flight (the protocol already assumes round trips well below T_wait).
+     */
+    private boolean mayHaveBeenReset(CitronTree at, long y, long ageNs) {
+        if (!p.leases()) {
+            return false;
+        }
+        double resetAfter = at.layout().height(y) * (double) leaseUnitNs() * (1 - p.drift()) / (1 + p.drift());
+        return ageNs > resetAfter - Math.max(p.tWaitNs(), eff.waitTNs());
     }
 
     private void releaseNow(List<Held> held) {
