@@ -30,6 +30,20 @@ class RunnerTest {
         return MicroBenchConfig.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9).build();
     }
 
+    /**
+     * DrTM's readers never release: one must finish within {@code tx-time} of its grant or a writer
+     * takes the lock at the lease's end. The paper's 500 us is far below how long a thread of this
+     * shared 2-core machine can be descheduled (a reader once held 5.3 ms here and a writer came in):
+     * the lease hazard, not a bug, so drtm runs here with leases it can keep (the tcp fabric's).
+     */
+    private static MicroBenchConfig smallFor(LockProtocol protocol) {
+        if (!"drtm".equals(protocol.name())) {
+            return small();
+        }
+        return MicroBenchConfig.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9)
+                .options(ProtocolOptions.parse(List.of("lease-ns=20ms", "tx-time-ns=15ms"))).build();
+    }
+
     private static Runner quietRunner(LocalFabric fabric) {
         return new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()));
     }
@@ -38,7 +52,7 @@ class RunnerTest {
     @MethodSource("protocols")
     void everyProtocolRunsCleanly(LockProtocol protocol) {
         try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
-            RunResult r = quietRunner(fabric).run(protocol, small());
+            RunResult r = quietRunner(fabric).run(protocol, smallFor(protocol));
             assertEquals(OPS, r.measuredOps());
             assertTrue(r.goodput() > 0, "goodput " + r.goodput());
             assertTrue(r.check().enabled());
