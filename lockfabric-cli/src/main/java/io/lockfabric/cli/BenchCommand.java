@@ -6,7 +6,6 @@ import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.ReportFormat;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
-import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.TableMismatchException;
@@ -216,19 +215,22 @@ final class BenchCommand implements Callable<Integer> {
         }
         emit(report);
 
-        int violations = 0;
-        for (RunResult r : results) {
-            for (Violation v : r.violations()) {
-                err.println(r.protocol() + ": " + v.description());
-                violations++;
-            }
+        return exitStatus(err, results.stream().flatMap(r -> r.violations().stream()
+                .map(v -> r.protocol() + ": " + v.description())).toList());
+    }
+
+    /**
+     * Prints each checker finding ("protocol: description") and a summary on {@code err}; the
+     * command's exit status. Shared by {@code bench} and {@code range-bench}.
+     */
+    static int exitStatus(PrintWriter err, List<String> findings) {
+        findings.forEach(err::println);
+        if (findings.isEmpty()) {
+            return Main.EXIT_OK;
         }
-        if (violations > 0) {
-            err.println("check failed: " + violations + " violation(s)");
-            err.flush();
-            return Main.EXIT_VIOLATIONS;
-        }
-        return Main.EXIT_OK;
+        err.println("check failed: " + findings.size() + " violation(s)");
+        err.flush();
+        return Main.EXIT_VIOLATIONS;
     }
 
     /**

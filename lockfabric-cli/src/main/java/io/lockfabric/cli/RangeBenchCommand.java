@@ -5,7 +5,6 @@ import io.lockfabric.bench.range.RangeBenchConfig;
 import io.lockfabric.bench.range.RangeReport;
 import io.lockfabric.bench.range.RangeRunResult;
 import io.lockfabric.bench.range.RangeRunner;
-import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.local.LocalFabric;
@@ -174,19 +173,8 @@ final class RangeBenchCommand implements Callable<Integer> {
         }
         emit(report);
         PrintWriter err = spec.commandLine().getErr();
-        int violations = 0;
-        for (RangeRunResult r : results) {
-            for (Violation v : r.violations()) {
-                err.println(r.protocol() + ": " + v.description());
-                violations++;
-            }
-        }
-        if (violations > 0) {
-            err.println("check failed: " + violations + " violation(s)");
-            err.flush();
-            return Main.EXIT_VIOLATIONS;
-        }
-        return Main.EXIT_OK;
+        return BenchCommand.exitStatus(err, results.stream().flatMap(r -> r.violations().stream()
+                .map(v -> r.protocol() + ": " + v.description())).toList());
     }
 
     private List<RangeLockProtocol> select() {
