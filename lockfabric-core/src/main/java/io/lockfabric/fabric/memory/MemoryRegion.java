@@ -23,7 +23,11 @@ import java.nio.ByteOrder;
  *   <li>128-bit atomics are made atomic with a striped lock: an entry used by 128-bit atomics must
  *       be accessed only by 128-bit atomics and reads (as on an RNIC, where mixing 64- and 128-bit
  *       atomics on one entry is not atomic). A 16-byte read reads each word atomically but not the
- *       pair together.</li>
+ *       pair together. Order, on which protocols may rely only as noted: a 128-bit atomic stores
+ *       word 0 first, so a READ issued after another READ saw its word 1 sees its word 0 (RMA-RW's
+ *       reader polls word 1 for the flag, then takes the release count from word 0); a 16-byte read
+ *       takes word 0 first, so it can pair an atomic's word 0 with the word 1 from before it (why
+ *       ShiftLock's waiting reader may get the token of the writer before it).</li>
  *   <li>Range reads and writes move whole aligned words atomically, so an 8-byte entry inside a
  *       range is never seen torn.</li>
  * </ul>
@@ -86,10 +90,11 @@ public final class MemoryRegion {
         return (long) ARRAY_WORD.get(b, 0);
     }
 
-    /** Reads 16 bytes as two words; each is atomic, the pair is not. */
+    /** Reads 16 bytes as two words, word 0 first; each is atomic, the pair is not. */
     public Int128 read16(long off) {
         checkRange(off, 16);
-        return new Int128(read8(off), read8(off + 8));
+        long lo = read8(off);
+        return new Int128(lo, read8(off + 8));
     }
 
     /**
@@ -206,6 +211,7 @@ public final class MemoryRegion {
             long hi = (long) WORD_HANDLE.getVolatile(memory, off + 8);
             if ((lo & compareMask.lo()) == (compare.lo() & compareMask.lo())
                     && (hi & compareMask.hi()) == (compare.hi() & compareMask.hi())) {
+                // Word 0 first: see the class comment.
                 WORD_HANDLE.setVolatile(memory, off, (lo & ~swapMask.lo()) | (swap.lo() & swapMask.lo()));
                 WORD_HANDLE.setVolatile(memory, off + 8, (hi & ~swapMask.hi()) | (swap.hi() & swapMask.hi()));
             }
@@ -231,7 +237,7 @@ public final class MemoryRegion {
             long sumHi = (hi & ~topsHi) + (add.hi() & ~topsHi) + carry;
             long newLo = sumLo ^ ((lo ^ add.lo()) & topsLo);
             long newHi = sumHi ^ ((hi ^ add.hi()) & topsHi);
-            WORD_HANDLE.setVolatile(memory, off, newLo);
+            WORD_HANDLE.setVolatile(memory, off, newLo); // word 0 first, as in maskedCas128
             WORD_HANDLE.setVolatile(memory, off + 8, newHi);
             return new Int128(lo, hi);
         }

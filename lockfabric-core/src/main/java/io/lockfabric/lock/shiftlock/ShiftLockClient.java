@@ -213,9 +213,10 @@ final class ShiftLockClient implements LockClient {
             long issue = clock.nanoTime();
             // A 16-byte READ may tear (each word atomic, taken at different moments). The grant is
             // decided on word 0 alone (Epoch, RdrCnt), so a tear only delays it. The token comes from
-            // word 1: it is at least the releasing writer's c + 1 only if word 1 was read after word 0,
-            // which MemoryRegion.read16 does on every fabric here but RDMA does not promise; hence
-            // shiftlock does not claim strict fencing (see ShiftLockProtocol.strictFencing).
+            // word 1, which a tear may take from before the flip: then it is the last writer's own
+            // token c, not c + 1 (seen in ShiftLockLocalTest on the local fabric, whose 128-bit atomics
+            // store word 0 first). It is never below c, since RelCnt was c before the flip; shiftlock
+            // does not claim strict fencing (see ShiftLockProtocol.strictFencing).
             Int128 cur = qp.read16(addr);
             long now = clock.nanoTime();
             if (watch.leapt(cur.hi())) {

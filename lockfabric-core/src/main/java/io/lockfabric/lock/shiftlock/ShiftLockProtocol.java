@@ -81,8 +81,8 @@ public final class ShiftLockProtocol implements LockProtocol {
      * Not strict: the token is RelCnt at the grant, which increases from grant to grant between
      * recoveries, but a recovery adds 2^63 to RelCnt modulo 2^64, so the token falls (as a signed
      * number) at the first recovery of a lock and returns to its old range at the second. A waiting
-     * reader's token also rests on its 16-byte READ taking word 0 before word 1, which our fabrics
-     * do and RDMA does not promise.
+     * reader's token comes from a 16-byte READ that may tear: it can be the token of the writer
+     * released just before the reader's grant instead of one more.
      */
     @Override
     public boolean strictFencing() {

@@ -191,6 +191,34 @@ class MemoryRegionTest {
         }
     }
 
+    /**
+     * The order RMA-RW's reader relies on: once an 8-byte READ sees a 128-bit atomic's word 1, a
+     * later READ of word 0 sees that atomic's word 0 or a later one. A writer keeps both words equal
+     * and increasing with 128-bit atomics of both kinds while this thread reads word 1, then word
+     * 0. With the stores in the other order this fails within milliseconds here.
+     */
+    @Test
+    void aReadAfterSeeingAnAtomicsWordOneSeesItsWordZero() throws Exception {
+        MemoryRegion r = new MemoryRegion(1, 16, null, arena);
+        int rounds = 200_000;
+        Thread writer = Thread.ofPlatform().start(() -> {
+            for (long k = 1; k <= rounds; k++) {
+                if ((k & 1) == 0) {
+                    r.maskedFaa128(0, Int128.of(1, 1), Int128.ZERO);
+                } else {
+                    r.maskedCas128(0, Int128.of(k - 1, k - 1), Int128.ONES, Int128.of(k, k), Int128.ONES);
+                }
+            }
+        });
+        for (long reads = 1; writer.isAlive(); reads++) {
+            long hi = r.read8(8);
+            long lo = r.read8(0);
+            assertTrue(lo >= hi, "read " + reads + " saw word 1 = " + hi + ", then an older word 0 = " + lo);
+        }
+        writer.join();
+        assertEquals(Int128.of(rounds, rounds), r.read16(0), "every atomic applied to both words");
+    }
+
     private static final class RecordingCall implements RpcCall {
         final AtomicReference<String> failure = new AtomicReference<>();
 
