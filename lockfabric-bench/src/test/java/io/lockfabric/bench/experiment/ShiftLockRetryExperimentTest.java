@@ -74,6 +74,13 @@ class ShiftLockRetryExperimentTest {
         assertTrue(goodput.getLast() > 10 * goodput.getFirst(), "the last second is steady: " + goodput);
         double mean = goodput.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
         assertEquals(row(CAS, "Kops/s").sim(), mean, 0.1, "the row is the whole run's average");
+        List<Double> runAverage = profile.cells().stream().map(row -> Double.parseDouble(row.get(4))).toList();
+        assertEquals(goodput.getFirst(), runAverage.getFirst(), 0.05, "a run of one bin averages that bin");
+        assertEquals(mean, runAverage.getLast(), 0.1, "a run of all bins is the row");
+        for (int i = 1; i < runAverage.size(); i++) {
+            assertTrue(runAverage.get(i) >= runAverage.get(i - 1) - 0.05, "storm first, so longer runs average more: "
+                    + runAverage);
+        }
     }
 
     @Test
