@@ -30,7 +30,8 @@ public final class CitronAbortRateExperiment implements Experiment {
     /**
      * The sensitivity table's client counts (their runs at the default serialization are the
      * clients sweep's) and the other same-word serializations it runs them with; 100 ns is the
-     * floor, the atomic's own service time (SimConfig's atomicServiceNs): a word is held at least that long.
+     * floor, the atomic's own service time (SimConfig's atomicServiceNs): a word is held at least
+     * that long.
      */
     static final int[] SERIAL_CLIENTS = {48, 96, 192};
     static final long[] SERIAL_NS = {150, 100};
@@ -149,13 +150,15 @@ public final class CitronAbortRateExperiment implements Experiment {
                 + "%.0f%%); with %d ns, the floor (the atomic's own service time: a word is held at least that "
                 + "long, so a lower setting changes nothing), %.2g. So the serialization explains the collapse "
                 + "after the peak and most of the excess aborts; at seed 42 the rate at 192 clients is the paper's "
-                + "order of magnitude only at the floor (150 ns: about ten times it). The abort backoff cap (512 us, was 64 us) keeps it from a "
-                + "livelock (measured when the cap was raised, not rerun here: 192 clients on L = 1 had 185 of 192 "
-                + "clients without a grant over 30 ms with the 64 us cap). m = 6 aborts less (its stand-in, level 5, covers 42%% of borders, and a leaf "
-                + "notifies two nodes instead of three). (3) T_wait = 5 us is below an uncontended leaf's t2 - t1 in the "
+                + "order of magnitude only at the floor (150 ns: about ten times it). The abort backoff cap "
+                + "(512 us, was 64 us) keeps it from a livelock (measured when the cap was raised, not rerun here: "
+                + "192 clients on L = 1 had 185 of 192 clients without a grant over 30 ms with the 64 us cap). "
+                + "m = 6 aborts less (its stand-in, level 5, covers 42%% of borders, and a leaf notifies two nodes "
+                + "instead of three). (3) T_wait = 5 us is below an uncontended leaf's t2 - t1 in the "
                 + "simulator (two round trips of ~2.4 us), so every attempt aborts (clients stuck); the paper's 2 us "
                 + "round trips leave room. Fencing tokens (not in the paper) change goodput by %+.0f%% at %d "
-                + "clients (within run-to-run noise if near 0): one more FAA per node acquisition, on one word every acquisition hits (3.7 M/s at 270 ns).",
+                + "clients (within run-to-run noise if near 0): one more FAA per node acquisition, on one word "
+                + "every acquisition hits (3.7 M/s at 270 ns).",
                 last.timingAbortsPerAcquisition(), peak == 0 ? 0 : 100 * last.goodput() / peak,
                 SERIAL_NS[0], last150.timingAbortsPerAcquisition(),
                 Math.abs(log10(last150) + 2) <= 1 ? "inside" : "outside", last150.goodput() / 1e6,
@@ -178,8 +181,8 @@ public final class CitronAbortRateExperiment implements Experiment {
                 RangeMicrobench.setup(settings, "mixed L, Zipf 0.9; clients " + java.util.Arrays.toString(CLIENTS)
                         + ", m " + java.util.Arrays.toString(MS) + ", T_wait (ns) "
                         + java.util.Arrays.toString(T_WAITS_NS)),
-                List.of(byClients.build(), byM.build(), byT.build(), fencing.build(), serial.build()), rows, discussion,
-                System.nanoTime() - wallStart);
+                List.of(byClients.build(), byM.build(), byT.build(), fencing.build(), serial.build()), rows,
+                discussion, System.nanoTime() - wallStart);
     }
 
     private static RangeRunResult run(ExperimentSettings settings, int clients, List<String> options, String label,

@@ -1069,7 +1069,8 @@ final class CitronClient implements RangeLockClient {
         long state = w & CitronLayout.TURN_FIELDS;
         long since = clock.nanoTime();
         // A live turn holder changes TCnt or Occ within: 1.5 leases in step (b) (then it hands the
-        // turn on), or once Occ is set, T_wait + its descendant check (height units) + its hold.
+        // turn on), or once Occ is set, T_wait + its descendant check (height units) + a leaf
+        // parent's clear of stale leaf bits (one unit) + its hold.
         long stall = (tree.height(x) + 2) * leaseUnitNs();
         while (CitronLayout.tcnt(w) != ticket) {
             turnWord = w;

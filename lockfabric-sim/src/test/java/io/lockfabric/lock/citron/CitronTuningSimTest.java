@@ -58,9 +58,9 @@ class CitronTuningSimTest {
             var result = RangeLockStress.run(fabric, citron, cfg);
             done.set(true);
             manager.join();
-            System.out.printf("tuning under load, fast path %d: %d grants, %d crossing N, %d changes committed, %d commits"
-                    + " refused, %s%n", fastPath, result.holds().size(), result.holdsCrossing(units), counts[0], counts[1],
-                    result.stats());
+            System.out.printf("tuning under load, fast path %d: %d grants, %d crossing N, %d changes committed,"
+                    + " %d commits refused, %s%n", fastPath, result.holds().size(), result.holdsCrossing(units),
+                    counts[0], counts[1], result.stats());
             assertTrue(result.violations().isEmpty(), result.summary());
             assertEquals(8 * 500, result.holds().size());
             assertTrue(result.holds().stream().allMatch(h -> h.releasedAt() != Hold.NEVER));
