@@ -5,15 +5,10 @@ import io.lockfabric.check.Hold;
 import io.lockfabric.check.RangeExclusionChecker;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Batch;
-import io.lockfabric.fabric.Clock;
-import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
-import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Fabric;
-import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.ForwardingEndpoint;
+import io.lockfabric.fabric.ForwardingQueuePair;
 import io.lockfabric.fabric.QueuePair;
-import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.Mode;
@@ -28,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.random.RandomGenerator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,91 +132,29 @@ class CitronLeafClearSimTest {
      * on a leaf) is followed by a stall of its client: a pause between the MCAS and the
      * notification, in virtual time.
      */
-    private static final class StallAfterLock implements Endpoint {
-        private final Endpoint inner;
+    private static final class StallAfterLock extends ForwardingEndpoint {
         private final long stallNs;
         private boolean stalled;
 
         StallAfterLock(Endpoint inner, long stallNs) {
-            this.inner = inner;
+            super(inner);
             this.stallNs = stallNs;
         }
 
         @Override
         public QueuePair queuePair(int memoryNode) {
-            QueuePair q = inner.queuePair(memoryNode);
-            return new QueuePair() {
-                @Override
-                public int memoryNode() {
-                    return q.memoryNode();
-                }
-
-                @Override
-                public Object execute(Verb verb) {
-                    return q.execute(verb);
-                }
-
+            return new ForwardingQueuePair(inner.queuePair(memoryNode)) {
                 @Override
                 public void execute(Batch batch) {
-                    q.execute(batch);
+                    super.execute(batch);
                     if (!stalled && batch.size() == 1 && batch.verbs().getFirst() instanceof Verb.MaskedCas c
                             && c.compare() == 0 && c.swap() == c.compareMask()
                             && (batch.longResult(0) & c.compareMask()) == 0) {
                         stalled = true;
-                        inner.clock().sleepNanos(stallNs);
+                        StallAfterLock.this.clock().sleepNanos(stallNs);
                     }
                 }
-
-                @Override
-                public byte[] rpc(int service, byte[] request) {
-                    return q.rpc(service, request);
-                }
             };
-        }
-
-        @Override
-        public Fabric fabric() {
-            return inner.fabric();
-        }
-
-        @Override
-        public EndpointId id() {
-            return inner.id();
-        }
-
-        @Override
-        public int ordinal() {
-            return inner.ordinal();
-        }
-
-        @Override
-        public Mailbox mailbox() {
-            return inner.mailbox();
-        }
-
-        @Override
-        public Clock clock() {
-            return inner.clock();
-        }
-
-        @Override
-        public RandomGenerator random() {
-            return inner.random();
-        }
-
-        @Override
-        public Table openTable(TableSpec spec) {
-            return inner.openTable(spec);
-        }
-
-        @Override
-        public CounterSnapshot counters() {
-            return inner.counters();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 }
