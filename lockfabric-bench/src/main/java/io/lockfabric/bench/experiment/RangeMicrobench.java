@@ -20,10 +20,13 @@ import java.util.Locale;
  * ranges of the given sizes with Zipf left borders, lock/unlock only (no critical section). A
  * fresh cluster per run; range exclusion is checked in every run.
  *
- * @param options protocol options as {@code name=value} or {@code protocol.name=value}
+ * @param options          protocol options as {@code name=value} or {@code protocol.name=value}
+ * @param sameWordSerialNs the simulated RNIC's serialization of atomics on one word (the default
+ *                         is {@link SimConfig#DEFAULT_SAME_WORD_SERIAL_NS}; other values only for
+ *                         the experiments' sensitivity tables)
  */
 record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clients, List<String> options,
-                       long warmupNs, long durationNs) {
+                       long warmupNs, long durationNs, long sameWordSerialNs) {
     /** The paper's client machines. */
     static final int TESTBED_COMPUTE_NODES = 3;
     /** The paper's range baselines, in the order its figures show them; not all may be registered. */
@@ -44,21 +47,27 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
      */
     static RangeMicrobench of(String protocol, List<Long> sizes, double zipf, int clients) {
         List<String> options = protocol.equals(CitronProtocol.NAME) ? List.of(PAPER_CITRON) : List.of();
-        return new RangeMicrobench(protocol, sizes, zipf, clients, options, WARMUP_NS, DURATION_NS);
+        return new RangeMicrobench(protocol, sizes, zipf, clients, options, WARMUP_NS, DURATION_NS,
+                SimConfig.DEFAULT_SAME_WORD_SERIAL_NS);
     }
 
     /** {@code pairs} on top of the options so far (a later pair overrides an earlier one). */
     RangeMicrobench withOptions(List<String> pairs) {
         List<String> all = new ArrayList<>(options);
         all.addAll(pairs);
-        return new RangeMicrobench(protocol, sizes, zipf, clients, all, warmupNs, durationNs);
+        return new RangeMicrobench(protocol, sizes, zipf, clients, all, warmupNs, durationNs, sameWordSerialNs);
+    }
+
+    /** The same run on a simulated RNIC that serializes atomics on one word for {@code ns} each. */
+    RangeMicrobench withSameWordSerialNs(long ns) {
+        return new RangeMicrobench(protocol, sizes, zipf, clients, options, warmupNs, durationNs, ns);
     }
 
     /** Runs on a fresh simulated cluster: clients over as many of the 3 CNs as they fill evenly. */
     RangeRunResult run(ExperimentSettings settings) {
         int cns = clients % TESTBED_COMPUTE_NODES == 0 ? TESTBED_COMPUTE_NODES : 1;
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(clients / cns)
-                .seed(settings.seed()).build();
+                .sameWordSerialNs(sameWordSerialNs).seed(settings.seed()).build();
         RangeBenchConfig workload = RangeBenchConfig.builder().clients(clients).sizes(sizes).zipf(zipf)
                 .warmupNs(settings.warmupOr(warmupNs)).durationNs(settings.durationOr(durationNs))
                 .seed(settings.seed()).options(options).build();

@@ -1,6 +1,7 @@
 package io.lockfabric.bench.experiment;
 
 import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.sim.SimConfig;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -39,6 +40,18 @@ class CitronExperimentsTest {
         assertEquals(0, replay.violations());
         assertEquals(0, replay.stuck());
         assertTrue(replay.grants() > 0);
+    }
+
+    /** fig7's and fig12's sensitivity runs change the simulated RNIC only, and the default is the simulator's. */
+    @Test
+    void sensitivityRunsChangeOnlyTheSameWordSerialization() {
+        var bench = RangeMicrobench.of("citron", List.of(1L), 0.9, 6);
+        assertEquals(SimConfig.DEFAULT_SAME_WORD_SERIAL_NS, bench.sameWordSerialNs());
+        var other = bench.withOptions(List.of("citron.m=3")).withSameWordSerialNs(150);
+        assertEquals(150, other.sameWordSerialNs());
+        assertEquals(List.of(RangeMicrobench.PAPER_CITRON, "citron.m=3"), other.options());
+        assertEquals(bench.withOptions(List.of("citron.m=3")),
+                other.withSameWordSerialNs(SimConfig.DEFAULT_SAME_WORD_SERIAL_NS));
     }
 
     @Test

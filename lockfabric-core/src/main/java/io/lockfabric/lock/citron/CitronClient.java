@@ -5,6 +5,7 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
@@ -80,7 +81,9 @@ import java.util.random.RandomGenerator;
  * a ticket); (line 36) an occupier that sees a descendant's DCnt/DMax unchanged for h·U sets DCnt =
  * DMax (masked CAS); (line 22) a leaf whose MCAS keeps failing for min(starve-ns, L/2) is given up
  * for its parent, which, once held after a recovery or escalation, READs its four leaf children
- * and WRITEs 0 to any that is non-zero (no live client can hold their bits then). The spillover
+ * and zeroes any whose word stays unchanged for U (no live client holds their bits then; a live
+ * request that set bits before the parent was occupied and notifies too late clears them itself
+ * within U, and zeroing them earlier would let its late release clear a later holder's). The spillover
  * mutex resets a stuck nX the same way. Our bounds are the paper's (T_lease, H·T_lease) widened to
  * cover what a <em>live</em> client may legitimately spend: an occupier waits for its descendants
  * before its hold begins, and a multi-node request holds earlier nodes up to hold-wait (at most
@@ -928,7 +931,7 @@ final class CitronClient implements RangeLockClient {
             }
             waitDescendants(x, a);
             if (staleChildren && p.leases()) {
-                clearStaleChildren(x);
+                clearStaleChildren(x, a);
             }
             // The token must follow the descendant check; a FAA behind a READ in one batch might
             // overtake it (only writes and atomics order later verbs), so it takes a round trip.
@@ -983,21 +986,52 @@ final class CitronClient implements RangeLockClient {
 
     /**
      * §3.10 line 22: we hold leaf-parent {@code x} after its descendants drained, so no live client
-     * holds a child's bits (a holder notified {@code x} and released before the check ended; a late
-     * one aborts and its clearing MCAS finds 0). Bits still set belong to a crashed client: WRITE 0.
+     * holds a child's bits. Bits still set belong to a crashed client, or to a live leaf request
+     * that READ the ancestors before x was occupied, set its bits, and has not notified x yet (slow
+     * path: MCAS and notification are two round trips, and its client may stall in between). That
+     * request's notification lands past T_wait: it aborts and clears its own bits by a masked CAS on
+     * exactly them. A WRITE 0 at once would let a later holder set the same bits, and that late
+     * release would clear them under it, letting a third request in (issue 6;
+     * CitronLeafClearSimTest). So a child is zeroed only once its word stayed unchanged for a lease
+     * unit (every live request releases within it), by a masked CAS against the word seen; we return
+     * once all four children read 0. No request can set bits under x after it was occupied and
+     * checked, except such late ones, which clear them again.
      */
-    private void clearStaleChildren(long x) {
+    private void clearStaleChildren(long x, Attempt a) {
         long first = CitronLayout.child(x, 0);
-        long[] words = readLevelRun(first, CitronLayout.FANOUT);
-        Batch b = new Batch();
-        for (int i = 0; i < CitronLayout.FANOUT; i++) {
-            if (words[i] != 0) {
-                b.write8(nodeAddress(first + i), 0);
-                leafClears++;
+        long[] seen = new long[CitronLayout.FANOUT];
+        long[] since = new long[CitronLayout.FANOUT];
+        while (true) {
+            long[] words = readLevelRun(first, CitronLayout.FANOUT);
+            long now = clock.nanoTime();
+            boolean busy = false;
+            Batch b = new Batch();
+            for (int i = 0; i < CitronLayout.FANOUT; i++) {
+                if (words[i] == 0) {
+                    continue;
+                }
+                busy = true;
+                if (words[i] != seen[i]) {
+                    seen[i] = words[i];
+                    since[i] = now;
+                } else if (now - since[i] >= leaseUnitNs()) {
+                    b.maskedCas(nodeAddress(first + i), seen[i], CitronLayout.ALL_UNITS, 0, CitronLayout.ALL_UNITS);
+                }
             }
-        }
-        if (b.size() > 0) {
-            qp.execute(b);
+            if (!busy) {
+                return;
+            }
+            if (b.size() > 0) {
+                qp.execute(b);
+                for (int i = 0; i < b.size(); i++) {
+                    if (b.longResult(i) == ((Verb.MaskedCas) b.verbs().get(i)).compare()) {
+                        leafClears++;
+                    }
+                }
+                continue; // re-read at once
+            }
+            checkHoldWait(a);
+            clock.sleepNanos(p.pollNs());
         }
     }
 
@@ -1035,7 +1069,8 @@ final class CitronClient implements RangeLockClient {
         long state = w & CitronLayout.TURN_FIELDS;
         long since = clock.nanoTime();
         // A live turn holder changes TCnt or Occ within: 1.5 leases in step (b) (then it hands the
-        // turn on), or once Occ is set, T_wait + its descendant check (height units) + its hold.
+        // turn on), or once Occ is set, T_wait + its descendant check (height units) + a leaf
+        // parent's clear of stale leaf bits (one unit) + its hold.
         long stall = (tree.height(x) + 2) * leaseUnitNs();
         while (CitronLayout.tcnt(w) != ticket) {
             turnWord = w;
@@ -1174,7 +1209,7 @@ final class CitronClient implements RangeLockClient {
             if (resets.size() > 0) {
                 qp.execute(resets);
                 for (int i = 0; i < resets.size(); i++) {
-                    var v = (io.lockfabric.fabric.Verb.MaskedCas) resets.verbs().get(i);
+                    var v = (Verb.MaskedCas) resets.verbs().get(i);
                     if ((resets.longResult(i) & CitronLayout.NOTIFY_FIELDS) == v.compare()) {
                         descendantResets++;
                     }

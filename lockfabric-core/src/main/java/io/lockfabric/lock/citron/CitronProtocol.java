@@ -118,9 +118,10 @@ public final class CitronProtocol implements RangeLockProtocol {
      * With a finite lease {@code L}: lease unit {@code U = L + hold-wait + T_wait}. A crashed client
      * holding or queued at a node of height {@code h} blocks waiters for at most: detection at an
      * ancestor (L), a ticket reset ({@code (h + 2) U} per crashed ticket ahead), the descendant
-     * check's DCnt reset ({@code h U}), a starved leaf's escalation (starve-ns, at most L/2), and
-     * slack. Per crashed client: {@code L + starve + 2 H U + slack}, H the number of levels (the
-     * largest, 16, if the tree may scale up).
+     * check's DCnt reset ({@code h U}), a starved leaf's escalation (starve-ns, at most L/2) and
+     * the clear of a crashed holder's leaf bits once unchanged for U, and slack. Per crashed
+     * client: {@code L + starve + 2 H U + slack}, H the number of levels (the largest, 16, if the
+     * tree may scale up).
      */
     @Override
     public FailureModel failureModel(LockOptions options) {

@@ -5,12 +5,10 @@ import io.lockfabric.fabric.Batch;
 import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
-import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Fabric;
-import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.ForwardingEndpoint;
+import io.lockfabric.fabric.ForwardingQueuePair;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.local.LocalFabric;
@@ -27,7 +25,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,88 +36,36 @@ class CqlLocalTest {
     private static final CqlProtocol CQL = (CqlProtocol) LockProtocols.byName("cql");
 
     /** An endpoint whose queue pairs count round trips: single verbs and batches. */
-    static final class CountingEndpoint implements Endpoint {
-        final Endpoint inner;
+    static final class CountingEndpoint extends ForwardingEndpoint {
         long roundTrips;
         final List<List<VerbKind>> batches = new ArrayList<>();
 
         CountingEndpoint(Endpoint inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Fabric fabric() {
-            return inner.fabric();
-        }
-
-        @Override
-        public EndpointId id() {
-            return inner.id();
-        }
-
-        @Override
-        public int ordinal() {
-            return inner.ordinal();
+            super(inner);
         }
 
         @Override
         public QueuePair queuePair(int memoryNode) {
-            QueuePair qp = inner.queuePair(memoryNode);
-            return new QueuePair() {
-                @Override
-                public int memoryNode() {
-                    return qp.memoryNode();
-                }
-
+            return new ForwardingQueuePair(inner.queuePair(memoryNode)) {
                 @Override
                 public Object execute(Verb verb) {
                     roundTrips++;
-                    return qp.execute(verb);
+                    return super.execute(verb);
                 }
 
                 @Override
                 public void execute(Batch batch) {
                     roundTrips++;
                     batches.add(batch.verbs().stream().map(Verb::kind).toList());
-                    qp.execute(batch);
+                    super.execute(batch);
                 }
 
                 @Override
                 public byte[] rpc(int service, byte[] request) {
                     roundTrips++;
-                    return qp.rpc(service, request);
+                    return super.rpc(service, request);
                 }
             };
-        }
-
-        @Override
-        public Mailbox mailbox() {
-            return inner.mailbox();
-        }
-
-        @Override
-        public Clock clock() {
-            return inner.clock();
-        }
-
-        @Override
-        public RandomGenerator random() {
-            return inner.random();
-        }
-
-        @Override
-        public Table openTable(TableSpec spec) {
-            return inner.openTable(spec);
-        }
-
-        @Override
-        public CounterSnapshot counters() {
-            return inner.counters();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

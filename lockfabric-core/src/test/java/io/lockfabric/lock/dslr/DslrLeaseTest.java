@@ -4,15 +4,10 @@ import io.lockfabric.check.History;
 import io.lockfabric.check.LockStress;
 import io.lockfabric.check.MutualExclusionChecker;
 import io.lockfabric.fabric.Clock;
-import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
-import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.ForwardingEndpoint;
 import io.lockfabric.fabric.IdleStrategy;
-import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.QueuePair;
-import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.local.LocalFabric;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.Grant;
@@ -33,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.random.RandomGenerator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -466,15 +460,14 @@ class DslrLeaseTest {
     }
 
     /** An endpoint whose clock can be told to stall its next sleep: a client paused mid-wait. */
-    private static final class PausingEndpoint implements Endpoint {
-        final Endpoint inner;
+    private static final class PausingEndpoint extends ForwardingEndpoint {
         final AtomicLong pauseNextSleepNs = new AtomicLong();
         final CountDownLatch pausing = new CountDownLatch(1);
         final CountDownLatch woke = new CountDownLatch(1);
         private final Clock clock;
 
         PausingEndpoint(Endpoint inner) {
-            this.inner = inner;
+            super(inner);
             Clock c = inner.clock();
             this.clock = new Clock() {
                 @Override
@@ -502,53 +495,8 @@ class DslrLeaseTest {
         }
 
         @Override
-        public Fabric fabric() {
-            return inner.fabric();
-        }
-
-        @Override
-        public EndpointId id() {
-            return inner.id();
-        }
-
-        @Override
-        public int ordinal() {
-            return inner.ordinal();
-        }
-
-        @Override
-        public QueuePair queuePair(int memoryNode) {
-            return inner.queuePair(memoryNode);
-        }
-
-        @Override
-        public Mailbox mailbox() {
-            return inner.mailbox();
-        }
-
-        @Override
         public Clock clock() {
             return clock;
-        }
-
-        @Override
-        public RandomGenerator random() {
-            return inner.random();
-        }
-
-        @Override
-        public Table openTable(TableSpec spec) {
-            return inner.openTable(spec);
-        }
-
-        @Override
-        public CounterSnapshot counters() {
-            return inner.counters();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
