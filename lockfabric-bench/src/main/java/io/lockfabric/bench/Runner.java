@@ -78,6 +78,7 @@ public final class Runner {
     private final FaultPlan faults;
     private final Consumer<LockClient> clientObserver;
     private final String sharedTable;
+    private final Consumer<List<Hold>> holdObserver;
 
     /** A runner that shows progress on stderr when stderr is a terminal. */
     public Runner(Fabric fabric) {
@@ -85,17 +86,18 @@ public final class Runner {
     }
 
     public Runner(Fabric fabric, boolean showProgress, PrintStream progressOut) {
-        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { }, null);
+        this(fabric, showProgress, progressOut, FaultPlan.NONE, c -> { }, null, null);
     }
 
     private Runner(Fabric fabric, boolean showProgress, PrintStream progressOut, FaultPlan faults,
-                   Consumer<LockClient> clientObserver, String sharedTable) {
+                   Consumer<LockClient> clientObserver, String sharedTable, Consumer<List<Hold>> holdObserver) {
         this.fabric = fabric;
         this.showProgress = showProgress;
         this.progressOut = progressOut;
         this.faults = faults;
         this.clientObserver = clientObserver;
         this.sharedTable = sharedTable;
+        this.holdObserver = holdObserver;
     }
 
     /**
@@ -107,7 +109,7 @@ public final class Runner {
         if (!plan.isNone() && !(fabric instanceof SimFabric)) {
             throw new IllegalArgumentException("faults can only be injected on the sim fabric, not " + fabric.name());
         }
-        return new Runner(fabric, showProgress, progressOut, plan, clientObserver, sharedTable);
+        return new Runner(fabric, showProgress, progressOut, plan, clientObserver, sharedTable, holdObserver);
     }
 
     /**
@@ -117,7 +119,19 @@ public final class Runner {
      */
     public Runner withClientObserver(Consumer<LockClient> observer) {
         return new Runner(fabric, showProgress, progressOut, faults, Objects.requireNonNull(observer, "observer"),
-                sharedTable);
+                sharedTable, holdObserver);
+    }
+
+    /**
+     * This runner, recording every run's history (request, grant and release time of each hold,
+     * observer time, warmup included) and handing it to {@code observer} once the clients have
+     * stopped: for analyses of how a protocol passes a lock on. Unlike a checked run
+     * ({@link MicroBenchConfig#check()}) it adds no verb to the critical sections (no guarded
+     * counter) and checks nothing, so the run's timing is the unrecorded one's.
+     */
+    public Runner withHoldObserver(Consumer<List<Hold>> observer) {
+        return new Runner(fabric, showProgress, progressOut, faults, clientObserver, sharedTable,
+                Objects.requireNonNull(observer, "observer"));
     }
 
     /**
@@ -134,7 +148,7 @@ public final class Runner {
             throw new IllegalArgumentException("a shared table name is 1 to 64 letters, digits, '.', '_' or '-', got '"
                     + name + "'");
         }
-        return new Runner(fabric, showProgress, progressOut, faults, clientObserver, name);
+        return new Runner(fabric, showProgress, progressOut, faults, clientObserver, name, holdObserver);
     }
 
     /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
@@ -186,7 +200,7 @@ public final class Runner {
         TableSpec dataSpec = new TableSpec(table + "-data", DATA_TABLE_PROTOCOL, config.locks(),
                 config.locks() * DATA_OBJECT_BYTES).onMemoryNode(dataNode);
         TableSpec guardSpec = GuardedCounters.tableSpec(table + "-guard", config.locks()).onMemoryNode(dataNode);
-        History history = config.check() ? new History(fabric::observerNanoTime) : null;
+        History history = config.check() || holdObserver != null ? new History(fabric::observerNanoTime) : null;
         ZipfGenerator zipf = new ZipfGenerator(config.locks(), config.zipf());
         SplittableRandom seeds = new SplittableRandom(config.seed());
         OpCounterSlots progress = new OpCounterSlots(config.clients());
@@ -247,7 +261,7 @@ public final class Runner {
             FaultAnalysis analysis = simulated == null ? null : simulated.analysis;
             List<Hold> holds = history == null ? List.of()
                     : analysis == null ? history.holds() : analysis.adjust(history.holds());
-            CheckResult check = history == null ? CheckResult.DISABLED
+            CheckResult check = !config.check() ? CheckResult.DISABLED
                     : check(protocol, holds, guard, analysis == null ? Map.of() : analysis.uncertainIncrements());
             FaultOutcome outcome = FaultOutcome.NONE;
             if (simulated != null) {
@@ -261,6 +275,9 @@ public final class Runner {
                         simulated.fabric.droppedMessages(), simulated.fabric.delayedMessages());
             }
             clients.forEach(clientObserver);
+            if (holdObserver != null) {
+                holdObserver.accept(holds);
+            }
             return summarize(protocol, config, workers, check, crossCheck, outcome);
         } finally {
             if (control != null) {

@@ -39,6 +39,32 @@ class SimRunnerTest {
         }
     }
 
+    /**
+     * A hold observer records every hold (warmup included) without the checked run's guarded
+     * counters: the run is the unobserved one, verb for verb, and nothing is checked.
+     */
+    @Test
+    void aHoldObserverSeesEveryHoldAndChangesNothing() {
+        MicroBenchConfig unchecked = WORKLOAD.toBuilder().check(false).readRatio(0.5).warmupNs(500_000).seed(3).build();
+        java.util.List<io.lockfabric.check.Hold> holds = new java.util.ArrayList<>();
+        RunResult plain;
+        RunResult observed;
+        try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(3).build())) {
+            plain = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+                    .run(LockProtocols.byName("shiftlock"), unchecked);
+        }
+        try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(3).build())) {
+            observed = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+                    .withHoldObserver(holds::addAll).run(LockProtocols.byName("shiftlock"), unchecked);
+        }
+        assertEquals(plain.measuredOps(), observed.measuredOps());
+        assertEquals(plain.operationLatency(), observed.operationLatency());
+        assertEquals(plain.lockOpsPerCycle().oneSided(), observed.lockOpsPerCycle().oneSided());
+        assertFalse(observed.check().enabled(), "an observed run is not a checked one");
+        assertTrue(holds.size() > observed.measuredOps(), "warmup holds too: " + holds.size());
+        assertTrue(holds.stream().allMatch(h -> h.requestedAt() <= h.grantedAt() && h.grantedAt() <= h.releasedAt()));
+    }
+
     @Test
     void measuresInVirtualTimeAndTheSameSeedGivesTheSameRun() {
         LockProtocol cas = LockProtocols.byName("cas");

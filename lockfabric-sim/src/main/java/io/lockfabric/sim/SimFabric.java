@@ -319,6 +319,11 @@ public final class SimFabric implements Fabric {
         return nics[memoryNode].counters();
     }
 
+    /** How long the verbs served so far by memory node {@code memoryNode}'s NIC queued there. */
+    public NicQueueing memoryNodeQueueing(int memoryNode) {
+        return nics[memoryNode].queueing();
+    }
+
     @Override
     public void close() {
         if (!closed) {

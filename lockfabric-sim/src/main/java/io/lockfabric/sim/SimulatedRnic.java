@@ -31,6 +31,10 @@ final class SimulatedRnic {
     private final Map<Long, Long> wordReadUntil = new HashMap<>();
     private final Counters inbound = new Counters();
     private final PauseWindows pauses;
+    private long unitWaitNs;
+    private long wordWaitNs;
+    private long admitted;
+    private long serviceNs;
 
     SimulatedRnic(SimConfig config, PauseWindows pauses) {
         this.config = config;
@@ -43,14 +47,15 @@ final class SimulatedRnic {
      * (the previous verb of its batch); returns the virtual time its execution completes.
      */
     long admit(Verb verb, long arrival, long notBefore) {
-        long start = pauses.firstFreeAt(Math.max(arrival, notBefore));
+        long ready = pauses.firstFreeAt(Math.max(arrival, notBefore));
         int unit = 0;
         for (int i = 1; i < unitFreeAt.length; i++) {
             if (unitFreeAt[i] < unitFreeAt[unit]) {
                 unit = i;
             }
         }
-        start = pauses.firstFreeAt(Math.max(start, unitFreeAt[unit]));
+        long start = pauses.firstFreeAt(Math.max(ready, unitFreeAt[unit]));
+        long unitFree = start;
         boolean exclusive = verb.kind().isAtomic() || verb.kind() == VerbKind.WRITE;
         long firstWord = verb.address() & ~7L;
         int words = touchedWords(verb);
@@ -63,6 +68,10 @@ final class SimulatedRnic {
         }
         long finish = start + serviceNs(verb);
         unitFreeAt[unit] = finish;
+        unitWaitNs += unitFree - ready;
+        wordWaitNs += start - unitFree;
+        serviceNs += finish - start;
+        admitted++;
         for (int w = 0; w < words; w++) {
             long word = firstWord + 8L * w;
             if (exclusive) {
@@ -111,6 +120,10 @@ final class SimulatedRnic {
 
     CounterSnapshot counters() {
         return inbound.snapshot();
+    }
+
+    NicQueueing queueing() {
+        return new NicQueueing(admitted, unitWaitNs, wordWaitNs, serviceNs);
     }
 
     private static void purge(Map<Long, Long> words, long now) {

@@ -104,6 +104,61 @@ class DecLockSimTest {
     }
 
     /**
+     * Fig. 10 Lines 4-5: a reader that finds its node's local lock SHARED (no local writer waiting)
+     * holds at once. Node 1's writer holds; node 0's reader A queues, then node 2's writer W2; the
+     * grant to A carries W2's timestamp, so node 0 knows an earlier remote waiter when its reader B
+     * comes. Phase-fair B joins A at once (readers go before waiting writers); task-fair B waits
+     * behind W2. Phase-fair used to keep B waiting too, which cut its read phases short.
+     */
+    @ParameterizedTest
+    @CsvSource({"declock-pf, true", "declock-tf, false"})
+    void aPhaseFairReaderJoinsItsNodesReadersBeforeAnEarlierRemoteWriter(String protocol, boolean joins) {
+        long[] grantedAt = new long[2]; // B, W2
+        try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(3).clientsPerComputeNode(2).seed(11)
+                .build())) {
+            var p = LockProtocols.byName(protocol);
+            var options = LockOptions.parse(List.of("cns=3"));
+            // clients fill nodes in order: 0 and 1 on node 0, 2 and 3 on node 1, 4 and 5 on node 2
+            List<io.lockfabric.fabric.Endpoint> endpoints = new ArrayList<>();
+            for (int c = 0; c < 6; c++) {
+                endpoints.add(fabric.newEndpoint());
+            }
+            int[] used = {0, 1, 2, 4};
+            long[] startAt = {20_000, 150_000, 0, 40_000}; // A, B, W1, W2
+            long[] holdFor = {200_000, 10_000, 100_000, 10_000};
+            Mode[] modes = {Mode.SHARED, Mode.SHARED, Mode.EXCLUSIVE, Mode.EXCLUSIVE};
+            List<ClientThread> threads = new ArrayList<>();
+            for (int k = 0; k < used.length; k++) {
+                var endpoint = endpoints.get(used[k]);
+                var client = p.open(endpoint, "join", 1, options);
+                int who = k;
+                threads.add(fabric.spawn("c" + used[k], () -> {
+                    endpoint.clock().sleepNanos(startAt[who]);
+                    var g = client.acquire(0, modes[who]);
+                    if (who == 1) {
+                        grantedAt[0] = fabric.observerNanoTime();
+                    } else if (who == 3) {
+                        grantedAt[1] = fabric.observerNanoTime();
+                    }
+                    endpoint.clock().sleepNanos(holdFor[who]);
+                    client.release(g);
+                }));
+            }
+            threads.forEach(ClientThread::join);
+        }
+        System.out.printf("%s: reader B granted at %d ns, remote writer W2 at %d ns%n", protocol, grantedAt[0],
+                grantedAt[1]);
+        assertTrue(grantedAt[0] > 0 && grantedAt[1] > 0, "both were granted");
+        if (joins) {
+            assertTrue(grantedAt[0] < 160_000 && grantedAt[0] < grantedAt[1],
+                    "B joins A's read phase at once: B at " + grantedAt[0] + ", W2 at " + grantedAt[1]);
+        } else {
+            assertTrue(grantedAt[0] > grantedAt[1], "B waits behind the earlier W2: B at " + grantedAt[0] + ", W2 at "
+                    + grantedAt[1]);
+        }
+    }
+
+    /**
      * With {@code sync-interval-ns} the nodes pass the clock barrier again and again (the paper
      * re-synchronizes every second; here every 200 µs of a 3 ms run): both nodes pass many rounds,
      * the same number give or take the one under way at the end, and the lock stays usable.

@@ -4,10 +4,12 @@ import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.check.Hold;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.sim.NicQueueing;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 
@@ -123,6 +125,36 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
 
     /** As {@link #run(ExperimentSettings)}, handing every lock client to {@code observer} after the run. */
     RunResult run(ExperimentSettings settings, Consumer<LockClient> observer) {
+        return run(settings, observer, null);
+    }
+
+    /**
+     * What a probed run saw beyond its {@link RunResult}: every hold (request, grant and release
+     * start, observer time), and the memory node's NIC over the whole run (warmup included).
+     */
+    static final class Probe {
+        final List<Hold> holds = new ArrayList<>();
+        NicQueueing nic = new NicQueueing(0, 0, 0, 0);
+        int nicUnits;
+        long elapsedNs;
+
+        /** Share of the memory node's NIC processing time in use over the run. */
+        double nicUtilization() {
+            return nic.utilization(nicUnits, elapsedNs);
+        }
+
+        /** Mean queueing of a verb at the memory node's NIC (for a unit, then for its word), ns. */
+        double nicWaitPerVerbNs() {
+            return nic.unitWaitPerVerbNs() + nic.wordWaitPerVerbNs();
+        }
+    }
+
+    /**
+     * As {@link #run(ExperimentSettings, Consumer)}, also filling {@code probe} (if not null) with
+     * the run's history and the memory node's NIC queueing; recording adds no verb, so the run is
+     * the unprobed one.
+     */
+    RunResult run(ExperimentSettings settings, Consumer<LockClient> observer, Probe probe) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
@@ -130,8 +162,17 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
                 .options(ProtocolOptions.parse(runOptions())).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
-            return new Runner(fabric, false, settings.progressOut()).withClientObserver(observer)
-                    .run(LockProtocols.byName(protocol), workload);
+            Runner runner = new Runner(fabric, false, settings.progressOut()).withClientObserver(observer);
+            if (probe == null) {
+                return runner.run(LockProtocols.byName(protocol), workload);
+            }
+            long startNs = fabric.observerNanoTime();
+            NicQueueing before = fabric.memoryNodeQueueing(0);
+            RunResult r = runner.withHoldObserver(probe.holds::addAll).run(LockProtocols.byName(protocol), workload);
+            probe.nic = fabric.memoryNodeQueueing(0).minus(before);
+            probe.nicUnits = cluster.nicUnits();
+            probe.elapsedNs = fabric.observerNanoTime() - startNs;
+            return r;
         }
     }
 

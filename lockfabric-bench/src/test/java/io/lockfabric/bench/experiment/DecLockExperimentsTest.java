@@ -132,6 +132,22 @@ class DecLockExperimentsTest {
             assertTrue(ops.sim() >= floor && ops.sim() <= 2, () -> d + ": one FAA, at most one WRITE: " + ops);
         }
         assertMissingNamed(result, DecLockCriticalSectionExperiment.PROTOCOLS);
+        // issue 5: the hottest locks' handovers are traced and the discussion says why, with numbers
+        ExperimentTable traced = result.tables().stream().filter(t -> t.title().startsWith("how the ")).findFirst()
+                .orElseThrow();
+        List<String> tracedRan = DecLockMicrobench.availableOf(DecLockCriticalSectionExperiment.TRACED);
+        assertEquals(tracedRan.size() * DecLockCriticalSectionExperiment.TRACED_CS.length, traced.cells().size());
+        for (List<String> row : traced.cells()) {
+            double held = Double.parseDouble(row.get(3));
+            double perPhase = Double.parseDouble(row.get(4));
+            assertTrue(held > 0 && held <= 100, () -> "held share: " + row);
+            assertTrue(perPhase >= 1, () -> "a phase holds at least one grant: " + row);
+            assertTrue(Double.parseDouble(row.getLast()) >= Integer.parseInt(row.getFirst()),
+                    () -> "every operation's cs verbs reach the memory node: " + row);
+        }
+        if (tracedRan.size() == DecLockCriticalSectionExperiment.TRACED.size()) {
+            assertTrue(result.discussion().contains("Why DecLock is"), result.discussion());
+        }
     }
 
     @Test

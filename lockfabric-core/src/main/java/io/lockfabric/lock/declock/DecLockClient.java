@@ -36,7 +36,8 @@ import java.util.Set;
  * (one READ) for the earliest remote waiter's timestamp. It then waits for an intra-node LOCAL
  * message (and looks at its state at least every {@code signal-poll-ns}, answering reset signals
  * meanwhile): granted locally, or chosen to acquire the CQL lock for the node. (Joining at once
- * also needs the CQL grant within its local budget, below, and no known remote waiter earlier.) A representative
+ * also needs the CQL grant within its local budget, below, and, task-fair, no known remote waiter
+ * earlier; phase-fair readers join whatever the remote waiters, as the paper's Fig. 10 Lines 4-5.) A representative
  * granted the CQL lock records it, takes the earliest remote timestamp from the grant message, and
  * if it is a reader shares with waiting readers: task-fair ({@code declock-tf}) the adjacent readers
  * at the head of the local queue that are earlier than the remote waiters; phase-fair
@@ -520,9 +521,20 @@ public final class DecLockClient implements LockClient {
         return true;
     }
 
-    /** A new reader joins local readers at once unless a remote waiter is known to have come before it. */
+    /**
+     * Whether a reader arriving at the node's shared lock (no local writer waiting) joins at once
+     * whatever the remote waiters. Phase-fair: yes, as the paper's Fig. 10 Lines 4-5 (a reader that
+     * finds the local lock SHARED holds at once; only a waiting local writer, which makes the state
+     * EXCLUSIVE, stops it): PF lets readers go before waiting writers, and the remote ones are
+     * bounded by the local budget (not with remote-prefer). Task-fair (and remote-prefer): only if
+     * no remote waiter is known to have come before it (the timestamp order across nodes);
+     * local-prefer always.
+     */
     private boolean mayJoinReaders(LocalLock l, long ts) {
-        return policy == Policy.LOCAL_PREFER || l.remoteTs == CqlEngine.NO_TIMESTAMP
+        if (policy == Policy.LOCAL_PREFER || (phaseFair && policy != Policy.REMOTE_PREFER)) {
+            return true;
+        }
+        return l.remoteTs == CqlEngine.NO_TIMESTAMP
                 || Timestamps.earlier(ts, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS);
     }
 
