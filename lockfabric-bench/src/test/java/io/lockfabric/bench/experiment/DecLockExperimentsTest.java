@@ -49,7 +49,8 @@ class DecLockExperimentsTest {
 
     /**
      * The hierarchical DecLock's queue is sized by the run's compute nodes; DecLock runs get a
-     * timeout above the longest live wait; flat baselines get neither; set options win.
+     * timeout above the longest live wait; ShiftLock its artifact's fixed poll gap; the other flat
+     * baselines none of these; set options win.
      */
     @Test
     void runsPassTheirComputeNodeCountAndTimeout() {
@@ -61,7 +62,10 @@ class DecLockExperimentsTest {
                         .withOptions(List.of("declock-tf.cns=16", "declock-tf.timeout-ns=1ms")).withClients(3, 4)
                         .runOptions());
         assertEquals(List.of("cql" + timeout), DecLockMicrobench.testbed(DecLockMicrobench.CQL, 0, 1).runOptions());
-        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.SHIFTLOCK, 0, 1).runOptions());
+        assertEquals(List.of("shiftlock.poll-ns=1862", "shiftlock.max-poll-ns=1862"),
+                DecLockMicrobench.testbed(DecLockMicrobench.SHIFTLOCK, 0, 1).runOptions(),
+                "ShiftLock polls at its artifact's fixed gap");
+        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.DSLR, 0, 1).runOptions());
     }
 
     /**
