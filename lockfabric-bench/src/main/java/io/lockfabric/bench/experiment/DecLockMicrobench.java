@@ -7,7 +7,6 @@ import io.lockfabric.bench.Runner;
 import io.lockfabric.check.Hold;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.LockClient;
-import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockProtocols;
 import io.lockfabric.sim.NicQueueing;
 import io.lockfabric.sim.SimConfig;
@@ -58,16 +57,6 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * hottest lock's waiters timed out and reset it. The paper does not give its timeout.
      */
     static final String DECLOCK_TIMEOUT = "50ms";
-    /** ShiftLock's options for the gap between a waiting client's READs, first and largest. */
-    static final String POLL_OPTION = "poll-ns";
-    static final String MAX_POLL_OPTION = "max-poll-ns";
-    /**
-     * ShiftLock as its artifact runs it (the DecLock paper's baseline): a waiting reader or writer
-     * READs the entry every {@code remote_wait} = its {@code --backoff}, 1862 ns by default, a fixed
-     * gap, where our protocol's default doubles the gap up to 20 us. Only the fixed gap gives
-     * checks per acquisition near the paper's (15.6 at cs 32; doubling gives 2.6).
-     */
-    static final String SHIFTLOCK_ARTIFACT_POLL = "1862";
 
     DecLockMicrobench {
         options = List.copyOf(options);
@@ -86,8 +75,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
 
     /** True if {@code protocol} is registered and reads option {@code option}. */
     static boolean hasOption(String protocol, String option) {
-        return available(protocol) && LockProtocols.byName(protocol).options().stream()
-                .map(LockOption::name).anyMatch(option::equals);
+        return ArtifactOptions.hasOption(protocol, option);
     }
 
     /** The registered ones of {@code protocols}, in order. */
@@ -190,29 +178,18 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * The options the run uses: these, plus unless set {@code protocol.cns=computeNodes} for a
      * protocol that sizes its queue by the compute nodes (the hierarchical DecLock: the table
      * cannot learn the topology), {@code protocol.timeout-ns=}{@value #DECLOCK_TIMEOUT} for the
-     * DecLock protocols (see {@link #DECLOCK_TIMEOUT}), and for ShiftLock its artifact's fixed poll
-     * gap (see {@link #SHIFTLOCK_ARTIFACT_POLL}).
+     * DecLock protocols (see {@link #DECLOCK_TIMEOUT}), and the artifacts' settings
+     * ({@link ArtifactOptions}).
      */
     List<String> runOptions() {
         List<String> out = new ArrayList<>(options);
         if (hasOption(protocol, CNS_OPTION)) {
-            addUnlessSet(out, CNS_OPTION, Integer.toString(computeNodes));
+            ArtifactOptions.addUnlessSet(out, protocol, CNS_OPTION, Integer.toString(computeNodes));
         }
         if (DECLOCKS.contains(protocol) && hasOption(protocol, TIMEOUT_OPTION)) {
-            addUnlessSet(out, TIMEOUT_OPTION, DECLOCK_TIMEOUT);
+            ArtifactOptions.addUnlessSet(out, protocol, TIMEOUT_OPTION, DECLOCK_TIMEOUT);
         }
-        if (protocol.equals(SHIFTLOCK) && hasOption(protocol, POLL_OPTION)) {
-            addUnlessSet(out, POLL_OPTION, SHIFTLOCK_ARTIFACT_POLL);
-            addUnlessSet(out, MAX_POLL_OPTION, SHIFTLOCK_ARTIFACT_POLL);
-        }
-        return List.copyOf(out);
-    }
-
-    private void addUnlessSet(List<String> out, String option, String value) {
-        String key = protocol + "." + option + "=";
-        if (out.stream().noneMatch(o -> o.startsWith(key))) {
-            out.add(key + value);
-        }
+        return ArtifactOptions.of(protocol, out);
     }
 
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */

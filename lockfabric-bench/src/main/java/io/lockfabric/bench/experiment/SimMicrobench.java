@@ -17,7 +17,8 @@ import java.util.Locale;
  * release it at once (no critical section), a share {@code readRatio} of them shared. Default
  * simulator model, one memory node, a fresh cluster per run.
  *
- * @param options protocol options as {@code protocol.key=value} pairs
+ * @param options protocol options as {@code protocol.key=value} pairs, run with the artifacts'
+ *                settings ({@link ArtifactOptions}) where these do not set them
  */
 record SimMicrobench(String protocol, List<String> options, double readRatio, double zipf, long locks,
                      int computeNodes, int clientsPerComputeNode, long warmupNs, long durationNs) {
@@ -77,7 +78,7 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
         MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(options)).build();
+                .options(ProtocolOptions.parse(ArtifactOptions.of(protocol, options))).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(fabric, false, settings.progressOut()).run(LockProtocols.byName(protocol), workload);
         }
@@ -91,10 +92,11 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                                 long durationNs) {
         long warmup = settings.warmupOr(warmupNs);
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s; measured %.0f ms after %.0f ms "
-                        + "(cas: %.0f ms, its backoff adapts); seed %d",
+                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s, shiftlock polling at its artifact's "
+                        + "fixed %s ns; measured %.0f ms after %.0f ms (cas: %.0f ms, its backoff adapts); seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, workload,
-                options.isEmpty() ? "" : ", options " + String.join(" ", options), settings.durationOr(durationNs) / 1e6,
+                options.isEmpty() ? "" : ", options " + String.join(" ", options), ArtifactOptions.SHIFTLOCK_POLL_NS,
+                settings.durationOr(durationNs) / 1e6,
                 warmup / 1e6, Math.max(warmup, ADAPTIVE_BACKOFF_WARMUP_NS) / 1e6, settings.seed());
     }
 
