@@ -92,6 +92,71 @@ class CitronScaleSimTest {
     }
 
     /**
+     * Seeds × a workload that keeps holders on the old top levels across scale-ups: 6 clients on 2
+     * machines, a third of the requests cover [0, x) for a random x (the old root and its top
+     * levels, held 20–80 us), the rest random ranges of a space growing to 60 000 units; factor 4
+     * and 16 alternate. No overlap, tokens increase, every client finishes, and carried counts were
+     * paid.
+     */
+    @Test
+    void scaleUpSeedSweepWithTopLevelHolders() {
+        long carried = 0;
+        long scaleUps = 0;
+        for (long seed = 1; seed <= 24; seed++) {
+            int factor = seed % 2 == 0 ? 16 : 4;
+            var opts = LockOptions.parse(List.of("units=256", "scale-poll-ns=30us", "scale-factor=" + factor));
+            try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(3)
+                    .seed(seed).build())) {
+                var citron = RangeLockProtocols.byName("citron");
+                History history = new History(fabric::observerNanoTime);
+                List<ClientThread> threads = new ArrayList<>();
+                List<CitronClient> locks = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    int client = i;
+                    Endpoint e = fabric.newEndpoint();
+                    var l = (CitronClient) citron.open(e, "sweep", opts);
+                    locks.add(l);
+                    var rec = history.recorder(client);
+                    long sd = seed;
+                    threads.add(fabric.spawn("c" + client, () -> {
+                        SplittableRandom rnd = new SplittableRandom(sd * 1_000_003L + client);
+                        for (int op = 0; op < 80; op++) {
+                            long reach = Math.max(300, 60_000L * (op + 1) / 80);
+                            long start;
+                            long end;
+                            if (rnd.nextInt(3) == 0) {
+                                start = 0;
+                                end = 1 + rnd.nextLong(Math.min(reach, 4 * l.units()));
+                            } else {
+                                long size = 1 + (long) Math.exp(rnd.nextDouble() * Math.log(3_000));
+                                start = rnd.nextLong(Math.max(1, reach - size));
+                                end = start + size;
+                            }
+                            rec.requesting();
+                            RangeGrant g = l.acquire(start, end, Mode.EXCLUSIVE);
+                            rec.granted(g);
+                            e.clock().sleepNanos((20 + rnd.nextLong(61)) * US);
+                            rec.releasing(g);
+                            l.release(g);
+                        }
+                    }));
+                }
+                threads.forEach(ClientThread::join);
+                var holds = history.holds();
+                List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
+                v.addAll(RangeExclusionChecker.fencing(holds));
+                assertTrue(v.isEmpty(), "seed " + seed + ": " + v);
+                assertEquals(6 * 80, holds.size(), "seed " + seed);
+                carried += locks.stream().mapToLong(CitronClient::carriedReleases).sum();
+                scaleUps += locks.stream().mapToLong(CitronClient::scaleUps).sum();
+            }
+        }
+        System.out.printf("scale-up sweep: 24 seeds, %d scale-ups, %d carried DCnt + 1 paid%n", scaleUps, carried);
+        assertTrue(scaleUps >= 48, "every seed scaled up more than once: " + scaleUps);
+        assertTrue(carried >= 24, "holders of the old top levels were carried: " + carried);
+    }
+
+    /**
      * Algorithm 4 waits for no holder: a client holds [0, 8) for 2 ms while a request past N
      * triggers a scale-up; the poller completes it and a worker is granted 40 ranges elsewhere in
      * the old [0, N) and in the new part, all before the holder lets go (with the former drain, the
@@ -246,6 +311,70 @@ class CitronScaleSimTest {
             // Into every node a scale-up added above the old root, and on (the OR of 4 096 and 1 024
             // from requests still on the old tree made a second scale-up at factor 16).
             assertTrue(holder.carriedReleases() >= factor / 4, "the holder's Occ was carried into the new ancestors");
+        }
+    }
+
+    /**
+     * Algorithm 2 line 33 for an occupier: a request for the old root got its turn before the
+     * scale-up marked the root but sets Occ after (paused in between; a root notifies nobody, so
+     * no timing test catches the pause). Its Occ was not carried: it must see the mark the MFAA
+     * returns and retry on the new tree, or it would hold [0, 256) beside the holder of the new
+     * root, which checked the old root's DCnt/DMax but cannot see its Occ.
+     */
+    @Test
+    void anOccAfterTheMarkIsNotCarriedAndRetriesOnTheNewTree() {
+        var opts = LockOptions.parse(List.of("units=256", "scale-poll-ns=50us"));
+        try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(1).clientsPerComputeNode(4).seed(1)
+                .build())) {
+            var citron = RangeLockProtocols.byName("citron");
+            History history = new History(fabric::observerNanoTime);
+            Endpoint ea = fabric.newEndpoint();
+            Endpoint et = fabric.newEndpoint();
+            Endpoint eb = fabric.newEndpoint();
+            var late = (CitronClient) citron.open(ea, "late", opts);
+            var trigger = (CitronClient) citron.open(et, "late", opts);
+            var whole = (CitronClient) citron.open(eb, "late", opts);
+            long[] at = new long[3]; // late granted, whole granted, whole releasing
+            var arec = history.recorder(0);
+            var brec = history.recorder(1);
+            ClientThread a = fabric.spawn("late", () -> {
+                ea.clock().sleepNanos(200 * US);
+                arec.requesting();
+                RangeGrant g = late.acquire(0, 256, Mode.EXCLUSIVE); // the old root
+                arec.granted(g);
+                at[0] = fabric.observerNanoTime();
+                arec.releasing(g);
+                late.release(g);
+            });
+            fabric.pauseAt((io.lockfabric.sim.SimProcess) a, 200 * US + 500, 300 * US); // after its ticket
+            ClientThread t = fabric.spawn("trigger", () -> {
+                et.clock().sleepNanos(210 * US);
+                RangeGrant g = trigger.acquire(300, 5_000, Mode.EXCLUSIVE);
+                trigger.release(g);
+            });
+            ClientThread b = fabric.spawn("whole", () -> {
+                eb.clock().sleepNanos(350 * US);
+                brec.requesting();
+                RangeGrant g = whole.acquire(0, 16_384, Mode.EXCLUSIVE);
+                brec.granted(g);
+                at[1] = fabric.observerNanoTime();
+                eb.clock().sleepNanos(400 * US);
+                at[2] = fabric.observerNanoTime();
+                brec.releasing(g);
+                whole.release(g);
+            });
+            a.join();
+            t.join();
+            b.join();
+            var holds = history.holds();
+            List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
+            v.addAll(RangeExclusionChecker.fencing(holds));
+            System.out.printf("late request granted at %.1f us; whole new tree held %.1f-%.1f us; late refetches %d%n",
+                    at[0] / 1e3, at[1] / 1e3, at[2] / 1e3, late.refetches());
+            assertTrue(v.isEmpty(), v.toString());
+            assertTrue(at[1] < 500 * US, "the whole tree was granted during the pause: " + at[1]);
+            assertTrue(at[0] > at[2], "the late request waited for the new root's holder");
+            assertTrue(late.refetches() >= 1, "it retried on the new tree");
         }
     }
 
