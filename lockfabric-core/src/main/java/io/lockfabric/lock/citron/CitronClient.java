@@ -126,8 +126,9 @@ import java.util.random.RandomGenerator;
  * release cannot tell whether its count was carried. {@link #scaleDown} stays blocking: it drains
  * the tree by locking its root, clears the kept tree's marks, publishes and retires the old root.
  * A scaler that crashes between its marks and its publication leaves a marked root: requests
- * retry until a poller takes the spillover mutex over (lease) and redoes the scale-up (counts
- * carried twice make occupiers of the new root wait for a DCnt reset, never pass early).
+ * retry until a poller takes the spillover mutex over (lease) and redoes the scale-up with a
+ * large DMax margin ({@link #INTERRUPTED_MARGIN}): occupiers of the new top nodes wait for a DCnt
+ * reset (h lease units), never pass early.
  *
  * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
  *
@@ -230,6 +231,8 @@ final class CitronClient implements RangeLockClient {
     /** The background maximizer poller (null with scale-poll-ns = inf). */
     private final CitronScalePoller poller;
     private long lastScaleUpNs;
+    /** Scale-ups this client completed for a scaler that died between its marks and its publication. */
+    private long interruptedScaleUps;
     private boolean closed;
     /** DCnt + 1 paid on new ancestors for counts a scale-up carried ({@link #payCarried}). */
     private long carriedReleases;
@@ -424,6 +427,26 @@ final class CitronClient implements RangeLockClient {
      * notifies nobody, would be seen by no occupier of the new root.
      */
     void scaleUp() {
+        scaleUp(false);
+    }
+
+    /**
+     * DMax added to every carry target when a scale-up finds the one before it interrupted (the old
+     * root already carries this generation's mark: its scaler died between its marks and its
+     * publication, and the spillover mutex was taken over). What that scaler's marks did is
+     * unknown: a holder may since have paid a carried count into a region no carry reached, and
+     * the counts are carried again. DMax that far above DCnt makes every occupier of the new nodes
+     * wait until it resets DCnt = DMax as a dead client's (h lease units, §3.10 line 36), by which
+     * time every payment is made or skipped as too late ({@link #mayHaveBeenReset}): a wait,
+     * never an early pass (2^13 exceeds the payments any number of live clients can make).
+     */
+    static final int INTERRUPTED_MARGIN = 1 << 13;
+
+    /**
+     * {@link #scaleUp()}; with {@code stopAfterMarks} (tests only) it stops right after its marks
+     * and keeps the spillover mutex, as a scaler that crashes there.
+     */
+    void scaleUp(boolean stopAfterMarks) {
         long word = spillover.acquire(0, configAddress);
         boolean released = false;
         try {
@@ -460,8 +483,15 @@ final class CitronClient implements RangeLockClient {
                 marks.maskedCas(cur.address(y), 0, 0, CitronLayout.markOf(g + 1), CitronLayout.EXP_FIELD);
             }
             qp.execute(marks);
+            if (stopAfterMarks) {
+                released = true; // "crashed": the mutex stays held until a waiter takes it over
+                return;
+            }
             long dcnt = 0;
-            long dmax = 0;
+            // Root first: its mark shows whether a scaler of this generation marked before us.
+            boolean interrupted = CitronLayout.expMark(marks.longResult(0)) > g;
+            long dmax = interrupted ? INTERRUPTED_MARGIN : 0;
+            interruptedScaleUps += interrupted ? 1 : 0;
             for (int i = 0; i < marks.size(); i++) {
                 long v = marks.longResult(i);
                 dcnt += CitronLayout.dcnt(v);
@@ -505,6 +535,11 @@ final class CitronClient implements RangeLockClient {
             }
         }
         return m;
+    }
+
+    /** Scale-ups this client completed after another scaler's crash (see {@link #INTERRUPTED_MARGIN}). */
+    long interruptedScaleUps() {
+        return interruptedScaleUps + (poller != null && poller.startedBy(this) ? poller.interruptedScaleUps() : 0);
     }
 
     /** Virtual or real nanoseconds the last scale-up of this client took, from its allocation rpc to publication. */

@@ -46,6 +46,7 @@ final class CitronScalePoller {
     private volatile boolean stopped;
     private volatile long scaleUps;
     private volatile long polls;
+    private volatile long interruptedScaleUps;
     private volatile RuntimeException failure;
 
     private CitronScalePoller(Fabric fabric, Key key, Endpoint beside, Table table, CitronLayout base,
@@ -113,6 +114,7 @@ final class CitronScalePoller {
                 if (scaler.scaleUpWanted()) {
                     scaler.scaleUp();
                     scaleUps = scaler.scaleUps();
+                    interruptedScaleUps = scaler.interruptedScaleUps();
                 }
             }
             own.close();
@@ -136,6 +138,11 @@ final class CitronScalePoller {
     /** Scale-ups this poller performed. */
     long scaleUps() {
         return scaleUps;
+    }
+
+    /** Scale-ups this poller completed after another scaler's crash. */
+    long interruptedScaleUps() {
+        return interruptedScaleUps;
     }
 
     /** Maximizer polls so far. */

@@ -379,6 +379,83 @@ class CitronScaleSimTest {
     }
 
     /**
+     * A scaler crashes right after its marks (holding the spillover mutex): the tree is frozen
+     * (requests meet the marked root and wait for a publication) until the poller takes the mutex
+     * over as a dead holder's (lease 200 us) and redoes the scale-up with a DMax margin; a holder
+     * whose count the dead scaler marked releases meanwhile. Ranges stay exclusive, every live
+     * client finishes, and a request for the whole new tree waits for the margin's DCnt reset.
+     */
+    @Test
+    void aScalerThatDiesAfterItsMarksIsReplacedSafely() {
+        var opts = LockOptions.parse(List.of("units=256", "scale-poll-ns=50us", "lease-ns=200us",
+                "hold-wait-ns=50us"));
+        try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(1).clientsPerComputeNode(4).seed(4)
+                .build())) {
+            var citron = RangeLockProtocols.byName("citron");
+            History history = new History(fabric::observerNanoTime);
+            Endpoint ex = fabric.newEndpoint();
+            Endpoint ed = fabric.newEndpoint();
+            Endpoint ew = fabric.newEndpoint();
+            var holder = (CitronClient) citron.open(ex, "dead", opts);
+            var dead = (CitronClient) citron.open(ed, "dead", opts);
+            var worker = (CitronClient) citron.open(ew, "dead", opts);
+            long[] at = new long[3]; // holder releasing, worker's first grant on the new tree, whole-tree grant
+            var xrec = history.recorder(0);
+            var wrec = history.recorder(2);
+            ClientThread x = fabric.spawn("holder", () -> {
+                xrec.requesting();
+                RangeGrant g = holder.acquire(0, 8, Mode.EXCLUSIVE);
+                xrec.granted(g);
+                ex.clock().sleepNanos(100 * US);
+                at[0] = fabric.observerNanoTime();
+                xrec.releasing(g);
+                holder.release(g);
+            });
+            ClientThread d = fabric.spawn("dead-scaler", () -> {
+                ed.clock().sleepNanos(10 * US);
+                RangeGrant g = dead.acquire(300, 1_000, Mode.EXCLUSIVE); // ORs 1 000 into the maximizer
+                dead.release(g);
+                dead.scaleUp(true); // marks the old tree, then "crashes" holding the spillover mutex
+            });
+            ClientThread w = fabric.spawn("worker", () -> {
+                ew.clock().sleepNanos(40 * US);
+                for (int i = 0; i < 20; i++) {
+                    long start = 16 + 24 * i;
+                    wrec.requesting();
+                    RangeGrant g = worker.acquire(start, start + 20, Mode.EXCLUSIVE);
+                    wrec.granted(g);
+                    if (at[1] == 0 && worker.units() > 256) {
+                        at[1] = fabric.observerNanoTime();
+                    }
+                    ew.clock().sleepNanos(5 * US);
+                    wrec.releasing(g);
+                    worker.release(g);
+                }
+                wrec.requesting();
+                RangeGrant g = worker.acquire(0, 1_024, Mode.EXCLUSIVE); // the whole new tree
+                wrec.granted(g);
+                at[2] = fabric.observerNanoTime();
+                wrec.releasing(g);
+                worker.release(g);
+            });
+            x.join();
+            d.join();
+            w.join();
+            var holds = history.holds();
+            List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
+            v.addAll(RangeExclusionChecker.fencing(holds));
+            System.out.printf("dead scaler: holder released at %.0f us, worker on the new tree from %.0f us, whole tree"
+                    + " at %.0f us; %d interrupted scale-up redone%n", at[0] / 1e3, at[1] / 1e3, at[2] / 1e3,
+                    holder.interruptedScaleUps());
+            assertTrue(v.isEmpty(), v.toString());
+            assertEquals(1, holder.interruptedScaleUps(), "the poller (started by the holder) redid the scale-up");
+            assertEquals(1_024, worker.units());
+            assertTrue(at[1] > at[0], "the tree stayed frozen until the poller took the mutex over");
+            assertTrue(at[2] > at[1], "the whole tree was granted after the margin's reset");
+        }
+    }
+
+    /**
      * The background poller scales the tree up on its own: one request reaches past N once, and
      * no client acquires anything for 1 ms after; by then the tree has grown (the next request, in
      * [0, 256), finds the old root marked and runs on the new tree).
