@@ -123,7 +123,12 @@ import java.util.random.RandomGenerator;
  * nodes keep their place). The Exp flag is a 3-bit mark (the generation, at most 7 scale-ups):
  * with the paper's 1-bit flag set by MFAA, a node in the top m levels of two trees in a row (any
  * scale-up by fewer than m levels) has its flag flipped back by the second scale-up, and a
- * release cannot tell whether its count was carried. {@link #scaleDown} stays blocking: it drains
+ * release cannot tell whether its count was carried. The carry goes into every node added above
+ * the old root, not the paper's ancestors m, 2m, … levels up (for a step of fewer than m levels
+ * there are none, and the old root's occupier, who notifies nobody, would be invisible to an
+ * occupier of the new root). A release follows the marks assuming the marked levels (the largest
+ * m in use) do not change between scale-ups: with a {@link CitronTuning}, change m only while the
+ * tree does not scale. {@link #scaleDown} stays blocking: it drains
  * the tree by locking its root, clears the kept tree's marks, publishes and retires the old root.
  * A scaler that crashes between its marks and its publication leaves a marked root: requests
  * retry until a poller takes the spillover mutex over (lease) and redoes the scale-up with a
@@ -791,23 +796,22 @@ final class CitronClient implements RangeLockClient {
             }
             if (a.yielded) {
                 return null;
-            } else {
-                aborts++;
-                if (tries >= p.maxRestarts()) {
-                    throw new LockUnavailableException("citron node " + node + ": aborted " + (tries + 1)
-                            + " times; gave up after max-restarts=" + p.maxRestarts() + " (" + timingAborts
-                            + " aborts so far because the notification took longer than t-wait-ns=" + eff.abortTNs()
-                            + " allows: is T_wait above two round trips?)");
-                }
-                // A node aborted and retaken at once keeps its Occ set nearly all the time and
-                // starves the requests below it; a randomized, growing pause lets them through.
-                clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
-                // Retries (slow round trips abort again and again) do not restart the hold-wait
-                // clock of the nodes we hold: past it they are given up (issue 6).
-                checkHoldWait(a);
-                if (a.yielded) {
-                    return null;
-                }
+            }
+            aborts++;
+            if (tries >= p.maxRestarts()) {
+                throw new LockUnavailableException("citron node " + node + ": aborted " + (tries + 1)
+                        + " times; gave up after max-restarts=" + p.maxRestarts() + " (" + timingAborts
+                        + " aborts so far because the notification took longer than t-wait-ns=" + eff.abortTNs()
+                        + " allows: is T_wait above two round trips?)");
+            }
+            // A node aborted and retaken at once keeps its Occ set nearly all the time and
+            // starves the requests below it; a randomized, growing pause lets them through.
+            clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
+            // Retries (slow round trips abort again and again) do not restart the hold-wait
+            // clock of the nodes we hold: past it they are given up (issue 6).
+            checkHoldWait(a);
+            if (a.yielded) {
+                return null;
             }
         }
     }
