@@ -14,6 +14,16 @@ public interface Fabric extends AutoCloseable {
     Endpoint newEndpoint();
 
     /**
+     * A new endpoint on the same machine as {@code beside}, for a background activity of that
+     * client (CITRON's scale-up poller): it shares the client's compute node and NIC. A fabric that
+     * places clients by their order (the simulator) does not count it as a client, so that adding
+     * a background endpoint moves no later client to another node. Default: {@link #newEndpoint()}.
+     */
+    default Endpoint newEndpointBeside(Endpoint beside) {
+        return newEndpoint();
+    }
+
+    /**
      * Starts {@code body} as a client's thread of control: a platform thread on a real-time fabric,
      * a simulated process in virtual time on the simulator. Client code (a lock client and its
      * endpoint) must run inside such a body, never on a thread the caller made itself, so that

@@ -21,6 +21,17 @@ public record TableSpec(String name, String protocol, long locks, long bytes, by
         RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region);
 
         /**
+         * Creates the handler with access to the memory node that hosts the table, for services
+         * that allocate memory on it at run time (CITRON's scale-up: new tables, zeroed and
+         * registered, whose addresses the service hands out). The memory node calls this one; the
+         * default ignores the node.
+         */
+        default RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region,
+                                  io.lockfabric.fabric.memory.MemoryNode node) {
+            return create(region);
+        }
+
+        /**
          * The protocol options (as {@code name=value}) the service depends on beyond the table's
          * name and lock count. A remote memory node cannot receive code: it rebuilds the service
          * from the protocol's name, the lock count and these options.
@@ -36,6 +47,12 @@ public record TableSpec(String name, String protocol, long locks, long bytes, by
                 @Override
                 public RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region) {
                     return factory.create(region);
+                }
+
+                @Override
+                public RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region,
+                                         io.lockfabric.fabric.memory.MemoryNode node) {
+                    return factory.create(region, node);
                 }
 
                 @Override

@@ -27,9 +27,11 @@ final class SimEndpoint implements Endpoint {
     private final SimClock clock;
     private final RandomGenerator random;
     private SimProcess owner;
+    private final double clockRate;
     private boolean closed;
 
     SimEndpoint(SimFabric fabric, EndpointId id, int ordinal, double clockRate, long seed) {
+        this.clockRate = clockRate;
         this.fabric = fabric;
         this.id = id;
         this.ordinal = ordinal;
@@ -40,6 +42,11 @@ final class SimEndpoint implements Endpoint {
         for (int i = 0; i < queuePairs.length; i++) {
             queuePairs[i] = new SimQueuePair(fabric, this, fabric.memoryNode(i), fabric.nic(i), fabric.cpu(i));
         }
+    }
+
+    /** The rate of this endpoint's clock relative to true time. */
+    double clockRate() {
+        return clockRate;
     }
 
     /**

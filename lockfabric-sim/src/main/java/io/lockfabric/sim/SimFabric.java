@@ -51,6 +51,8 @@ public final class SimFabric implements Fabric {
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
     private boolean closed;
+    /** Client endpoints made so far (background ones excluded): they decide placement and seeds. */
+    private int clients;
     private double dropProbability;
     private double delayProbability;
     private long delayNs;
@@ -159,20 +161,41 @@ public final class SimFabric implements Fabric {
     /**
      * A new client endpoint. Clients fill compute nodes in order: the first
      * {@code clientsPerComputeNode} endpoints are on compute node 0, and so on (wrapping around).
+     * Background endpoints ({@link #newEndpointBeside}) do not count.
      */
     @Override
     public Endpoint newEndpoint() {
         if (closed) {
             throw new FabricException("fabric is closed");
         }
+        int client = ++clients;
+        int cn = ((client - 1) / config.clientsPerComputeNode()) % config.computeNodes();
+        double rate = 1 + (random.nextDouble() * 2 - 1) * config.clockDrift();
+        return add(cn, rate, config.seed() * 0x9E3779B97F4A7C15L + client);
+    }
+
+    /**
+     * A background endpoint on {@code beside}'s compute node, with its clock rate (one machine,
+     * one clock). It takes no client place and draws nothing from the fabric's random source, so
+     * adding one changes neither the placement nor the clocks of the clients made after it.
+     */
+    @Override
+    public Endpoint newEndpointBeside(Endpoint beside) {
+        if (closed) {
+            throw new FabricException("fabric is closed");
+        }
+        if (!(beside instanceof SimEndpoint b) || endpoints.get(b.id()) != b) {
+            throw new IllegalArgumentException("not an endpoint of this fabric: " + beside);
+        }
+        return add(b.id().node(), b.clockRate(), config.seed() * 0x9E3779B97F4A7C15L + 0x5DEECE66DL * (endpointList.size() + 1));
+    }
+
+    private SimEndpoint add(int cn, double rate, long seed) {
         int ordinal = endpointList.size() + 1;
         if (ordinal > EndpointId.MAX_QUEUE) {
             throw new FabricException("too many endpoints");
         }
-        int cn = ((ordinal - 1) / config.clientsPerComputeNode()) % config.computeNodes();
-        double rate = 1 + (random.nextDouble() * 2 - 1) * config.clockDrift();
-        SimEndpoint e = new SimEndpoint(this, new EndpointId(cn, ordinal), ordinal, rate,
-                config.seed() * 0x9E3779B97F4A7C15L + ordinal);
+        SimEndpoint e = new SimEndpoint(this, new EndpointId(cn, ordinal), ordinal, rate, seed);
         endpoints.put(e.id(), e);
         endpointList.add(e);
         return e;

@@ -87,7 +87,7 @@ public final class MemoryNode implements AutoCloseable {
             throw new FabricException("memory node " + index + " has no free region ids");
         }
         MemoryRegion region = new MemoryRegion(id, spec.bytes(), spec.fill(), arena);
-        RpcHandler handler = spec.service() == null ? null : spec.service().create(region);
+        RpcHandler handler = spec.service() == null ? null : spec.service().create(region, this);
         MemoryRegion[] r = java.util.Arrays.copyOf(regions, id + 1);
         r[id] = region;
         RpcHandler[] s = java.util.Arrays.copyOf(services, id + 1);

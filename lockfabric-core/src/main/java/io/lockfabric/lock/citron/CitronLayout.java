@@ -33,14 +33,19 @@ package io.lockfabric.lock.citron;
  *
  * <h2>Internal node: two flags and two bakery counter pairs, each its own MFAA field</h2>
  * <pre>
- *  63 62  61   60  59         45 44         30 29         15 14          0
- * +-----+----+----+-------------+-------------+-------------+-------------+
- * | rsv |Exp |Occ |  TCnt (15)  |  TMax (15)  |  DCnt (15)  |  DMax (15)  |
- * +-----+----+----+-------------+-------------+-------------+-------------+
+ *  63    61   60  59         45 44         30 29         15 14          0
+ * +--------+----+-------------+-------------+-------------+-------------+
+ * |Exp (3) |Occ |  TCnt (15)  |  TMax (15)  |  DCnt (15)  |  DMax (15)  |
+ * +--------+----+-------------+-------------+-------------+-------------+
  * </pre>
  * {@code TMax}/{@code TCnt}: tickets for a lock at this node, now serving. {@code DMax}/{@code
  * DCnt}: notifications from requests at descendants, and their releases. {@code Occ}: occupied
- * (a holder of this node blocks new requests below it). {@code Exp}: the tree was scaled up.
+ * (a holder of this node blocks new requests below it). {@code Exp}: the paper's expanded flag,
+ * widened to a 3-bit mark: the generation (1 to {@value #MAX_MARK}) of the last scale-up that
+ * carried this node's counters into its new ancestors, 0 if none ({@code CitronClient}, scale-up).
+ * A request of generation g whose update of a node returns a mark above g knows the scale-up to
+ * g + 1 read the node before it (its update was not carried); a root with any mark is no longer a
+ * root. Only scale-ups and scale-downs write it (masked CAS, compare mask 0), never an MFAA.
  * Counters compare modulo 2^15 (at most 32 767 concurrent clients). Every update is an MFAA
  * with {@link #BOUNDARY_MASK}, so fields wrap on their own; a 1-bit flag is cleared by adding 1.
  */
@@ -79,6 +84,11 @@ public final class CitronLayout {
     public static final long ONE_TCNT = 1L << TCNT_SHIFT;
     public static final long OCC_BIT = 1L << OCC_SHIFT;
     public static final long EXP_BIT = 1L << EXP_SHIFT;
+    public static final int EXP_BITS = 3;
+    /** The Exp mark field (bits 61–63). */
+    public static final long EXP_FIELD = ((1L << EXP_BITS) - 1) << EXP_SHIFT;
+    /** Largest mark: a tree scales up to at most this many generations. */
+    public static final int MAX_MARK = (1 << EXP_BITS) - 1;
     public static final long TCNT_FIELD = COUNTER_MASK << TCNT_SHIFT;
     public static final long DCNT_FIELD = COUNTER_MASK << DCNT_SHIFT;
     public static final long DMAX_FIELD = COUNTER_MASK << DMAX_SHIFT;
@@ -252,8 +262,22 @@ public final class CitronLayout {
         return (w & OCC_BIT) != 0;
     }
 
+    /** Whether the node carries any scale-up mark (for a root: the tree it heads was scaled). */
     public static boolean expanded(long w) {
-        return (w & EXP_BIT) != 0;
+        return (w & EXP_FIELD) != 0;
+    }
+
+    /** The Exp mark: generation of the last scale-up that carried this node (0: none). */
+    public static int expMark(long w) {
+        return (int) ((w & EXP_FIELD) >>> EXP_SHIFT);
+    }
+
+    /** The Exp field set to {@code mark}. */
+    public static long markOf(int mark) {
+        if (mark < 0 || mark > MAX_MARK) {
+            throw new IllegalArgumentException("citron Exp mark must be in [0, " + MAX_MARK + "], got " + mark);
+        }
+        return (long) mark << EXP_SHIFT;
     }
 
     /** Height of node {@code x}: 0 for a leaf, {@code H − 1} for the root. */

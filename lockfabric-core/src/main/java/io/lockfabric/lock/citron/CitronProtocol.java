@@ -47,8 +47,8 @@ public final class CitronProtocol implements RangeLockProtocol {
     public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
             "T_lease: holders release within it; waiters recover from crashed clients at the four waits of s3.10 (inf: no recovery)");
     public static final LockOption SCALE_POLL_NS = new LockOption("scale-poll-ns", 10_000_000,
-            "each client READs the maximizer this often (on its own thread, before an acquire) and scales the tree up"
-                    + " when a request reached past N (paper: 10 ms; inf: never scale)");
+            "a background poller per client machine and table READs the maximizer this often and scales the tree up"
+                    + " (Algorithm 4) when a request reached past N (paper: 10 ms; inf: never scale, no poller)");
     public static final LockOption SCALE_FACTOR = new LockOption("scale-factor", 4,
             "growth of N per scale-up step: 4 (one level) or 16 (two levels)");
     public static final LockOption FENCING = new LockOption("fencing", 1,
@@ -204,7 +204,11 @@ public final class CitronProtocol implements RangeLockProtocol {
     @Override
     public TableSpec tableSpec(String tableName, LockOptions options) {
         CitronLayout tree = layout(options);
-        return new TableSpec(tableName, NAME, tree.units(), tree.tableBytes());
+        // The service allocates scale-up expansions and answers configuration queries (§3.9.1);
+        // a remote memory node rebuilds it from the table's name and units.
+        return new TableSpec(tableName, NAME, tree.units(), tree.tableBytes()).withService(
+                TableSpec.ServiceFactory.dependingOn(List.of(UNITS.name() + "=" + tree.units()),
+                        CitronService.factory(tableName)));
     }
 
     @Override

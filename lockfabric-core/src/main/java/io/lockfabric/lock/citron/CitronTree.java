@@ -19,14 +19,19 @@ import java.util.List;
  * | H_15−1 |       ...       | H_1 − 1|   g    |
  * +--------+-----------------+--------+--------+
  * </pre>
- * {@code g}: scale-ups so far (at most {@value #MAX_GENERATIONS}); nibble i: levels of generation i
+ * {@code g}: scale-ups so far (at most {@link #MAX_GENERATIONS}); nibble i: levels of generation i
  * minus one. Generation 0's levels come from the {@code units} option. Zero: never scaled.
  * Immutable.
  */
 final class CitronTree {
     static final int NIBBLE = 4;
     static final long NIBBLE_MASK = 0xF;
-    static final int MAX_GENERATIONS = 15;
+    /**
+     * Scale-ups a tree can take: each marks the nodes it carries with its generation, and the
+     * mark field ({@link CitronLayout#EXP_FIELD}) holds up to 7 (from N = 2^10, 7 steps of 4x reach
+     * the paper's 2^28).
+     */
+    static final int MAX_GENERATIONS = CitronLayout.MAX_MARK;
 
     private final int[] levels;
     private final long[] bases;
@@ -89,6 +94,29 @@ final class CitronTree {
 
     long[] bases() {
         return bases.clone();
+    }
+
+    /** The levels of the whole tree (its newest generation). */
+    int height() {
+        return levels[levels.length - 1];
+    }
+
+    /** This configuration as it was at generation {@code g} (its first g + 1 generations). */
+    CitronTree upTo(int g) {
+        if (g < 0 || g > generation()) {
+            throw new IllegalArgumentException("generation " + g + " outside [0, " + generation() + "]");
+        }
+        return g == generation() ? this : new CitronTree(Arrays.copyOf(levels, g + 1), Arrays.copyOf(bases, g + 1));
+    }
+
+    /**
+     * Index, in a tree of {@code toLevels} levels grown from one of {@code fromLevels} (which is its
+     * leftmost subtree), of node {@code x} of the smaller tree: same position, {@code toLevels −
+     * fromLevels} levels deeper.
+     */
+    static long lift(long x, int fromLevels, int toLevels) {
+        int e = level(fromLevels, x);
+        return CitronLayout.levelStart(e + toLevels - fromLevels) + (x - CitronLayout.levelStart(e));
     }
 
     /** Words generation {@code g} stores: the nodes of its tree that the previous one lacks. */

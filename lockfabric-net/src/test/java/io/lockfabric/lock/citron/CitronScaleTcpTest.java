@@ -29,11 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * CITRON scale-up (FAST'23 §3.9.1) on the tcp fabric, with clients of two fabrics (as of two
  * processes) on one memory node: the tree starts at N = 256 while 4 clients on each fabric lock
- * ranges of a space that grows past it, holding them while others scale the tree up. Scale-up
- * needs no allocation rpc: the expansion tables are opened by name, so the first open (by a
- * client of either fabric) allocates them on the server and the other fabric's clients find the
- * same ones. Ranges stay exclusive, tokens increase, and the clients of both fabrics follow the
- * new configurations. (In this package for the client's scale counters.)
+ * ranges of a space that grows past it, holding them while each fabric's background poller
+ * scales the tree up. The expansions come from the allocation rpc of the table's service, which
+ * the server rebuilds from the protocol name and units (one table on the server per scale-up),
+ * and the other fabric's clients find their addresses with the service's configuration query.
+ * Ranges stay exclusive, tokens increase, and the clients of both fabrics follow the new
+ * configurations. (In this package for the client's scale counters.)
  */
 class CitronScaleTcpTest {
     private static final long US = 1_000;
