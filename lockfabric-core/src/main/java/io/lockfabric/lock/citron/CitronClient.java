@@ -11,6 +11,7 @@ import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.lock.RangeLockClient;
+import io.lockfabric.lock.citron.CitronProfile.Phase;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -233,6 +234,8 @@ final class CitronClient implements RangeLockClient {
     /** Releases that skipped a DCnt + 1 older than a reset of it could be ({@link #mayHaveBeenReset}). */
     private long staleNotifications;
     private final long fenceAddress;
+    /** Where acquisitions spend their time ({@link CitronProfile}). */
+    private final CitronProfile.Recorder profile = new CitronProfile.Recorder();
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
         this.qp = endpoint.queuePair(table.memoryNode());
@@ -315,14 +318,56 @@ final class CitronClient implements RangeLockClient {
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
         }
-        maybeScaleUp();
-        while (true) {
-            try {
-                return acquireIn(start, end);
-            } catch (ConfigChanged e) {
-                refreshConfig(); // everything taken was given back: retry on the new tree
+        profile.acquisitions++;
+        profile.enter(Phase.OTHER, clock.nanoTime());
+        try {
+            maybeScaleUp();
+            while (true) {
+                try {
+                    return acquireIn(start, end);
+                } catch (ConfigChanged e) {
+                    refreshConfig(); // everything taken was given back: retry on the new tree
+                }
             }
+        } finally {
+            profile.enter(null, clock.nanoTime());
         }
+    }
+
+    /** Where this client's acquisitions spent their time so far. */
+    CitronProfile profile() {
+        return profile.snapshot();
+    }
+
+    /**
+     * What the memory word at {@code address} is in this client's table: a node of the tree as
+     * first created (index, level, units), a header word, or null if it is neither (an expansion
+     * table's node, another table).
+     */
+    String describeWord(long address) {
+        long base = table.at(CitronLayout.TREE_OFFSET);
+        if (address >= base && address < base + baseTree.nodes() * CitronLayout.WORD_BYTES) {
+            long x = (address - base) / CitronLayout.WORD_BYTES + CitronLayout.ROOT;
+            return "node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "") + ", units ["
+                    + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))";
+        }
+        if (address == maximizerAddress) {
+            return "maximizer";
+        }
+        if (address == configAddress) {
+            return "configuration word";
+        }
+        if (address == fenceAddress) {
+            return "fencing counter";
+        }
+        if (address == table.at(CitronLayout.SPILLOVER_OFFSET)) {
+            return "spillover mutex";
+        }
+        return null;
+    }
+
+    private void enter(Phase phase) {
+        profile.enter(phase, clock.nanoTime());
     }
 
     private RangeGrant acquireIn(long start, long end) {
@@ -626,6 +671,7 @@ final class CitronClient implements RangeLockClient {
                         + " times; gave up after max-restarts=" + p.maxRestarts());
             }
             // Randomized pause so that the requests that deadlocked do not meet again in step.
+            enter(Phase.BACKOFF);
             clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(restart + 1, MAX_BACKOFF_DOUBLINGS)));
         }
     }
@@ -664,6 +710,7 @@ final class CitronClient implements RangeLockClient {
                 }
                 // A node aborted and retaken at once keeps its Occ set nearly all the time and
                 // starves the requests below it; a randomized, growing pause lets them through.
+                enter(Phase.BACKOFF);
                 clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
                 // Retries (slow round trips abort again and again) do not restart the hold-wait
                 // clock of the nodes we hold: past it they are given up (issue 6).
@@ -725,6 +772,7 @@ final class CitronClient implements RangeLockClient {
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
+        profile.nodeAttempts++;
         boolean leaf = tree.isLeaf(x);
         long addr = nodeAddress(x);
         long[] anc = ancestors(x);
@@ -733,6 +781,7 @@ final class CitronClient implements RangeLockClient {
         int ticket = -1;
         long turnAt = 0;
         if (!leaf) { // (a)
+            enter(Phase.TICKET);
             Batch b = new Batch();
             int ti = b.maskedFaa(addr, CitronLayout.ONE_TMAX, CitronLayout.BOUNDARY_MASK);
             int first = -1;
@@ -765,6 +814,7 @@ final class CitronClient implements RangeLockClient {
         long leafMask = leaf ? tree.leafMask(x, l, r) : 0;
         long firstCasFailure = -1;
         while (true) {
+            enter(Phase.ANCESTORS);
             if (ancWords == null) { // (b)
                 Batch b = new Batch();
                 for (long y : anc) {
@@ -774,6 +824,7 @@ final class CitronClient implements RangeLockClient {
                 if (b.size() > 0) {
                     qp.execute(b);
                 }
+                profile.ancestorReadNs += clock.nanoTime() - t1;
                 ancWords = new long[anc.length];
                 for (int i = 0; i < anc.length; i++) {
                     ancWords[i] = b.longResult(i);
@@ -810,6 +861,7 @@ final class CitronClient implements RangeLockClient {
                 continue;
             }
             long[] notify = notifySet(x);
+            enter(Phase.LOCK);
             if (leaf) { // (c) + (d)
                 Batch b = new Batch();
                 int ci = b.maskedCas(addr, 0, leafMask, leafMask, leafMask);
@@ -825,6 +877,8 @@ final class CitronClient implements RangeLockClient {
                 boolean locked = (b.longResult(ci) & leafMask) == 0;
                 if (!locked) {
                     retries++;
+                    profile.leafCasFailures++;
+                    enter(Phase.LEAF_RETRY);
                     if (p.fastPath() && notify.length > 0) {
                         releaseNow(notify, 0, 0); // roll the notifications back
                     }
@@ -852,6 +906,7 @@ final class CitronClient implements RangeLockClient {
                 long t2 = clock.nanoTime();
                 Held h = new Held(x, leafMask, notify, false, cur, -1, t2);
                 if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
+                    enter(Phase.BACKOFF);
                     releaseNow(List.of(h));
                     if (CitronLayout.expanded(b.longResult(ri))) {
                         throw new ConfigChanged();
@@ -860,6 +915,7 @@ final class CitronClient implements RangeLockClient {
                 }
                 a.acquired = h;
                 a.token = tokenOf(b, fi);
+                profile.nodesAcquired++;
                 return Outcome.ACQUIRED;
             }
             // (c) + (d), internal node
@@ -905,6 +961,7 @@ final class CitronClient implements RangeLockClient {
                     }
                 }
                 if (!childrenLocked) {
+                    profile.childLockFailures++;
                     staleChildren = p.leases(); // in use now, or left by a crashed holder
                     if (undo.size() > 0) {
                         retries++;
@@ -914,6 +971,7 @@ final class CitronClient implements RangeLockClient {
             }
             Held h = new Held(x, 0, notify, childrenLocked, cur, ticket, t2);
             if (notify.length > 0 && tooLateOrExpanded(t1, t2, b, ni, notify.length, ri)) {
+                enter(Phase.BACKOFF);
                 releaseNow(List.of(h));
                 if (CitronLayout.expanded(b.longResult(ri))) {
                     throw new ConfigChanged();
@@ -923,19 +981,24 @@ final class CitronClient implements RangeLockClient {
             a.acquired = h;
             if (childrenLocked) {
                 a.token = tokenOf(b, fi);
+                profile.nodesAcquired++;
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
+            enter(Phase.T_WAIT);
             long wake = t0 + eff.waitTNs();
             for (long now = clock.nanoTime(); now < wake; now = clock.nanoTime()) {
                 clock.sleepNanos(wake - now);
             }
+            enter(Phase.DESCENDANTS);
             waitDescendants(x, a);
             if (staleChildren && p.leases()) {
                 clearStaleChildren(x, a);
             }
+            enter(Phase.LOCK);
             // The token must follow the descendant check; a FAA behind a READ in one batch might
             // overtake it (only writes and atomics order later verbs), so it takes a round trip.
             a.token = takeToken();
+            profile.nodesAcquired++;
             return Outcome.ACQUIRED;
         }
     }
@@ -1049,6 +1112,8 @@ final class CitronClient implements RangeLockClient {
     private boolean tooLateOrExpanded(long t1, long t2, Batch b, int notifyIndex, int notified, int rootIndex) {
         // Alice's wait may run fast by δ on her clock while Bob's interval runs slow by δ on his.
         long budget = (long) Math.floor(eff.abortTNs() * (1 - p.drift()) / (1 + p.drift()));
+        profile.spans++;
+        profile.spanNs += t2 - t1;
         if (t2 - t1 > budget) {
             timingAborts++;
             return true;
