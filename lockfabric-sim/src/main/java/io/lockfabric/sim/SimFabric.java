@@ -337,14 +337,33 @@ public final class SimFabric implements Fabric {
         return false;
     }
 
+    /**
+     * Starts tracking, from zero, where the verbs served by every memory node's RNIC wait (for a
+     * unit, for a word; {@link NicQueueing}); {@code false} stops it. Only observes: the simulation
+     * runs the same either way. Driver thread (between {@link #runUntil} calls).
+     */
+    public void trackMemoryNodeQueueing(boolean on) {
+        for (SimulatedRnic nic : nics) {
+            nic.track(on);
+        }
+    }
+
+    /**
+     * Where the verbs {@code memoryNode}'s RNIC served waited since {@link #trackMemoryNodeQueueing}
+     * began, with the {@code top} words that cost the most word wait.
+     *
+     * @throws IllegalStateException if tracking is off
+     */
+    public NicQueueing memoryNodeQueueing(int memoryNode, int top) {
+        if (memoryNode < 0 || memoryNode >= nics.length) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (fabric has " + nics.length + ")");
+        }
+        return nics[memoryNode].queueing(top);
+    }
+
     @Override
     public CounterSnapshot memoryNodeCounters(int memoryNode) {
         return nics[memoryNode].counters();
-    }
-
-    /** How long the verbs served so far by memory node {@code memoryNode}'s NIC queued there. */
-    public NicQueueing memoryNodeQueueing(int memoryNode) {
-        return nics[memoryNode].queueing();
     }
 
     @Override

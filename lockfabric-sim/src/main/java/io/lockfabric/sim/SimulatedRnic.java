@@ -5,8 +5,11 @@ import io.lockfabric.fabric.Counters;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,10 +34,13 @@ final class SimulatedRnic {
     private final Map<Long, Long> wordReadUntil = new HashMap<>();
     private final Counters inbound = new Counters();
     private final PauseWindows pauses;
-    private long unitWaitNs;
-    private long wordWaitNs;
-    private long admitted;
-    private long serviceNs;
+    /** Per word while tracking: {exclusive verbs, reads, word wait ns, delayed verbs}; null when not tracking. */
+    private Map<Long, long[]> tracked;
+    private long trackedVerbs;
+    private long trackedExclusive;
+    private long trackedUnitWaitNs;
+    private long trackedWordWaitNs;
+    private long trackedServiceNs;
 
     SimulatedRnic(SimConfig config, PauseWindows pauses) {
         this.config = config;
@@ -47,31 +53,36 @@ final class SimulatedRnic {
      * (the previous verb of its batch); returns the virtual time its execution completes.
      */
     long admit(Verb verb, long arrival, long notBefore) {
-        long ready = pauses.firstFreeAt(Math.max(arrival, notBefore));
+        long start = pauses.firstFreeAt(Math.max(arrival, notBefore));
+        long ready = start;
         int unit = 0;
         for (int i = 1; i < unitFreeAt.length; i++) {
             if (unitFreeAt[i] < unitFreeAt[unit]) {
                 unit = i;
             }
         }
-        long start = pauses.firstFreeAt(Math.max(ready, unitFreeAt[unit]));
-        long unitFree = start;
+        start = pauses.firstFreeAt(Math.max(start, unitFreeAt[unit]));
+        long unitStart = start;
+        long decidingWord = -1;
         boolean exclusive = verb.kind().isAtomic() || verb.kind() == VerbKind.WRITE;
         long firstWord = verb.address() & ~7L;
         int words = touchedWords(verb);
         for (int w = 0; w < words; w++) {
             long word = firstWord + 8L * w;
-            start = Math.max(start, busyUntil(wordBusyUntil, word));
+            long until = busyUntil(wordBusyUntil, word);
             if (exclusive) {
-                start = Math.max(start, busyUntil(wordReadUntil, word));
+                until = Math.max(until, busyUntil(wordReadUntil, word));
+            }
+            if (until > start) {
+                start = until;
+                decidingWord = word;
             }
         }
         long finish = start + serviceNs(verb);
+        if (tracked != null) {
+            track(exclusive, firstWord, words, ready, unitStart, start, decidingWord, finish - start);
+        }
         unitFreeAt[unit] = finish;
-        unitWaitNs += unitFree - ready;
-        wordWaitNs += start - unitFree;
-        serviceNs += finish - start;
-        admitted++;
         for (int w = 0; w < words; w++) {
             long word = firstWord + 8L * w;
             if (exclusive) {
@@ -118,12 +129,53 @@ final class SimulatedRnic {
         inbound.record(VerbKind.RPC, requestBytes);
     }
 
-    CounterSnapshot counters() {
-        return inbound.snapshot();
+    private void track(boolean exclusive, long firstWord, int words, long ready, long unitStart, long start,
+                       long decidingWord, long serviceNs) {
+        trackedVerbs++;
+        trackedExclusive += exclusive ? 1 : 0;
+        trackedUnitWaitNs += unitStart - ready;
+        trackedWordWaitNs += start - unitStart;
+        trackedServiceNs += serviceNs;
+        for (int w = 0; w < words; w++) {
+            long[] s = tracked.computeIfAbsent(firstWord + 8L * w, k -> new long[4]);
+            s[exclusive ? 0 : 1]++;
+        }
+        if (decidingWord >= 0) {
+            long[] s = tracked.get(decidingWord);
+            s[2] += start - unitStart;
+            s[3]++;
+        }
     }
 
-    NicQueueing queueing() {
-        return new NicQueueing(admitted, unitWaitNs, wordWaitNs, serviceNs);
+    /** Starts (or restarts from zero) tracking where verbs wait; {@code false} stops it. */
+    void track(boolean on) {
+        tracked = on ? new HashMap<>() : null;
+        trackedVerbs = 0;
+        trackedExclusive = 0;
+        trackedUnitWaitNs = 0;
+        trackedWordWaitNs = 0;
+        trackedServiceNs = 0;
+    }
+
+    /** Where verbs waited since tracking began; the {@code top} words with the most word wait. */
+    NicQueueing queueing(int top) {
+        if (tracked == null) {
+            throw new IllegalStateException("queueing is not tracked: call SimFabric.trackMemoryNodeQueueing first");
+        }
+        List<NicQueueing.Word> all = new ArrayList<>();
+        for (Map.Entry<Long, long[]> e : tracked.entrySet()) {
+            long[] s = e.getValue();
+            all.add(new NicQueueing.Word(e.getKey(), s[0], s[1], s[2], s[3]));
+        }
+        all.sort(Comparator.comparingLong(NicQueueing.Word::wordWaitNs).reversed()
+                .thenComparing(Comparator.comparingLong(NicQueueing.Word::exclusiveVerbs).reversed())
+                .thenComparingLong(NicQueueing.Word::address));
+        return new NicQueueing(trackedVerbs, trackedExclusive, trackedUnitWaitNs, trackedWordWaitNs, trackedServiceNs,
+                all.subList(0, Math.min(Math.max(0, top), all.size())));
+    }
+
+    CounterSnapshot counters() {
+        return inbound.snapshot();
     }
 
     private static void purge(Map<Long, Long> words, long now) {

@@ -25,6 +25,8 @@ public final class CitronRangeSizeExperiment implements Experiment {
     static final long[] SIZES = {1, 16, 256};
     /** Reduced from the paper's 3 … 192 sweep to five points. */
     static final int[] CLIENTS = {3, 24, 48, 96, 192};
+    /** The client counts whose citron runs the mechanism tables show: citron's peak and the paper's top. */
+    static final int[] MECHANISM_CLIENTS = {24, 192};
     private static final Band RATIO_BAND = Band.relative(0.3);
     static final String DISCUSSION = "Agrees: at L = 1 citron is below ss-exact on average (a mutex workload "
             + "that static segments of the right size serve with one lock each), at L = 16 and 256 citron peaks above "
@@ -89,6 +91,20 @@ public final class CitronRangeSizeExperiment implements Experiment {
         tables.add(matrix("verbs per acquisition / aborts per acquisition", protocols, runs,
                 r -> RangeMicrobench.f2(r.verbsPerAcquisition().oneSided()) + " / "
                         + RangeMicrobench.f2(r.abortsPerAcquisition())));
+        Map<String, RangeRunResult> mech = new LinkedHashMap<>();
+        if (protocols.contains("citron")) {
+            for (long size : SIZES) {
+                for (int clients : MECHANISM_CLIENTS) {
+                    mech.put(mechKey(size, clients), runs.get(key("citron", size, clients)));
+                }
+            }
+            tables.add(CitronMechanism.timeTable("where citron's acquisition time goes (measured phase): us per "
+                    + "acquisition by step of Algorithm 2, node attempts and timing aborts per acquisition, inequation "
+                    + "(1)'s mean t2 - t1 (T_wait = 15 us) and the ancestor READ batch's share of it", mech));
+            tables.add(CitronMechanism.nicTable("citron at the memory node's RNIC (measured phase): verbs per "
+                    + "acquisition, waits per verb for a processing unit and for a word, the two words that cost the "
+                    + "most word wait", mech));
+        }
         List<ExperimentRow> rows = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
         Compare c = new Compare(runs, protocols, rows, leftOut);
@@ -108,11 +124,42 @@ public final class CitronRangeSizeExperiment implements Experiment {
                 CitronRangeSizeExperiment::p99);
         rows.add(RangeMicrobench.exclusionRow(List.copyOf(runs.values())));
         String discussion = (leftOut.isEmpty() ? ""
-                : "Not compared (protocols not run): " + String.join("; ", leftOut) + ". ") + DISCUSSION;
+                : "Not compared (protocols not run): " + String.join("; ", leftOut) + ". ") + DISCUSSION
+                + measuredWhy(mech);
         return new ExperimentResult(NAME, reference(), description(),
                 RangeMicrobench.setup(settings, "Zipf 0.9, clients " + java.util.Arrays.toString(CLIENTS)
                         + " (paper: up to 192), protocols " + String.join(", ", protocols)),
                 tables, rows, discussion, System.nanoTime() - wallStart);
+    }
+
+    static String mechKey(long size, int clients) {
+        return "L=" + size + ", " + clients + " clients";
+    }
+
+    /** The discussion's measured sentence, quoting the mechanism tables ("" without citron). */
+    static String measuredWhy(Map<String, RangeRunResult> mech) {
+        RangeRunResult l1 = mech.get(mechKey(1, 192));
+        RangeRunResult l1peak = mech.get(mechKey(1, 24));
+        RangeRunResult l256 = mech.get(mechKey(256, 192));
+        if (l1 == null || l1peak == null || l256 == null) {
+            return "";
+        }
+        var c1 = l1.mechanism().citron();
+        var c256 = l256.mechanism().citron();
+        double ops1 = Math.max(1, l1.measuredOps());
+        double ops256 = Math.max(1, l256.measuredOps());
+        return " Measured (mechanism tables): for (1), at L = 1 and 192 clients inequation (1)'s t2 - t1 averages "
+                + CitronMechanism.f1(CitronMechanism.spanUs(c1)) + " us against T_wait = 15 us (24 clients: "
+                + CitronMechanism.f1(CitronMechanism.spanUs(l1peak.mechanism().citron())) + " us), "
+                + CitronMechanism.f2(l1.timingAborts() / ops1) + " timing aborts and "
+                + CitronMechanism.f2(c1.nodeAttempts() / ops1) + " node attempts per acquisition; the costliest word is "
+                + CitronMechanism.hottestName(l1) + " with " + CitronMechanism.f2(CitronMechanism.hottestAtomics(l1))
+                + " atomics per acquisition, and a verb's wait for a NIC unit is "
+                + CitronMechanism.f2(CitronMechanism.unitWaitUs(l1)) + " us (24 clients: "
+                + CitronMechanism.f2(CitronMechanism.unitWaitUs(l1peak)) + "). For (3), at L = 256 and 192 clients an "
+                + "acquisition spends " + CitronMechanism.f1(c256.ticketNs() / 1e3 / ops256) + " of "
+                + CitronMechanism.f1(c256.totalNs() / 1e3 / ops256) + " us in step (a) ticket waits: the bakery queue "
+                + "of the level-10 node over [0, 256), which every range starting in [0, 192] locks.";
     }
 
     static double p99(RangeRunResult r) {

@@ -132,7 +132,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      */
     static final class Probe {
         final List<Hold> holds = new ArrayList<>();
-        NicQueueing nic = new NicQueueing(0, 0, 0, 0);
+        NicQueueing nic = new NicQueueing(0, 0, 0, 0, 0, List.of());
         int nicUnits;
         long elapsedNs;
 
@@ -165,9 +165,9 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
                 return runner.run(LockProtocols.byName(protocol), workload);
             }
             long startNs = fabric.observerNanoTime();
-            NicQueueing before = fabric.memoryNodeQueueing(0);
+            fabric.trackMemoryNodeQueueing(true);
             RunResult r = runner.withHoldObserver(probe.holds::addAll).run(LockProtocols.byName(protocol), workload);
-            probe.nic = fabric.memoryNodeQueueing(0).minus(before);
+            probe.nic = fabric.memoryNodeQueueing(0, 0);
             probe.nicUnits = cluster.nicUnits();
             probe.elapsedNs = fabric.observerNanoTime() - startNs;
             return r;

@@ -17,12 +17,13 @@ import java.util.Map;
  *                        than T_wait allows (the paper's abort rate, §4.7); -1 for other protocols
  * @param holdsChecked    grants the range exclusion checker saw (warmup included)
  * @param violations      what the checker (and the liveness bound on the simulator) found; empty if correct
+ * @param mechanism       citron's phase profile and the simulated memory node's queueing (measured phase)
  */
 public record RangeRunResult(String protocol, String fabric, RangeBenchConfig config, long measuredOps,
                              long measuredNs, Map<Long, Long> opsBySize, LatencySummary acquireLatency,
                              LatencySummary operationLatency, OpsPerCycle verbsPerAcquisition, long retries,
                              long aborts, long timingAborts, long yields, long escalations, long holdsChecked,
-                             List<Violation> violations) {
+                             List<Violation> violations, RangeMechanism mechanism) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     public RangeRunResult {

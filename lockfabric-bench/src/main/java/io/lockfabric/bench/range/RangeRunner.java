@@ -19,7 +19,9 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.lock.citron.CitronCounters;
+import io.lockfabric.lock.citron.CitronProfile;
 import io.lockfabric.lock.citron.CitronProtocol;
+import io.lockfabric.sim.NicQueueing;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 import org.HdrHistogram.Histogram;
@@ -32,6 +34,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs the {@link RangeBenchConfig} workload of one range protocol on a fabric and measures it,
@@ -135,13 +138,14 @@ public final class RangeRunner {
                             progress::total, progressOut)
                     : ProgressDisplay.none();
             List<Violation> stuck = new ArrayList<>();
+            NicQueueing[] queueing = new NicQueueing[1];
             try {
                 List<ClientThread> threads = new ArrayList<>();
                 for (int i = 0; i < workers.size(); i++) {
                     threads.add(fabric.spawn("rbench-" + protocol.name() + "-client-" + i, workers.get(i)));
                 }
                 if (fabric instanceof SimFabric sim) {
-                    stuck = simulate(sim, config, startNs, threads, workers);
+                    stuck = simulate(sim, config, startNs, threads, workers, queueing);
                 } else {
                     threads.forEach(ClientThread::join);
                 }
@@ -157,7 +161,17 @@ public final class RangeRunner {
             List<Hold> holds = history.holds();
             List<Violation> violations = new ArrayList<>(RangeExclusionChecker.violations(holds));
             violations.addAll(stuck);
-            return summarize(protocol, config, workers, citron, holds.size(), violations);
+            Map<Long, String> names = new HashMap<>();
+            if (citron && queueing[0] != null) {
+                for (NicQueueing.Word w : queueing[0].words()) {
+                    String name = CitronProtocol.describeWord(clients.get(0), w.address());
+                    if (name != null) {
+                        names.put(w.address(), name);
+                    }
+                }
+            }
+            RangeMechanism mechanism = new RangeMechanism(CitronProfile.ZERO, Map.of(), queueing[0], names);
+            return summarize(protocol, config, workers, citron, holds.size(), violations, mechanism);
         } finally {
             if (control != null) {
                 control.abort();
@@ -171,12 +185,26 @@ public final class RangeRunner {
         }
     }
 
+    /**
+     * Runs the simulation to the end; for a timed run, tracks the memory node's queueing over the
+     * measured phase into {@code queueing[0]} (only observing: the run is the same).
+     */
     private static List<Violation> simulate(SimFabric sim, RangeBenchConfig config, long startNs,
-                                            List<ClientThread> threads, List<RangeWorker> workers) {
+                                            List<ClientThread> threads, List<RangeWorker> workers,
+                                            NicQueueing[] queueing) {
         long boundNs = config.byOperations() ? startNs + SimFabric.DEFAULT_TIME_LIMIT_NS
                 : startNs + config.warmupNs() + config.durationNs() + LIVENESS_SLACK_NS;
         List<SimProcess> processes = threads.stream().map(SimProcess.class::cast).toList();
-        sim.runUntil(() -> processes.stream().allMatch(SimProcess::finished), boundNs, "range clients to finish");
+        BooleanSupplier finished = () -> processes.stream().allMatch(SimProcess::finished);
+        if (!config.byOperations() && sim.memoryNodes() == 1) {
+            if (!sim.runUntil(finished, startNs + config.warmupNs(), "range clients to finish warming up")) {
+                sim.trackMemoryNodeQueueing(true);
+                sim.runUntil(finished, startNs + config.warmupNs() + config.durationNs(), "range clients to finish");
+                queueing[0] = sim.memoryNodeQueueing(0, RangeMechanism.TOP_WORDS);
+                sim.trackMemoryNodeQueueing(false);
+            }
+        }
+        sim.runUntil(finished, boundNs, "range clients to finish");
         long now = sim.observerNanoTime();
         List<Violation> stuck = new ArrayList<>();
         for (int i = 0; i < processes.size(); i++) {
@@ -189,7 +217,8 @@ public final class RangeRunner {
     }
 
     private RangeRunResult summarize(RangeLockProtocol protocol, RangeBenchConfig config, List<RangeWorker> workers,
-                                     boolean citron, long holdsChecked, List<Violation> violations) {
+                                     boolean citron, long holdsChecked, List<Violation> violations,
+                                     RangeMechanism mechanism) {
         Histogram acquire = new Histogram(3);
         Histogram operation = new Histogram(3);
         long ops = 0;
@@ -200,6 +229,8 @@ public final class RangeRunner {
         long timingAborts = 0;
         long yields = 0;
         long escalations = 0;
+        CitronProfile profile = CitronProfile.ZERO;
+        Map<Long, CitronProfile> profileBySize = new TreeMap<>();
         Map<Long, Long> bySize = new TreeMap<>();
         for (RangeWorker w : workers) {
             acquire.add(w.acquireNanos);
@@ -213,10 +244,14 @@ public final class RangeRunner {
             timingAborts += w.citronAtEnd.timingAborts() - w.citronAtStart.timingAborts();
             yields += w.citronAtEnd.yields() - w.citronAtStart.yields();
             escalations += w.citronAtEnd.escalations() - w.citronAtStart.escalations();
+            CitronProfile own = w.profileAtEnd.minus(w.profileAtStart);
+            profile = profile.plus(own);
+            profileBySize.merge(w.size(), own, CitronProfile::plus);
         }
         return new RangeRunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 bySize, LatencySummary.of(acquire), LatencySummary.of(operation), OpsPerCycle.of(measured, ops),
                 stats.retries(), stats.aborts(), citron ? timingAborts : -1, yields, escalations, holdsChecked,
-                violations);
+                violations, new RangeMechanism(profile, citron ? profileBySize : Map.of(), mechanism.nic(),
+                        mechanism.wordNames()));
     }
 }

@@ -10,6 +10,7 @@ import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.citron.CitronCounters;
+import io.lockfabric.lock.citron.CitronProfile;
 import io.lockfabric.lock.citron.CitronProtocol;
 import org.HdrHistogram.Histogram;
 
@@ -73,6 +74,8 @@ final class RangeWorker implements Runnable {
     LockStats statsAtEnd = LockStats.ZERO;
     CitronCounters citronAtStart = CitronCounters.ZERO;
     CitronCounters citronAtEnd = CitronCounters.ZERO;
+    CitronProfile profileAtStart = CitronProfile.ZERO;
+    CitronProfile profileAtEnd = CitronProfile.ZERO;
     Throwable failure;
 
     RangeWorker(int index, Endpoint endpoint, RangeLockClient client, boolean citron, History.Recorder recorder,
@@ -160,14 +163,17 @@ final class RangeWorker implements Runnable {
         CounterSnapshot counters = endpoint.counters();
         LockStats stats = client.stats();
         CitronCounters extra = citron ? CitronProtocol.counters(client) : CitronCounters.ZERO;
+        CitronProfile profile = citron ? CitronProtocol.profile(client) : CitronProfile.ZERO;
         if (atStart) {
             countersAtStart = counters;
             statsAtStart = stats;
             citronAtStart = extra;
+            profileAtStart = profile;
         } else {
             countersAtEnd = counters;
             statsAtEnd = stats;
             citronAtEnd = extra;
+            profileAtEnd = profile;
         }
     }
 

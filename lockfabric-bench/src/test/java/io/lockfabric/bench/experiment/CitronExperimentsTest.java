@@ -54,6 +54,33 @@ class CitronExperimentsTest {
                 other.withSameWordSerialNs(SimConfig.DEFAULT_SAME_WORD_SERIAL_NS));
     }
 
+    /**
+     * fig7 ends with what it measured about citron: the phase, size and RNIC tables for each
+     * compared client count at both serializations, and a discussion quoting their numbers (short
+     * runs, citron and rpc-range only).
+     */
+    @Test
+    void fig7PrintsTheMeasuredMechanism() {
+        ExperimentSettings s = ExperimentSettings.defaults().withWarmupNs(100_000).withDurationNs(200_000)
+                .withProtocols(List.of("citron", "rpc-range"));
+        ExperimentResult r = Experiments.byName("citron-fig7").run(s);
+        var titles = r.tables().stream().map(ExperimentTable::title).toList();
+        var time = r.tables().stream().filter(t -> t.title().startsWith("where citron's acquisition time goes"))
+                .findFirst().orElseThrow(() -> new AssertionError("no phase table in " + titles));
+        assertEquals(List.of("63 clients, 270 ns", "63 clients, 150 ns", "129 clients, 270 ns", "129 clients, 150 ns",
+                "192 clients, 270 ns", "192 clients, 150 ns"), time.cells().stream().map(row -> row.get(0)).toList());
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("citron at the memory node's RNIC")), titles.toString());
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("citron by range size")), titles.toString());
+        var nic = r.tables().stream().filter(t -> t.title().startsWith("citron at the memory node's RNIC")).findFirst()
+                .orElseThrow();
+        assertTrue(nic.cells().get(0).get(4).startsWith("node "), "the hottest word is a named tree node: " + nic);
+        String at129 = time.cells().get(2).get(10); // timing aborts per acquisition, 129 clients, 270 ns
+        assertTrue(r.discussion().contains("Why, measured"), r.discussion());
+        assertTrue(r.discussion().contains(at129 + " timing aborts per acquisition"),
+                "the discussion quotes the table (" + at129 + "): " + r.discussion());
+        assertFalse(r.discussion().contains("not measured here"), r.discussion());
+    }
+
     @Test
     void aRangeProtocolNotRegisteredFailsClearlyInsteadOfBeingSkipped() {
         ExperimentSettings defaults = ExperimentSettings.defaults();

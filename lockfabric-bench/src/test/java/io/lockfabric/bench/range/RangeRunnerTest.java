@@ -62,6 +62,30 @@ class RangeRunnerTest {
         assertEquals(a.measuredOps(), b.measuredOps());
         assertEquals(a.acquireLatency(), b.acquireLatency());
         assertEquals(a.verbsPerAcquisition(), b.verbsPerAcquisition());
+        assertEquals(a.mechanism(), b.mechanism(), "the mechanism replays too");
+    }
+
+    @Test
+    void simRunReportsCitronsPhasesAndTheMemoryNodesQueueingOfTheMeasuredPhase() {
+        RangeBenchConfig config = small().durationNs(1_000_000).warmupNs(300_000).build();
+        RangeRunResult r = sim(config, 11);
+        RangeMechanism m = r.mechanism();
+        // a request may straddle the phase boundary: acquisitions begun differ from those measured by a few
+        assertTrue(Math.abs(m.citron().acquisitions() - r.measuredOps()) <= config.clients(), m.citron().toString());
+        assertTrue(m.citron().totalNs() > 0 && m.citron().nodesAcquired() >= m.citron().acquisitions() - config.clients());
+        assertEquals(RangeBenchConfig.MIXED.stream().sorted().toList(), m.citronBySize().keySet().stream().sorted().toList());
+        long ticket = m.citronBySize().values().stream().mapToLong(p -> p.ticketNs()).sum();
+        assertEquals(m.citron().ticketNs(), ticket, "the sizes add up to the whole");
+        assertTrue(m.nic() != null && m.nic().verbs() > 0, "the sim run tracked the memory node's queueing");
+        long measuredVerbs = Math.round(r.verbsPerAcquisition().oneSided() * r.measuredOps());
+        assertTrue(Math.abs(m.nic().verbs() - measuredVerbs) < measuredVerbs / 5,
+                "the NIC saw the measured phase's verbs: " + m.nic().verbs() + " vs " + measuredVerbs);
+        assertTrue(m.nameOf(m.nic().words().get(0).address()).startsWith("node "), "hot words are named: " + m);
+        try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(3).seed(11).build())) {
+            RangeRunResult ss = new RangeRunner(fabric, false, QUIET).run(RangeLockProtocols.byName("ss-exact"), config);
+            assertEquals(0, ss.mechanism().citron().totalNs(), "no citron profile for other protocols");
+            assertTrue(ss.mechanism().nic() != null && ss.mechanism().nic().verbs() > 0);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.lock.RangeLockClient;
+import io.lockfabric.lock.citron.CitronProfile.Phase;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -271,6 +272,8 @@ final class CitronClient implements RangeLockClient {
     /** Releases that skipped a DCnt + 1 older than a reset of it could be ({@link #mayHaveBeenReset}). */
     private long staleNotifications;
     private final long fenceAddress;
+    /** Where acquisitions spend their time ({@link CitronProfile}). */
+    private final CitronProfile.Recorder profile = new CitronProfile.Recorder();
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
         this.qp = endpoint.queuePair(table.memoryNode());
@@ -352,17 +355,59 @@ final class CitronClient implements RangeLockClient {
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
         }
-        while (true) {
-            try {
-                return acquireIn(start, end);
-            } catch (ConfigChanged e) {
-                // Everything taken was given back: retry on the new tree. Not published yet (the
-                // scaler is between its marks and its publication, two round trips): wait a poll.
-                if (!refreshConfig()) {
-                    clock.sleepNanos(Math.max(1, p.pollNs()));
+        profile.acquisitions++;
+        profile.enter(Phase.OTHER, clock.nanoTime());
+        try {
+            while (true) {
+                try {
+                    return acquireIn(start, end);
+                } catch (ConfigChanged e) {
+                    // Everything taken was given back: retry on the new tree. Not published yet (the
+                    // scaler is between its marks and its publication, two round trips): wait a poll.
+                    if (!refreshConfig()) {
+                        clock.sleepNanos(Math.max(1, p.pollNs()));
+                    }
                 }
             }
+        } finally {
+            profile.enter(null, clock.nanoTime());
         }
+    }
+
+    /** Where this client's acquisitions spent their time so far. */
+    CitronProfile profile() {
+        return profile.snapshot();
+    }
+
+    /**
+     * What the memory word at {@code address} is in this client's table: a node of the tree as
+     * first created (index, level, units), a header word, or null if it is neither (an expansion
+     * table's node, another table).
+     */
+    String describeWord(long address) {
+        long base = table.at(CitronLayout.TREE_OFFSET);
+        if (address >= base && address < base + baseTree.nodes() * CitronLayout.WORD_BYTES) {
+            long x = (address - base) / CitronLayout.WORD_BYTES + CitronLayout.ROOT;
+            return "node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "") + ", units ["
+                    + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))";
+        }
+        if (address == maximizerAddress) {
+            return "maximizer";
+        }
+        if (address == configAddress) {
+            return "configuration word";
+        }
+        if (address == fenceAddress) {
+            return "fencing counter";
+        }
+        if (address == table.at(CitronLayout.SPILLOVER_OFFSET)) {
+            return "spillover mutex";
+        }
+        return null;
+    }
+
+    private void enter(Phase phase) {
+        profile.enter(phase, clock.nanoTime());
     }
 
     private RangeGrant acquireIn(long start, long end) {
@@ -767,6 +812,7 @@ final class CitronClient implements RangeLockClient {
                         + " times; gave up after max-restarts=" + p.maxRestarts());
             }
             // Randomized pause so that the requests that deadlocked do not meet again in step.
+            enter(Phase.BACKOFF);
             clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(restart + 1, MAX_BACKOFF_DOUBLINGS)));
         }
     }
@@ -809,6 +855,7 @@ final class CitronClient implements RangeLockClient {
             }
             // A node aborted and retaken at once keeps its Occ set nearly all the time and
             // starves the requests below it; a randomized, growing pause lets them through.
+            enter(Phase.BACKOFF);
             clock.sleepNanos(random.nextLong(Math.max(1, p.pollNs()) << Math.min(tries + 1, MAX_BACKOFF_DOUBLINGS)));
             // Retries (slow round trips abort again and again) do not restart the hold-wait
             // clock of the nodes we hold: past it they are given up (issue 6).
@@ -869,6 +916,7 @@ final class CitronClient implements RangeLockClient {
     }
 
     private Outcome lockNodeWith(long x, long l, long r, Attempt a) {
+        profile.nodeAttempts++;
         boolean leaf = tree.isLeaf(x);
         long addr = nodeAddress(x);
         long[] anc = ancestors(x);
@@ -877,6 +925,7 @@ final class CitronClient implements RangeLockClient {
         int ticket = -1;
         long turnAt = 0;
         if (!leaf) { // (a)
+            enter(Phase.TICKET);
             Batch b = new Batch();
             int ti = b.maskedFaa(addr, CitronLayout.ONE_TMAX, CitronLayout.BOUNDARY_MASK);
             int first = -1;
@@ -909,6 +958,7 @@ final class CitronClient implements RangeLockClient {
         long leafMask = leaf ? tree.leafMask(x, l, r) : 0;
         long firstCasFailure = -1;
         while (true) {
+            enter(Phase.ANCESTORS);
             if (ancWords == null) { // (b)
                 Batch b = new Batch();
                 for (long y : anc) {
@@ -918,6 +968,7 @@ final class CitronClient implements RangeLockClient {
                 if (b.size() > 0) {
                     qp.execute(b);
                 }
+                profile.ancestorReadNs += clock.nanoTime() - t1;
                 ancWords = new long[anc.length];
                 for (int i = 0; i < anc.length; i++) {
                     ancWords[i] = b.longResult(i);
@@ -954,6 +1005,7 @@ final class CitronClient implements RangeLockClient {
                 continue;
             }
             long[] notify = notifySet(x);
+            enter(Phase.LOCK);
             if (leaf) { // (c) + (d)
                 Batch b = new Batch();
                 int ci = b.maskedCas(addr, 0, leafMask, leafMask, leafMask);
@@ -968,6 +1020,8 @@ final class CitronClient implements RangeLockClient {
                 boolean locked = (b.longResult(ci) & leafMask) == 0;
                 if (!locked) {
                     retries++;
+                    profile.leafCasFailures++;
+                    enter(Phase.LEAF_RETRY);
                     if (p.fastPath() && notify.length > 0) {
                         // roll the notifications back (and any a scale-up carried meanwhile)
                         releaseNow(List.of(new Held(x, 0, notify, false, cur, -1, clock.nanoTime(), -1,
@@ -999,8 +1053,10 @@ final class CitronClient implements RangeLockClient {
                 if (notMarked(h) && !(notify.length > 0 && tooLate(t1, t2))) {
                     a.acquired = h;
                     a.token = tokenOf(b, fi);
+                    profile.nodesAcquired++;
                     return Outcome.ACQUIRED;
                 }
+                enter(Phase.BACKOFF);
                 releaseNow(List.of(h));
                 if (!notMarked(h)) {
                     throw new ConfigChanged(); // a scale-up read a node before our update: retry on the new tree
@@ -1050,6 +1106,7 @@ final class CitronClient implements RangeLockClient {
                     }
                 }
                 if (!childrenLocked) {
+                    profile.childLockFailures++;
                     staleChildren = p.leases(); // in use now, or left by a crashed holder
                     if (undo.size() > 0) {
                         retries++;
@@ -1060,6 +1117,7 @@ final class CitronClient implements RangeLockClient {
             Held h = new Held(x, 0, notify, childrenLocked, cur, ticket, t2,
                     Math.max(cur.generation(), CitronLayout.expMark(occWord)), notifiedBases(b, ni, notify.length));
             if (!notMarked(h) || (notify.length > 0 && tooLate(t1, t2))) {
+                enter(Phase.BACKOFF);
                 releaseNow(List.of(h));
                 if (!notMarked(h)) {
                     throw new ConfigChanged(); // a scale-up read a node before our update: retry on the new tree
@@ -1069,19 +1127,24 @@ final class CitronClient implements RangeLockClient {
             a.acquired = h;
             if (childrenLocked) {
                 a.token = tokenOf(b, fi);
+                profile.nodesAcquired++;
                 return Outcome.ACQUIRED; // nothing below can be held: skip the wait
             }
+            enter(Phase.T_WAIT);
             long wake = t0 + eff.waitTNs();
             for (long now = clock.nanoTime(); now < wake; now = clock.nanoTime()) {
                 clock.sleepNanos(wake - now);
             }
+            enter(Phase.DESCENDANTS);
             waitDescendants(x, a);
             if (staleChildren && p.leases()) {
                 clearStaleChildren(x, a);
             }
+            enter(Phase.LOCK);
             // The token must follow the descendant check; a FAA behind a READ in one batch might
             // overtake it (only writes and atomics order later verbs), so it takes a round trip.
             a.token = takeToken();
+            profile.nodesAcquired++;
             return Outcome.ACQUIRED;
         }
     }
@@ -1195,6 +1258,8 @@ final class CitronClient implements RangeLockClient {
     private boolean tooLate(long t1, long t2) {
         // Alice's wait may run fast by δ on her clock while Bob's interval runs slow by δ on his.
         long budget = (long) Math.floor(eff.abortTNs() * (1 - p.drift()) / (1 + p.drift()));
+        profile.spans++;
+        profile.spanNs += t2 - t1;
         if (t2 - t1 > budget) {
             timingAborts++;
             return true;

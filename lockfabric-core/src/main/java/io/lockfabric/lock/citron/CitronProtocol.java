@@ -166,6 +166,32 @@ public final class CitronProtocol implements RangeLockProtocol {
     }
 
     /**
+     * Where {@code client}'s acquisitions spent their time, by phase of Algorithm 2.
+     *
+     * @throws IllegalArgumentException if {@code client} is not a citron client
+     */
+    public static CitronProfile profile(RangeLockClient client) {
+        if (!(client instanceof CitronClient c)) {
+            throw new IllegalArgumentException("not a citron client: " + client);
+        }
+        return c.profile();
+    }
+
+    /**
+     * What the memory word at {@code address} is in {@code client}'s table (e.g. "node 86 (level 3,
+     * units [0, 4194304))", "fencing counter"), or null if it is not in the table's first tree or
+     * header (for reports that name hot words).
+     *
+     * @throws IllegalArgumentException if {@code client} is not a citron client
+     */
+    public static String describeWord(RangeLockClient client, long address) {
+        if (!(client instanceof CitronClient c)) {
+            throw new IllegalArgumentException("not a citron client: " + client);
+        }
+        return c.describeWord(address);
+    }
+
+    /**
      * Units {@code client}'s tree covers now (N; grows when it takes part in or sees a scale-up).
      *
      * @throws IllegalArgumentException if {@code client} is not a citron client
