@@ -184,7 +184,9 @@ public final class SimFabric implements Fabric {
         if (closed) {
             throw new FabricException("fabric is closed");
         }
-        if (!(beside instanceof SimEndpoint b) || endpoints.get(b.id()) != b) {
+        // By id, so that an endpoint wrapped by an instrumenting delegate finds its compute node too.
+        SimEndpoint b = beside == null ? null : endpoints.get(beside.id());
+        if (b == null) {
             throw new IllegalArgumentException("not an endpoint of this fabric: " + beside);
         }
         return add(b.id().node(), b.clockRate(), config.seed() * 0x9E3779B97F4A7C15L + 0x5DEECE66DL * (endpointList.size() + 1));
