@@ -88,7 +88,8 @@ class ReproduceCommandTest {
         assertTrue(json.startsWith("{\"experiment\":\"shiftlock-2.3\",\"reference\":\"ShiftLock (FAST'25) §2.3\","),
                 json);
         assertTrue(json.contains("\"within_bands\":false,\"tables\":[{\"title\":\"cas (SMART backoff) over its run\","
-                + "\"columns\":[\"from\",\"to\",\"goodput Kops/s\",\"retries among CAS received %\"],"
+                + "\"columns\":[\"from\",\"to\",\"goodput Kops/s\",\"retries among CAS received %\","
+                + "\"goodput of a run ending here Kops/s\"],"
                 + "\"rows\":[[\"0 ms\",\"0.3 ms\","), json);
         assertTrue(json.contains("\"rows\":[{\"case\":\"ideal (no retries)\","
                 + "\"metric\":\"goodput\",\"unit\":\"Kops/s\",\"paper\":278.3,\"sim\":"), json);
