@@ -23,6 +23,8 @@ final class ArtifactOptions {
     static final String MAX_POLL_OPTION = "max-poll-ns";
     /** The ShiftLock artifact's {@code --backoff} default, its fixed gap between a waiter's READs. */
     static final String SHIFTLOCK_POLL_NS = "1862";
+    /** What an experiment's setup line says of these settings. */
+    static final String SETUP_NOTE = "shiftlock polling at its artifact's fixed " + SHIFTLOCK_POLL_NS + " ns";
 
     private ArtifactOptions() {
     }

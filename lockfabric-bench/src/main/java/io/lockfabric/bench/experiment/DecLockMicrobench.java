@@ -196,9 +196,9 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     static String setup(ExperimentSettings settings, String extra, long warmupNs, long durationNs) {
         return String.format(Locale.ROOT,
                 "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
-                        + "declock cns = the run's CNs; measured %.0f ms after %.0f ms; seed %d",
+                        + "declock cns = the run's CNs, %s; measured %.0f ms after %.0f ms; seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, ZIPF, READ_RATIO * 100, extra,
-                DECLOCK_TIMEOUT,
+                DECLOCK_TIMEOUT, ArtifactOptions.SETUP_NOTE,
                 settings.durationOr(durationNs) / 1e6, settings.warmupOr(warmupNs) / 1e6, settings.seed());
     }
 

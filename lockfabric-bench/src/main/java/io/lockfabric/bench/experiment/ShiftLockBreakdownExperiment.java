@@ -114,9 +114,10 @@ public final class ShiftLockBreakdownExperiment implements Experiment {
             tables.add(new ExperimentTable("Zipf " + workload + ": paper / sim, us per operation", columns, cells));
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs, %,d locks, Zipf %.2f, cs 0; measured %.0f ms after %.0f ms; seed %d",
+                "sim defaults, %d CNs, %,d locks, Zipf %.2f, cs 0, %s; measured %.0f ms after %.0f ms; seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_LOCKS, SimMicrobench.ZIPF,
-                settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6, settings.seed());
+                ArtifactOptions.SETUP_NOTE, settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6,
+                settings.seed());
         return new ExperimentResult(NAME, reference(), description(), setup, tables, rows, "",
                 System.nanoTime() - wallStart);
     }

@@ -71,11 +71,11 @@ public final class ShiftLockThresholdExperiment implements Experiment {
         rows.add(new ExperimentRow("N = inf vs 32", "acquire p50 ratio", 1.365,
                 inf.acquireLatency().p50Us() / n32.acquireLatency().p50Us(), "x", LATENCY_RATIO_BAND));
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, 50%% reads, cs 0; measured %.0f ms after "
-                        + "%.0f ms; seed %d",
+                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, 50%% reads, cs 0, %s; measured %.0f ms "
+                        + "after %.0f ms; seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, SimMicrobench.TESTBED_LOCKS,
-                SimMicrobench.ZIPF, settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6,
-                settings.seed());
+                SimMicrobench.ZIPF, ArtifactOptions.SETUP_NOTE, settings.durationOr(DURATION_NS) / 1e6,
+                settings.warmupOr(WARMUP_NS) / 1e6, settings.seed());
         return new ExperimentResult(NAME, reference(), description(), setup, List.of(t.build()), rows, "",
                 System.nanoTime() - wallStart);
     }

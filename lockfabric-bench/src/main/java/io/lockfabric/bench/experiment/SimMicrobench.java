@@ -92,10 +92,10 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                                 long durationNs) {
         long warmup = settings.warmupOr(warmupNs);
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s, shiftlock polling at its artifact's "
-                        + "fixed %s ns; measured %.0f ms after %.0f ms (cas: %.0f ms, its backoff adapts); seed %d",
+                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s, %s; measured %.0f ms after %.0f ms "
+                        + "(cas: %.0f ms, its backoff adapts); seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, workload,
-                options.isEmpty() ? "" : ", options " + String.join(" ", options), ArtifactOptions.SHIFTLOCK_POLL_NS,
+                options.isEmpty() ? "" : ", options " + String.join(" ", options), ArtifactOptions.SETUP_NOTE,
                 settings.durationOr(durationNs) / 1e6,
                 warmup / 1e6, Math.max(warmup, ADAPTIVE_BACKOFF_WARMUP_NS) / 1e6, settings.seed());
     }
