@@ -1265,6 +1265,44 @@ public abstract class VerbContractTest {
                 "send to an endpoint that never existed");
     }
 
+    @Test
+    void pingToALivePeerSucceedsDeliversNothingAndCountsAsASend() {
+        Endpoint other = newEndpoint();
+        CounterSnapshot before = endpoint.counters();
+        for (int i = 0; i < 3; i++) {
+            endpoint.mailbox().ping(other.id());
+        }
+        assertEquals(3, endpoint.counters().minus(before).ops(VerbKind.SEND), "each ping is counted as one send");
+        // messages from one sender arrive in order, so had a ping been delivered it would come first
+        endpoint.mailbox().send(other.id(), 0, 9, 0, 0, 0);
+        Message first = null;
+        IdleStrategy idle = other.clock().idleStrategy();
+        long deadline = other.clock().nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (first == null && other.clock().nanoTime() < deadline) {
+            first = other.mailbox().poll();
+            if (first == null) {
+                idle.idle();
+            }
+        }
+        assertEquals(new Message(endpoint.id(), 0, 9, 0, 0, 0), first, "the first message received is the send, not a ping");
+        assertNull(other.mailbox().poll(), "pings enqueue nothing");
+        assertEquals(0, other.counters().ops(VerbKind.SEND), "the pinged endpoint counts nothing");
+    }
+
+    @Test
+    void pingToAClosedOrUnknownEndpointFailsAtOnce() {
+        Endpoint other = newEndpoint();
+        EndpointId gone = other.id();
+        endpoint.mailbox().ping(gone);
+        other.close();
+        PeerUnreachableException e = assertThrows(PeerUnreachableException.class,
+                () -> endpoint.mailbox().ping(gone), "ping to a closed endpoint");
+        assertEquals(gone, e.peer(), "the exception names the unreachable peer");
+        EndpointId never = new EndpointId(EndpointId.MAX_NODE, EndpointId.MAX_QUEUE);
+        assertThrows(PeerUnreachableException.class, () -> endpoint.mailbox().ping(never),
+                "ping to an endpoint that never existed");
+    }
+
     // ================================================================ counters
 
     /** Runs a fixed mix of verbs and returns, per kind, {ops, payload bytes} it must have counted. */

@@ -19,8 +19,8 @@ import java.lang.System.Logger.Level;
 
 /**
  * The listening side of one endpoint's mailbox: accepts connections from other endpoints and
- * delivers the PEER_MESSAGE frames addressed to its endpoint. A frame that does not decode, or is
- * not a message for this endpoint, closes that peer's connection (peers are never answered).
+ * delivers the PEER_MESSAGE frames addressed to its endpoint; PEER_PING frames addressed to it are
+ * read and dropped. A frame that does not decode, or is not a message or ping for this endpoint, closes that peer's connection (peers are never answered).
  * {@link #close()} closes the listener and every accepted connection, so senders see the endpoint
  * gone. Thread-safe.
  */
@@ -73,7 +73,11 @@ final class PeerListener {
                         box.deliver(m);
                         return;
                     }
-                    problem = f.type() + " frame" + (f instanceof Frame.PeerMessage pm ? " for " + pm.to() : "")
+                    if (f instanceof Frame.PeerPing ping && box != null && ping.to() == box.id().pack()) {
+                        return; // a liveness probe: that it arrived on an open connection is all it says
+                    }
+                    problem = f.type() + " frame" + (f instanceof Frame.PeerMessage pm ? " for " + pm.to()
+                            : f instanceof Frame.PeerPing ping ? " for " + ping.to() : "")
                             + " is not a message for " + (box == null ? "this endpoint" : box.id());
                 } catch (MalformedFrameException e) {
                     problem = e.getMessage();

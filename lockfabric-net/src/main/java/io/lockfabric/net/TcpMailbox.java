@@ -15,7 +15,8 @@ import io.netty.channel.Channel;
 /**
  * A mailbox of the tcp fabric. Sending writes one PEER_MESSAGE frame on a connection straight to
  * the receiver's listener ({@link TcpFabric#peerChannel}, made on first use and cached) and does not
- * wait; a peer known to be gone fails the send at once with {@link PeerUnreachableException}.
+ * wait; a peer known to be gone fails the send at once with {@link PeerUnreachableException}. A
+ * ping is a PEER_PING frame on the same connection, which the receiver's listener drops.
  * Messages arriving at this endpoint's listener are queued by the I/O thread, which unparks an
  * owner waiting in {@link #await}.
  */
@@ -44,6 +45,14 @@ final class TcpMailbox implements Mailbox {
         TcpMemoryNode.send(peer, new Frame.PeerMessage(to.pack(), m));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
         fabric.recordSent(id, to, type);
+    }
+
+    /** One PEER_PING frame on the same connection a send would use; the receiver's listener drops it. */
+    @Override
+    public void ping(EndpointId to) {
+        Channel peer = fabric.peerChannel(to, link);
+        TcpMemoryNode.send(peer, new Frame.PeerPing(to.pack(), id.pack()));
+        counters.record(VerbKind.SEND, Message.WIRE_BYTES);
     }
 
     /** Called by the listener's I/O thread. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -165,6 +166,33 @@ class TcpFabricTest {
         assertEquals(serverSendsBefore, server.counters().ops(VerbKind.SEND), "the server relays nothing");
         assertEquals(100, a.counters().ops(VerbKind.SEND));
         assertFalse(a.id().node() == b.id().node(), "two processes get two node ids: " + a.id() + ", " + b.id());
+    }
+
+    @Test
+    void pingsBetweenProcessesDeliverNothingAndFailOnceThePeerProcessIsGone() {
+        Endpoint a = first.newEndpoint();
+        Endpoint b = second.newEndpoint();
+        for (int i = 0; i < 50; i++) {
+            a.mailbox().ping(b.id());
+        }
+        a.mailbox().send(b.id(), 0, 9, 0, 0, 0);
+        assertEquals(new Message(a.id(), 0, 9, 0, 0, 0), b.mailbox().await(System.nanoTime() + TimeUnit.SECONDS.toNanos(10)),
+                "the send after 50 pings on the same connection is the first message to arrive");
+        assertNull(b.mailbox().poll(), "pings enqueue nothing");
+        assertEquals(51, a.counters().ops(VerbKind.SEND), "a ping counts as a send");
+        second.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        PeerUnreachableException gone = null;
+        while (gone == null) {
+            try {
+                a.mailbox().ping(b.id());
+                assertTrue(System.nanoTime() < deadline, "pings to a dead peer kept succeeding");
+                Thread.yield();
+            } catch (PeerUnreachableException e) {
+                gone = e;
+            }
+        }
+        assertEquals(b.id(), gone.peer());
     }
 
     @Test

@@ -154,6 +154,7 @@ class TcpServerFuzzTest {
         t.add(new Frame.Results(id++, new byte[] {1}));
         t.add(new Frame.ErrorReply(id++, ErrorCode.REFUSED, "x"));
         t.add(new Frame.PeerMessage(peer.pack(), new Message(peer, 0, 0, 0, 0, 0)));
+        t.add(new Frame.PeerPing(peer.pack(), peer.pack()));
         return t;
     }
 

@@ -16,9 +16,15 @@ import java.util.ArrayDeque;
  * compute node) and passes the receiver's compute-node NIC; a send to a crashed or closed
  * endpoint fails at once (RNR). Messages from one sender arrive in order. An injected fault may
  * lose a message (the sender does not learn of it) or delay it (and, to keep the order, those
- * after it).
+ * after it). A {@link #ping} travels like a send but delivers nothing.
  */
 final class SimMailbox implements Mailbox {
+    /** Stands for a ping's message type in the history hash (no protocol here has a negative type). */
+    private static final int PING_TRACE_TYPE = -1;
+    /** What a ping does when it arrives. */
+    private static final Runnable NOTHING = () -> {
+    };
+
     private final SimFabric fabric;
     private final SimEndpoint endpoint;
     private final Counters counters = new Counters();
@@ -45,23 +51,45 @@ final class SimMailbox implements Mailbox {
     @Override
     public void send(EndpointId to, int channel, int type, long lock, long a, long b) {
         SimProcess p = endpoint.enterRequired("send");
+        SimEndpoint target = liveTarget(to);
+        Message m = new Message(endpoint.id(), channel, type, lock, a, b);
+        transmit(p, to, type, () -> target.simMailbox().deliver(m));
+    }
+
+    /**
+     * A send in every respect (CPU, both NICs, latency, faults, the FIFO order of this sender's
+     * messages to {@code to}) except that its arrival puts nothing in the receiver's inbox and
+     * wakes nobody.
+     */
+    @Override
+    public void ping(EndpointId to) {
+        SimProcess p = endpoint.enterRequired("ping");
+        liveTarget(to);
+        transmit(p, to, PING_TRACE_TYPE, NOTHING);
+    }
+
+    private SimEndpoint liveTarget(EndpointId to) {
         SimEndpoint target = fabric.endpoint(to);
         if (target == null || !target.alive()) {
             throw new PeerUnreachableException(to);
         }
+        return target;
+    }
+
+    /** Sends one message to the live endpoint {@code to}: {@code arrive} runs when it has passed that node's NIC. */
+    private void transmit(SimProcess p, EndpointId to, int traceType, Runnable arrive) {
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
-        Message m = new Message(endpoint.id(), channel, type, lock, a, b);
         Simulation sim = fabric.simulation();
         long latency = to.node() == endpoint.id().node() ? fabric.config().intraCnMessageNs()
                 : fabric.config().cnMessageOneWayNs();
         long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientMessageCpuNs()) + latency
                 + fabric.jitterNs();
         long fault = fabric.messageFaultNs();
-        sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), type);
+        sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), traceType);
         if (fault >= 0) {
             arrival = Math.max(arrival + fault, lastArrival.getOrDefault(to, 0L));
             lastArrival.put(to, arrival);
-            fabric.deliverVia(to, arrival, () -> target.simMailbox().deliver(m));
+            fabric.deliverVia(to, arrival, arrive);
         }
         fabric.sleepTrue(fabric.config().clientMessageCpuNs());
     }

@@ -40,6 +40,15 @@ final class LocalMailbox implements Mailbox {
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
     }
 
+    @Override
+    public void ping(EndpointId to) {
+        LocalMailbox target = fabric.mailbox(to);
+        if (target == null || !target.open) {
+            throw new PeerUnreachableException(to);
+        }
+        counters.record(VerbKind.SEND, Message.WIRE_BYTES);
+    }
+
     private void deliver(Message m) {
         inbox.deliver(m);
     }

@@ -10,7 +10,7 @@ import java.util.List;
  * One decoded frame of the wire protocol: the closed set of things a client endpoint, the memory
  * node and another client say to each other. {@link WireCodec} turns them into bytes and back; each
  * frame's byte layout is drawn in its {@code *Layout} class. Every frame but
- * {@link PeerMessage} carries the id of the request it is or answers, so requests can be
+ * {@link PeerMessage} and {@link PeerPing} carries the id of the request it is or answers, so requests can be
  * pipelined and replies matched out of order.
  */
 public sealed interface Frame {
@@ -101,5 +101,12 @@ public sealed interface Frame {
         public long requestId() { return 0; }
 
         public FrameType type() { return FrameType.PEER_MESSAGE; }
+    }
+
+    /** A liveness probe from endpoint {@code from} to endpoint {@code to} (packed ids); request id is always 0. */
+    record PeerPing(long to, long from) implements Frame {
+        public long requestId() { return 0; }
+
+        public FrameType type() { return FrameType.PEER_PING; }
     }
 }

@@ -2,8 +2,8 @@ package io.lockfabric.net.wire;
 
 /**
  * The kind of a frame, its first byte after the length prefix. Requests go from a client endpoint
- * to the memory node, replies come back with the request's id, and {@link #PEER_MESSAGE} goes from
- * one client endpoint straight to another.
+ * to the memory node, replies come back with the request's id, and {@link #PEER_MESSAGE} and
+ * {@link #PEER_PING} go from one client endpoint straight to another.
  */
 public enum FrameType {
     /** Client → server: first frame of a connection; announces the endpoint's mailbox listener. */
@@ -37,7 +37,9 @@ public enum FrameType {
     ERROR(70, false),
 
     /** Client → client: one mailbox message. Never answered. */
-    PEER_MESSAGE(96, false);
+    PEER_MESSAGE(96, false),
+    /** Client → client: a liveness probe ({@code Mailbox.ping}); the listener delivers nothing. Never answered. */
+    PEER_PING(97, false);
 
     private static final FrameType[] BY_CODE = new FrameType[256];
 

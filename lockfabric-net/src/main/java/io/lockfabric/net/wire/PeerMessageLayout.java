@@ -15,9 +15,19 @@ import io.netty.buffer.ByteBuf;
  * | to (i64)     | from (i64)   | channel i32 | type (i32) | lock (i64) | a (i64)   | b (i64)   |
  * +--------------+--------------+-------------+------------+------------+-----------+-----------+
  * </pre>
+ *
+ * {@link FrameType#PEER_PING}: a liveness probe, the same two addresses and nothing else (request id 0).
+ *
+ * <pre>
+ *  0              8              16
+ * +--------------+--------------+
+ * | to (i64)     | from (i64)   |
+ * +--------------+--------------+
+ * </pre>
  */
 public final class PeerMessageLayout {
     public static final int BODY_BYTES = 48;
+    public static final int PING_BODY_BYTES = 16;
 
     private PeerMessageLayout() {
     }
@@ -40,6 +50,19 @@ public final class PeerMessageLayout {
         Message m = new Message(from, Fields.i32(in, "channel"), Fields.i32(in, "type"), Fields.i64(in, "lock"),
                 Fields.i64(in, "a"), Fields.i64(in, "b"));
         return new Frame.PeerMessage(to, m);
+    }
+
+    static void encode(Frame.PeerPing f, ByteBuf out) {
+        out.writeLong(f.to());
+        out.writeLong(f.from());
+    }
+
+    static Frame.PeerPing decodePing(ByteBuf in) {
+        long to = Fields.i64(in, "to");
+        long from = Fields.i64(in, "from");
+        endpoint(to, "to");
+        endpoint(from, "from");
+        return new Frame.PeerPing(to, from);
     }
 
     private static EndpointId endpoint(long packed, String what) {

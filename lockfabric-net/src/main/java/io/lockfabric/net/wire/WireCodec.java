@@ -44,6 +44,7 @@ public final class WireCodec {
                 case Frame.StatsReply f -> StatsLayout.encode(f, out);
                 case Frame.ErrorReply f -> ErrorLayout.encode(f, out);
                 case Frame.PeerMessage f -> PeerMessageLayout.encode(f, out);
+                case Frame.PeerPing f -> PeerMessageLayout.encode(f, out);
             }
             int length = out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES;
             if (length > FrameHeaderLayout.MAX_FRAME_BYTES) {
@@ -90,6 +91,7 @@ public final class WireCodec {
                 case STATS_REPLY -> StatsLayout.decodeReply(id, in);
                 case ERROR -> ErrorLayout.decode(id, in);
                 case PEER_MESSAGE -> PeerMessageLayout.decode(in);
+                case PEER_PING -> PeerMessageLayout.decodePing(in);
             };
             if (in.isReadable()) {
                 throw new MalformedFrameException(in.readableBytes() + " bytes left over after the " + type + " body");

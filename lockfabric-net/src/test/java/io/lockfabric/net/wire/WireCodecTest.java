@@ -68,7 +68,8 @@ class WireCodecTest {
                 new Frame.Stats(12, 0),
                 new Frame.StatsReply(13, ops, bytes),
                 new Frame.ErrorReply(14, ErrorCode.REMOTE_ACCESS, "no region 9"),
-                new Frame.PeerMessage(new EndpointId(1, 5).pack(), m)));
+                new Frame.PeerMessage(new EndpointId(1, 5).pack(), m),
+                new Frame.PeerPing(new EndpointId(1, 5).pack(), new EndpointId(0, 2).pack())));
         long id = 100;
         for (Verb v : everyVerb()) {
             frames.add(new Frame.VerbRequest(id++, v));
@@ -255,6 +256,18 @@ class WireCodecTest {
         Arrays.fill(nobody, FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES + 8,
                 FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES + 16, (byte) 0);
         assertThrows(MalformedFrameException.class, () -> decodeWhole(nobody), "a message from nobody");
+        byte[] ping = encode(new Frame.PeerPing(new EndpointId(1, 5).pack(), new EndpointId(1, 6).pack()));
+        assertEquals(FrameHeaderLayout.LENGTH_BYTES + FrameHeaderLayout.HEADER_BYTES + PeerMessageLayout.PING_BODY_BYTES,
+                ping.length, "a ping is a header and two addresses");
+        byte[] pingFromNobody = ping.clone();
+        Arrays.fill(pingFromNobody, ping.length - 8, ping.length, (byte) 0);
+        assertThrows(MalformedFrameException.class, () -> decodeWhole(pingFromNobody), "a ping from nobody");
+        byte[] pingToNobody = ping.clone();
+        Arrays.fill(pingToNobody, ping.length - 16, ping.length - 8, (byte) 0);
+        assertThrows(MalformedFrameException.class, () -> decodeWhole(pingToNobody), "a ping to nobody");
+        byte[] pingBadId = ping.clone();
+        pingBadId[ping.length - 16] = (byte) 0x80;
+        assertThrows(MalformedFrameException.class, () -> decodeWhole(pingBadId), "a ping to an id beyond 40 bits");
         byte[] table = encode(new Frame.OpenTable(1, new TableSpec("x", "p", 1, 8), false));
         table[table.length - 1 - 4 - 4 - 8 + 7] = 0; // bytes = 0
         assertThrows(MalformedFrameException.class, () -> decodeWhole(table), "a table of 0 bytes");
