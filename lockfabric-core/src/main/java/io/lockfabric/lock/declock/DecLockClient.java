@@ -82,7 +82,7 @@ import java.util.Set;
  * client acquiring the CQL lock for the node, and the one releasing it (the next acquirer is told
  * only once that release is done, so the node is never two participants in the queue) — once
  * they have been there for {@code lease/8}: it
- * sends each a LOCAL message, and one that fails (the client is gone) is released on its behalf
+ * pings each (a send that delivers nothing), and one whose ping fails (the client is gone) is released on its behalf
  * (its share given up, and if it was the last, the node's CQL grant handed over locally or
  * released: a late release is CAS-guarded, so a grant reset meanwhile changes nothing) or its turn
  * to acquire passed on (its CQL entry, if any, is recovered by the CQL reset like a dead node's).
@@ -275,9 +275,10 @@ public final class DecLockClient implements LockClient {
 
     /**
      * A waiter's check on whoever stands before it on its node: a local holder or the client
-     * acquiring the CQL lock for the node that has been there for {@code lease/8} is sent a LOCAL
-     * message (harmless to a live client: it only makes a local waiter look at its state). If the
-     * send fails (RNR: the client is gone) the holder's grant is released, or the acquirer's turn
+     * acquiring the CQL lock for the node that has been there for {@code lease/8} is pinged
+     * ({@link io.lockfabric.fabric.Mailbox#ping}: a send that delivers nothing, so nothing
+     * accumulates in the inbox of a live holder, which does not read it). If the ping fails (RNR:
+     * the client is gone) the holder's grant is released, or the acquirer's turn
      * passed on, on its behalf. A holder that has held for more than {@code 2 x lease} is taken
      * for dead even if it answers (hung; a live holder past its lease is the lease hazard).
      */
@@ -300,7 +301,9 @@ public final class DecLockClient implements LockClient {
         for (EndpointId s : suspects) {
             boolean dead;
             try {
-                engine.mailbox().send(s, engine.channel(), CqlMessages.LOCAL, lockId, 0, 0);
+                // a ping, not a LOCAL message: a live holder reads no mailbox while it holds, so
+                // one message per probe per waiter would pile up there until its next acquisition
+                engine.mailbox().ping(s);
                 dead = false;
             } catch (PeerUnreachableException e) {
                 dead = true;

@@ -106,7 +106,7 @@ public final class DecLockProtocol implements LockProtocol {
         long bound = s.timeoutNs() + 4 * s.leaseNs() + CqlProtocol.RECOVERY_SLACK_NS;
         return FailureModel.lease(s.leaseNs(), bound, "cql for the memory-node queue (waiters time out after "
                 + s.timeoutNs() + " ns and reset the lock, dead clients not awaited); on a compute node, local waiters"
-                + " send a LOCAL message to a holder or CQL acquirer there for lease/8 and release for it if that fails"
+                + " ping a holder or CQL acquirer there for lease/8 and release for it if that fails"
                 + " (RNR), or if a holder held 2 x lease; per crashed client the lock is usable again within " + bound
                 + " ns");
     }
