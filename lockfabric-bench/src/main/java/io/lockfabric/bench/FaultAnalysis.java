@@ -2,7 +2,7 @@ package io.lockfabric.bench;
 
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.Violation;
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.sim.Fault;

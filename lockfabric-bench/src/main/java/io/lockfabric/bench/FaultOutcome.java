@@ -1,7 +1,7 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.check.Violation;
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.sim.Fault;
 
 import java.util.List;

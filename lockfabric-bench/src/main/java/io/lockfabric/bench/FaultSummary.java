@@ -1,6 +1,6 @@
 package io.lockfabric.bench;
 
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.sim.Fault;
 
 import java.util.List;

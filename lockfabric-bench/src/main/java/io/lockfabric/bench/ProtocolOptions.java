@@ -3,7 +3,7 @@ package io.lockfabric.bench;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -6,6 +6,6 @@
  * returns a {@link io.lockfabric.bench.RunResult}, and a {@link io.lockfabric.bench.Report}
  * ({@link io.lockfabric.bench.ReportFormat}: table, CSV, JSON Lines) renders results. Lock choice is
  * {@link io.lockfabric.bench.ZipfGenerator}. Nothing here is protocol-specific: every protocol of
- * {@link io.lockfabric.lock.LockProtocols} runs the same way.
+ * {@link io.lockfabric.protocols.LockProtocols} runs the same way.
  */
 package io.lockfabric.bench;

@@ -7,7 +7,7 @@ import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 

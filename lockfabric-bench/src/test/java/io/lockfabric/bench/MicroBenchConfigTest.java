@@ -1,6 +1,6 @@
 package io.lockfabric.bench;
 
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

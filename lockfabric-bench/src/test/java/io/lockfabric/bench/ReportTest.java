@@ -1,8 +1,8 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.local.LocalFabric;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.local.LocalFabric;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.juc.JucProtocol;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

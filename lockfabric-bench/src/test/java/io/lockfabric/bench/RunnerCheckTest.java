@@ -1,7 +1,7 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.check.Violation;
-import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.local.LocalFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,9 +1,9 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.juc.JucProtocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.TableMismatchException;
-import io.lockfabric.fabric.local.LocalFabric;
+import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 
 import java.io.OutputStream;
 import java.io.PrintStream;

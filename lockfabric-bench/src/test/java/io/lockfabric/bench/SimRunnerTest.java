@@ -2,7 +2,7 @@ package io.lockfabric.bench;
 
 import io.lockfabric.check.Violation;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
@@ -174,7 +174,7 @@ class SimRunnerTest {
 
     @Test
     void faultsNeedTheSimulatorAndADuration() {
-        try (var local = io.lockfabric.fabric.local.LocalFabric.builder().build()) {
+        try (var local = io.lockfabric.local.LocalFabric.builder().build()) {
             assertThrows(IllegalArgumentException.class, () -> new Runner(local).withFaults(FaultPlan.parse("crash")));
         }
         MicroBenchConfig byOps = WORKLOAD.toBuilder().operations(100).build();

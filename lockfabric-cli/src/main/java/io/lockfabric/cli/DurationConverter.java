@@ -1,6 +1,6 @@
 package io.lockfabric.cli;
 
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import picocli.CommandLine;
 
 /**

@@ -2,9 +2,9 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.BenchmarkFailedException;
 import io.lockfabric.lock.LockOption;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.protocols.RangeLockProtocols;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

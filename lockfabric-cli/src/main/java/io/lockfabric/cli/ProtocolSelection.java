@@ -1,7 +1,7 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.lockfabric.cli;
 
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;

@@ -8,7 +8,7 @@ import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.SimCheck;
 import io.lockfabric.bench.TextTable;
 import io.lockfabric.check.Violation;
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.sim.FaultPlan;

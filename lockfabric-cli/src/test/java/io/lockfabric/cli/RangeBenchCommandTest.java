@@ -24,7 +24,7 @@ class RangeBenchCommandTest {
         assertTrue(o.out().startsWith("# sim fabric: 1 CN(s) x 6 clients"), o.out());
         assertTrue(o.out().contains("range exclusion checked"), o.out());
         // Every registered range protocol runs by default.
-        for (String name : io.lockfabric.lock.RangeLockProtocols.names()) {
+        for (String name : io.lockfabric.protocols.RangeLockProtocols.names()) {
             assertTrue(o.out().lines().anyMatch(l -> l.startsWith(name + " ") && l.contains(" mixed ")),
                     name + ": " + o.out());
         }

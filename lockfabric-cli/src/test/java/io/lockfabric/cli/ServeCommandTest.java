@@ -12,7 +12,7 @@ import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.net.TcpFabric;
 import io.lockfabric.net.TcpMemoryNode;

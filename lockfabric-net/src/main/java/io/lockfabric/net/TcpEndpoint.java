@@ -10,7 +10,7 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.TableSpec;
-import io.lockfabric.fabric.local.RealTimeClock;
+import io.lockfabric.fabric.realtime.RealTimeClock;
 import io.lockfabric.net.wire.Frame;
 
 import java.util.List;

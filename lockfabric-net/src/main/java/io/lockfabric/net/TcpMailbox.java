@@ -7,7 +7,7 @@ import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.local.MessageQueue;
+import io.lockfabric.fabric.realtime.MessageQueue;
 import io.lockfabric.net.wire.Frame;
 import io.netty.channel.Channel;
 

@@ -1,5 +1,7 @@
 package io.lockfabric.net;
 
+import io.lockfabric.fabric.ServiceResolver;
+
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.FabricException;
@@ -490,7 +492,7 @@ public final class TcpMemoryNode implements AutoCloseable {
         private String bind = DEFAULT_BIND;
         private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
         private int ioThreads = DEFAULT_IO_THREADS;
-        private ServiceResolver resolver = ServiceResolver.registered();
+        private ServiceResolver resolver = ServiceResolver.installed();
 
         /** TCP port; 0 picks a free one. */
         public Builder port(int port) {
@@ -514,7 +516,7 @@ public final class TcpMemoryNode implements AutoCloseable {
             return this;
         }
 
-        /** How tables' rpc services are built from what clients send (default {@link ServiceResolver#registered()}). */
+        /** How tables' rpc services are built from what clients send (default {@link ServiceResolver.installed()}). */
         public Builder serviceResolver(ServiceResolver resolver) {
             this.resolver = resolver;
             return this;

@@ -1,5 +1,7 @@
 package io.lockfabric.net;
 
+import io.lockfabric.fabric.ServiceResolver;
+
 import java.io.IOException;
 
 /**
@@ -14,7 +16,7 @@ public final class MemoryNodeMain {
 
     public static void main(String[] args) throws IOException {
         TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(Long.parseLong(args[0]))
-                .serviceResolver(ServiceResolver.registered().orElse(new VerbContractServices())).start();
+                .serviceResolver(ServiceResolver.installed().orElse(new VerbContractServices())).start();
         System.out.println("LISTENING " + server.uri());
         System.out.flush();
         // the parent holds the other end of stdin: EOF means it is gone, and so should this be

@@ -1,5 +1,7 @@
 package io.lockfabric.net;
 
+import io.lockfabric.fabric.ServiceResolver;
+
 import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.TableSpec;
 

@@ -1,6 +1,6 @@
 package io.lockfabric.sim;
 
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 
 /**
  * One scheduled fault: a client crash or pause, or a memory-node pause, at virtual time

@@ -1,6 +1,6 @@
 package io.lockfabric.sim;
 
-import io.lockfabric.lock.Durations;
+import io.lockfabric.fabric.Durations;
 
 import java.util.ArrayList;
 import java.util.Comparator;

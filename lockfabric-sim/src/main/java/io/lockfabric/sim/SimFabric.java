@@ -114,15 +114,22 @@ public final class SimFabric implements Fabric {
 
     /**
      * Watches verbs take effect on the memory nodes, at their linearization point. For oracles
-     * (such as {@link IdealCasOracle}) that need to know what no client could know in time; a
-     * watcher runs on the driver and must not block.
+     * (such as the ideal CAS lock of ShiftLock §2.3) that need to know what no client could know
+     * in time; a watcher runs on the driver and must not block.
      */
-    interface MemoryWatcher {
+    public interface MemoryWatcher {
+        /** {@code verb} just took effect on memory node {@code memoryNode}. */
         void executed(int memoryNode, Verb verb);
     }
 
-    void watch(MemoryWatcher watcher) {
+    /** Calls {@code watcher} each time a verb takes effect on a memory node (see {@link MemoryWatcher}). */
+    public void watch(MemoryWatcher watcher) {
         watchers.add(watcher);
+    }
+
+    /** A new, empty queue of simulated clients that an oracle wakes from the driver. */
+    public SimWaitQueue newWaitQueue() {
+        return new SimWaitQueue(this);
     }
 
     /** Called by the queue pairs each time a verb takes effect on memory node {@code mn}. */

@@ -1,7 +1,7 @@
 package io.lockfabric.bench.experiment;
 
 import io.lockfabric.lock.LockOption;
-import io.lockfabric.lock.LockProtocols;
+import io.lockfabric.protocols.LockProtocols;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,20 +17,20 @@ import java.util.List;
  * artifact: at cs 32 of DecLock's Figure 12, 2.6 READs per acquisition against the 15.6 the
  * DecLock paper counts, 12.1 with the fixed gap.
  */
-final class ArtifactOptions {
-    static final String SHIFTLOCK = "shiftlock";
-    static final String POLL_OPTION = "poll-ns";
-    static final String MAX_POLL_OPTION = "max-poll-ns";
+public final class ArtifactOptions {
+    public static final String SHIFTLOCK = "shiftlock";
+    public static final String POLL_OPTION = "poll-ns";
+    public static final String MAX_POLL_OPTION = "max-poll-ns";
     /** The ShiftLock artifact's {@code --backoff} default, its fixed gap between a waiter's READs. */
-    static final String SHIFTLOCK_POLL_NS = "1862";
+    public static final String SHIFTLOCK_POLL_NS = "1862";
     /** What an experiment's setup line says of these settings. */
-    static final String SETUP_NOTE = "shiftlock polling at its artifact's fixed " + SHIFTLOCK_POLL_NS + " ns";
+    public static final String SETUP_NOTE = "shiftlock polling at its artifact's fixed " + SHIFTLOCK_POLL_NS + " ns";
 
     private ArtifactOptions() {
     }
 
     /** {@code options} ({@code protocol.key=value} pairs) plus the artifact's settings for {@code protocol} not set there. */
-    static List<String> of(String protocol, List<String> options) {
+    public static List<String> of(String protocol, List<String> options) {
         List<String> out = new ArrayList<>(options);
         if (protocol.equals(SHIFTLOCK) && hasOption(protocol, POLL_OPTION)) {
             addUnlessSet(out, protocol, POLL_OPTION, SHIFTLOCK_POLL_NS);
@@ -39,13 +39,13 @@ final class ArtifactOptions {
         return List.copyOf(out);
     }
 
-    static boolean hasOption(String protocol, String option) {
+    public static boolean hasOption(String protocol, String option) {
         return LockProtocols.names().contains(protocol) && LockProtocols.byName(protocol).options().stream()
                 .map(LockOption::name).anyMatch(option::equals);
     }
 
     /** Adds {@code protocol.option=value} to {@code out} unless {@code out} sets that option already. */
-    static void addUnlessSet(List<String> out, String protocol, String option, String value) {
+    public static void addUnlessSet(List<String> out, String protocol, String option, String value) {
         String key = protocol + "." + option + "=";
         if (out.stream().noneMatch(o -> o.startsWith(key))) {
             out.add(key + value);

@@ -53,19 +53,19 @@ public record ExperimentSettings(long seed, long warmupNs, long durationNs, bool
     }
 
     /** Shows {@code "[done/total] label"} on the progress stream, if progress is shown. */
-    void progress(int done, int total, String label) {
+    public void progress(int done, int total, String label) {
         if (showProgress) {
             progressOut.printf("[%d/%d] %s%n", done, total, label);
         }
     }
 
     /** {@code own} unless overridden. */
-    long warmupOr(long own) {
+    public long warmupOr(long own) {
         return warmupNs > 0 ? warmupNs : own;
     }
 
     /** {@code own} unless overridden. */
-    long durationOr(long own) {
+    public long durationOr(long own) {
         return durationNs > 0 ? durationNs : own;
     }
 }

@@ -1,5 +1,22 @@
 package io.lockfabric.bench.experiment;
 
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockBreakdownExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockMicrobenchExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockThresholdExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockVerbsExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockCriticalSectionExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockPolicyExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockResetExperiment;
+import io.lockfabric.bench.experiment.citron.CitronAbortRateExperiment;
+import io.lockfabric.bench.experiment.citron.CitronFalseConflictExperiment;
+import io.lockfabric.bench.experiment.citron.CitronFastPathExperiment;
+import io.lockfabric.bench.experiment.citron.CitronMixedExperiment;
+import io.lockfabric.bench.experiment.citron.CitronRangeSizeExperiment;
+import io.lockfabric.bench.experiment.citron.CitronScaleUpExperiment;
+
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -3,7 +3,7 @@ package io.lockfabric.bench.range;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.protocols.RangeLockProtocols;
 
 import java.util.ArrayList;
 import java.util.Collection;

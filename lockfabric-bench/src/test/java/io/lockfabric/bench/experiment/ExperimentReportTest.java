@@ -1,5 +1,7 @@
 package io.lockfabric.bench.experiment;
 
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
+
 import io.lockfabric.bench.MiniJson;
 import org.junit.jupiter.api.Test;
 

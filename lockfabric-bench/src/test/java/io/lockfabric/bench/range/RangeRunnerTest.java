@@ -1,8 +1,8 @@
 package io.lockfabric.bench.range;
 
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.local.LocalFabric;
-import io.lockfabric.lock.RangeLockProtocols;
+import io.lockfabric.local.LocalFabric;
+import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,175 @@
+package io.lockfabric.bench.experiment.citron;
+
+import io.lockfabric.bench.experiment.ExperimentTable;
+
+import io.lockfabric.bench.range.RangeMechanism;
+import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.lock.citron.CitronProfile;
+import io.lockfabric.sim.NicQueueing;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The measured mechanism behind a citron run, as the range experiments print it: where an
+ * acquisition's time went by phase of Algorithm 2 ({@link CitronProfile}), how often node attempts
+ * aborted and why, inequation (1)'s t2 − t1 against T_wait, and the simulated memory node's RNIC
+ * queueing (waits for a processing unit vs for a hot word, and the word that cost the most). All
+ * per measured acquisition (measured phase only).
+ */
+final class CitronMechanism {
+    /** Columns of {@link #timeTable}. */
+    private static final String[] TIME_COLUMNS = {"case", "Mops/s", "us/acq", "(a) ticket", "(b) ancestors",
+            "(c)+(d)", "leaf retry", "T_wait+desc", "backoff", "attempts/acq", "timing aborts/acq", "t2-t1 us",
+            "of it (b) READs"};
+    /** Columns of {@link #nicTable}. */
+    private static final String[] NIC_COLUMNS = {"case", "verbs/acq", "unit wait us/verb", "word wait us/verb",
+            "hottest word", "its atomics/acq", "its wait us/delayed verb", "2nd word", "its atomics/acq "};
+
+    private CitronMechanism() {
+    }
+
+    /**
+     * Where citron's acquisitions spent their time, one row per labelled run (a run that granted
+     * nothing in its measured phase shows dashes: there is nothing to divide by).
+     */
+    static ExperimentTable timeTable(String title, Map<String, RangeRunResult> runs) {
+        var t = new ExperimentTable.Builder(title, TIME_COLUMNS);
+        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
+            RangeRunResult r = e.getValue();
+            CitronProfile c = r.mechanism().citron();
+            double ops = r.measuredOps();
+            if (ops == 0) {
+                t.row(dashes(TIME_COLUMNS.length, e.getKey(), f2(r.goodput() / 1e6)));
+                continue;
+            }
+            t.row(e.getKey(), f2(r.goodput() / 1e6), f1(c.totalNs() / ops / 1e3), f1(c.ticketNs() / ops / 1e3),
+                    f1(c.ancestorNs() / ops / 1e3), f1(c.lockNs() / ops / 1e3), f1(c.leafRetryNs() / ops / 1e3),
+                    f1((c.tWaitNs() + c.descendantNs()) / ops / 1e3), f1(c.backoffNs() / ops / 1e3),
+                    f2(c.nodeAttempts() / ops), f2(r.timingAborts() / ops), f1(spanUs(c)), f1(ancestorReadUs(c)));
+        }
+        return t.build();
+    }
+
+    /** The per-size split of step (a)'s ticket waits: us per acquisition of each size, total / ticket. */
+    static ExperimentTable sizeTable(String title, Map<String, RangeRunResult> runs, List<Long> sizes) {
+        String[] columns = new String[sizes.size() + 1];
+        columns[0] = "case";
+        for (int i = 0; i < sizes.size(); i++) {
+            columns[i + 1] = "L=" + sizes.get(i) + ": us/acq, (a) ticket";
+        }
+        var t = new ExperimentTable.Builder(title, columns);
+        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
+            RangeRunResult r = e.getValue();
+            if (r.mechanism().citronBySize().isEmpty()) {
+                continue;
+            }
+            String[] row = new String[sizes.size() + 1];
+            row[0] = e.getKey();
+            for (int i = 0; i < sizes.size(); i++) {
+                row[i + 1] = perSize(r, sizes.get(i));
+            }
+            t.row(row);
+        }
+        return t.build();
+    }
+
+    /** The memory node's RNIC queueing in each labelled run (dashes where it was not tracked or nothing was granted). */
+    static ExperimentTable nicTable(String title, Map<String, RangeRunResult> runs) {
+        var t = new ExperimentTable.Builder(title, NIC_COLUMNS);
+        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
+            RangeRunResult r = e.getValue();
+            NicQueueing q = r.mechanism().nic();
+            double ops = r.measuredOps();
+            if (q == null || q.verbs() == 0 || ops == 0) {
+                t.row(dashes(NIC_COLUMNS.length, e.getKey()));
+                continue;
+            }
+            String[] hot = word(r.mechanism(), q, 0, ops);
+            String[] second = word(r.mechanism(), q, 1, ops);
+            t.row(e.getKey(), f1(q.verbs() / ops), f2(q.unitWaitNs() / 1e3 / q.verbs()),
+                    f2(q.wordWaitNs() / 1e3 / q.verbs()), hot[0], hot[1], hot[2], second[0], second[1]);
+        }
+        return t.build();
+    }
+
+    /** A row of {@code n} cells: {@code first} cells, then dashes. */
+    private static String[] dashes(int n, String... first) {
+        String[] row = new String[n];
+        java.util.Arrays.fill(row, "-");
+        System.arraycopy(first, 0, row, 0, first.length);
+        return row;
+    }
+
+    /** {name, atomics per acquisition, wait per delayed verb} of the {@code i}-th costliest word. */
+    private static String[] word(RangeMechanism m, NicQueueing q, int i, double ops) {
+        if (q.words().size() <= i) {
+            return new String[] {"-", "-", "-"};
+        }
+        NicQueueing.Word w = q.words().get(i);
+        return new String[] {m.nameOf(w.address()), f2(w.exclusiveVerbs() / ops),
+                f2(w.delayedVerbs() == 0 ? 0 : w.wordWaitNs() / 1e3 / w.delayedVerbs())};
+    }
+
+    /** Mean t2 − t1 of inequation (1), us (0 if none was checked). */
+    static double spanUs(CitronProfile c) {
+        return c.spans() == 0 ? 0 : c.spanNs() / 1e3 / c.spans();
+    }
+
+    /** Mean round trip of the ancestor READ batch per checked notification, us. */
+    static double ancestorReadUs(CitronProfile c) {
+        return c.spans() == 0 ? 0 : c.ancestorReadNs() / 1e3 / c.spans();
+    }
+
+    /** "total / ticket" us per acquisition of size {@code size}. */
+    static String perSize(RangeRunResult r, long size) {
+        CitronProfile c = r.mechanism().citronBySize().get(size);
+        long ops = r.opsBySize().getOrDefault(size, 0L);
+        if (c == null || ops == 0) {
+            return "-";
+        }
+        return f1(c.totalNs() / 1e3 / ops) + " / " + f1(c.ticketNs() / 1e3 / ops);
+    }
+
+    /** Ticket wait per acquisition of size {@code size}, us (0 if none). */
+    static double ticketUs(RangeRunResult r, long size) {
+        CitronProfile c = r.mechanism().citronBySize().get(size);
+        long ops = r.opsBySize().getOrDefault(size, 0L);
+        return c == null || ops == 0 ? 0 : c.ticketNs() / 1e3 / ops;
+    }
+
+    /** Total us per acquisition of size {@code size} (0 if none). */
+    static double totalUs(RangeRunResult r, long size) {
+        CitronProfile c = r.mechanism().citronBySize().get(size);
+        long ops = r.opsBySize().getOrDefault(size, 0L);
+        return c == null || ops == 0 ? 0 : c.totalNs() / 1e3 / ops;
+    }
+
+    /** The costliest word's name, or "-". */
+    static String hottestName(RangeRunResult r) {
+        NicQueueing q = r.mechanism().nic();
+        return q == null || q.words().isEmpty() ? "-" : r.mechanism().nameOf(q.words().get(0).address());
+    }
+
+    /** Atomics and writes per acquisition on the costliest word (0 if unknown). */
+    static double hottestAtomics(RangeRunResult r) {
+        NicQueueing q = r.mechanism().nic();
+        return q == null || q.words().isEmpty() || r.measuredOps() == 0 ? 0
+                : q.words().get(0).exclusiveVerbs() / (double) r.measuredOps();
+    }
+
+    /** Unit wait per verb, us (0 if unknown). */
+    static double unitWaitUs(RangeRunResult r) {
+        NicQueueing q = r.mechanism().nic();
+        return q == null || q.verbs() == 0 ? 0 : q.unitWaitNs() / 1e3 / q.verbs();
+    }
+
+    static String f1(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

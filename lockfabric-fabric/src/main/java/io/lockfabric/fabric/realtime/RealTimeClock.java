@@ -1,0 +1,47 @@
+package io.lockfabric.fabric.realtime;
+
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.IdleStrategy;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The JVM's monotonic clock. Short sleeps (the microsecond backoffs of lock protocols) yield
+ * until the time has passed, because parking overshoots them by tens of microseconds; long sleeps
+ * park, then yield out the rest. Stateless and thread-safe.
+ */
+public final class RealTimeClock implements Clock {
+    public static final RealTimeClock INSTANCE = new RealTimeClock();
+
+    /** Sleeps shorter than this yield instead of parking. */
+    static final long PARK_THRESHOLD_NS = 60_000;
+    /** How much earlier than the deadline a long sleep stops parking. */
+    static final long PARK_MARGIN_NS = 50_000;
+
+    private RealTimeClock() {
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public void sleepNanos(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + nanos;
+        if (nanos >= PARK_THRESHOLD_NS) {
+            LockSupport.parkNanos(nanos - PARK_MARGIN_NS);
+        }
+        while (System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+    }
+
+    @Override
+    public IdleStrategy idleStrategy() {
+        return new BackoffIdleStrategy();
+    }
+}

@@ -1,0 +1,160 @@
+package io.lockfabric.local;
+
+import io.lockfabric.fabric.realtime.RealTimeClock;
+
+import io.lockfabric.fabric.Batch;
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.Int128;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.RemoteAddress;
+import io.lockfabric.fabric.RpcCall;
+import io.lockfabric.fabric.RpcException;
+import io.lockfabric.fabric.Verb;
+import io.lockfabric.fabric.VerbKind;
+import io.lockfabric.fabric.memory.MemoryNode;
+
+/**
+ * A queue pair of the local fabric: verbs run on the caller's thread directly against the
+ * {@link MemoryNode}, with no allocation for the typed 64-bit verbs. Counts every verb.
+ */
+final class LocalQueuePair implements QueuePair {
+    private final MemoryNode node;
+    private final EndpointId owner;
+    private final Counters counters = new Counters();
+
+    LocalQueuePair(MemoryNode node, EndpointId owner) {
+        this.node = node;
+        this.owner = owner;
+    }
+
+    @Override
+    public int memoryNode() {
+        return node.index();
+    }
+
+    CounterSnapshot counters() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public Object execute(Verb verb) {
+        Object result = node.execute(verb);
+        counters.recordAll(verb);
+        return result;
+    }
+
+    @Override
+    public void execute(Batch batch) {
+        Object[] results = new Object[batch.size()];
+        for (int i = 0; i < results.length; i++) {
+            results[i] = execute(batch.verbs().get(i));
+        }
+        batch.complete(results);
+    }
+
+    @Override
+    public byte[] rpc(int service, byte[] request) {
+        counters.record(VerbKind.RPC, request.length);
+        LocalRpcCall call = new LocalRpcCall(owner, request);
+        node.call(service, call);
+        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+        while (!call.done) {
+            idle.idle();
+        }
+        if (call.failure != null) {
+            throw new RpcException(call.failure);
+        }
+        return call.response;
+    }
+
+    @Override
+    public long read8(long address) {
+        long v = node.region(address).read8(RemoteAddress.offset(address));
+        counters.record(VerbKind.READ, 8);
+        return v;
+    }
+
+    @Override
+    public Int128 read16(long address) {
+        Int128 v = node.region(address).read16(RemoteAddress.offset(address));
+        counters.record(VerbKind.READ, 16);
+        return v;
+    }
+
+    @Override
+    public void write8(long address, long value) {
+        node.region(address).write8(RemoteAddress.offset(address), value);
+        counters.record(VerbKind.WRITE, 8);
+    }
+
+    @Override
+    public long cas(long address, long expect, long swap) {
+        long v = node.region(address).cas(RemoteAddress.offset(address), expect, swap);
+        counters.record(VerbKind.CAS, 16);
+        return v;
+    }
+
+    @Override
+    public long faa(long address, long delta) {
+        long v = node.region(address).faa(RemoteAddress.offset(address), delta);
+        counters.record(VerbKind.FAA, 8);
+        return v;
+    }
+
+    @Override
+    public long maskedCas(long address, long compare, long compareMask, long swap, long swapMask) {
+        long v = node.region(address).maskedCas(RemoteAddress.offset(address), compare, compareMask, swap, swapMask);
+        counters.record(VerbKind.MCAS, 32);
+        return v;
+    }
+
+    @Override
+    public long maskedFaa(long address, long add, long boundaryMask) {
+        long v = node.region(address).maskedFaa(RemoteAddress.offset(address), add, boundaryMask);
+        counters.record(VerbKind.MFAA, 16);
+        return v;
+    }
+
+    /** An rpc completed by the handler on any thread; the caller polls {@code done}. */
+    private static final class LocalRpcCall implements RpcCall {
+        private final EndpointId caller;
+        private final byte[] request;
+        private byte[] response;
+        private String failure;
+        private volatile boolean done;
+
+        LocalRpcCall(EndpointId caller, byte[] request) {
+            this.caller = caller;
+            this.request = request.clone();
+        }
+
+        @Override
+        public EndpointId caller() {
+            return caller;
+        }
+
+        @Override
+        public byte[] request() {
+            return request;
+        }
+
+        @Override
+        public synchronized void reply(byte[] response) {
+            if (!done) {
+                this.response = response.clone();
+                done = true;
+            }
+        }
+
+        @Override
+        public synchronized void fail(String reason) {
+            if (!done) {
+                this.failure = reason;
+                done = true;
+            }
+        }
+    }
+}

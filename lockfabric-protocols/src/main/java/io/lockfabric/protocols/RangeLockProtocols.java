@@ -1,0 +1,46 @@
+package io.lockfabric.protocols;
+
+import io.lockfabric.lock.RangeLockProtocol;
+
+import io.lockfabric.lock.citron.CitronProtocol;
+import io.lockfabric.lock.lld.LldProtocol;
+import io.lockfabric.lock.rpcrange.RpcRangeProtocol;
+import io.lockfabric.lock.ss.SsProtocol;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The registry of range lock protocols, by name. */
+public final class RangeLockProtocols {
+    private static final List<RangeLockProtocol> ALL = List.of(new CitronProtocol(),
+            new SsProtocol(SsProtocol.Preset.CUSTOM), new SsProtocol(SsProtocol.Preset.EXACT),
+            new SsProtocol(SsProtocol.Preset.OVER), new SsProtocol(SsProtocol.Preset.UNDER), new LldProtocol(),
+            new RpcRangeProtocol());
+
+    private RangeLockProtocols() {
+    }
+
+    /** Every registered range protocol, in a stable order. */
+    public static List<RangeLockProtocol> all() {
+        return ALL;
+    }
+
+    public static List<String> names() {
+        return ALL.stream().map(RangeLockProtocol::name).toList();
+    }
+
+    /**
+     * The range protocol of that name.
+     *
+     * @throws IllegalArgumentException naming the known range protocols if there is none
+     */
+    public static RangeLockProtocol byName(String name) {
+        for (RangeLockProtocol p : ALL) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown range protocol '" + name + "'; known: "
+                + ALL.stream().map(RangeLockProtocol::name).collect(Collectors.joining(", ")));
+    }
+}

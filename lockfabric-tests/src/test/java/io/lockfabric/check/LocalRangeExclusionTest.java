@@ -1,0 +1,17 @@
+package io.lockfabric.check;
+
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.local.LocalFabric;
+
+/** The range exclusion contract on the local fabric (threads, real time). */
+class LocalRangeExclusionTest extends RangeExclusionContractTest {
+    @Override
+    protected Fabric newFabric() {
+        return LocalFabric.builder().build();
+    }
+
+    @Override
+    protected int opsPerClient() {
+        return 2_000;
+    }
+}
