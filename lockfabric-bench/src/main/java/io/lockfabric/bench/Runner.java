@@ -376,8 +376,7 @@ public final class Runner {
         return new RunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation),
                 OpsPerCycle.of(measured.minus(runnerIssued), ops), OpsPerCycle.of(runnerIssued, ops),
-                stats.retries(), stats.aborts(), stats.resets(), check, crossCheck, outcome, stats.breakdown(),
-                LatencySummary.of(release), LatencySummary.of(hottest));
+                stats, check, crossCheck, outcome, LatencySummary.of(release), LatencySummary.of(hottest));
     }
 
     private static CounterSnapshot runnerOps(long reads, long writes) {

@@ -1,31 +1,29 @@
 package io.lockfabric.bench.range;
 
-import io.lockfabric.lock.citron.CitronProfile;
+import io.lockfabric.lock.LockStats;
 import io.lockfabric.sim.NicQueueing;
 
 import java.util.Map;
 
 /**
  * What a range run measured about its own mechanism, for the experiments that explain a result:
- * where citron's acquisitions spent their time (summed over clients, measured phase only;
- * {@link CitronProfile#ZERO} for other protocols), and on the simulator where the memory node's
+ * the protocol's statistics by the clients' range size (measured phase only; a protocol's typed
+ * view, such as citron's profile, is read from them), and on the simulator where the memory node's
  * RNIC made verbs wait during the measured phase (null on other fabrics), with names for the words
- * that cost the most (citron: the tree node a word holds).
+ * that cost the most (as the protocol's client describes them).
  *
- * @param citron    citron's phase profile, summed over clients
- * @param citronBySize the same by the clients' range size
- * @param nic       the memory node's queueing in the measured phase, or null
- * @param wordNames names of the words in {@code nic.words()} the protocol could name
+ * @param statsBySize the protocol's statistics summed over the clients of each range size
+ * @param nic         the memory node's queueing in the measured phase, or null
+ * @param wordNames   names of the words in {@code nic.words()} the protocol could name
  */
-public record RangeMechanism(CitronProfile citron, Map<Long, CitronProfile> citronBySize, NicQueueing nic,
-                             Map<Long, String> wordNames) {
+public record RangeMechanism(Map<Long, LockStats> statsBySize, NicQueueing nic, Map<Long, String> wordNames) {
     /** Words a run keeps in its queueing summary. */
     public static final int TOP_WORDS = 12;
     /** Nothing measured. */
-    public static final RangeMechanism NONE = new RangeMechanism(CitronProfile.ZERO, Map.of(), null, Map.of());
+    public static final RangeMechanism NONE = new RangeMechanism(Map.of(), null, Map.of());
 
     public RangeMechanism {
-        citronBySize = Map.copyOf(citronBySize);
+        statsBySize = Map.copyOf(statsBySize);
         wordNames = Map.copyOf(wordNames);
     }
 

@@ -18,9 +18,6 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.lock.citron.CitronCounters;
-import io.lockfabric.lock.citron.CitronProfile;
-import io.lockfabric.lock.citron.CitronProtocol;
 import io.lockfabric.sim.NicQueueing;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
@@ -42,8 +39,8 @@ import java.util.function.BooleanSupplier;
  * range lock client (created on the caller's thread) and runs as a {@link ClientThread} from
  * {@link Fabric#spawn} (a platform thread on the local fabric, a simulated process in virtual time
  * on the sim fabric). Phase boundaries are fixed before the clients start; each client snapshots
- * its endpoint counters, {@link io.lockfabric.lock.LockStats} and (citron) {@link CitronCounters}
- * when it crosses into and out of the measured phase. Every run records the whole history and
+ * its endpoint counters and {@link io.lockfabric.lock.LockStats} when it crosses into and out of
+ * the measured phase. Every run records the whole history and
  * checks it with {@link RangeExclusionChecker}. On the simulator, clients not done by the end of the
  * measured phase plus a slack (or the simulator's time limit, for an operation-count run) are
  * reported as stuck violations. Each run uses a fresh table name unless the runner shares one
@@ -101,7 +98,6 @@ public final class RangeRunner {
      */
     public RangeRunResult run(RangeLockProtocol protocol, RangeBenchConfig config) {
         LockOptions options = config.optionsFor(protocol);
-        boolean citron = protocol.name().equals(CitronProtocol.NAME);
         // the process id keeps runs of several processes on one (tcp) memory node apart, unless they share
         String table = sharedTable != null ? "rbench-" + protocol.name() + "-" + sharedTable
                 : "rbench-" + protocol.name() + "-" + ProcessHandle.current().pid() + "-" + RUN_SEQUENCE.incrementAndGet();
@@ -128,7 +124,7 @@ public final class RangeRunner {
             List<RangeWorker> workers = new ArrayList<>();
             for (int i = 0; i < config.clients(); i++) {
                 long size = config.sizeOf(i);
-                workers.add(new RangeWorker(i, endpoints.get(i), clients.get(i), citron, history.recorder(i),
+                workers.add(new RangeWorker(i, endpoints.get(i), clients.get(i), history.recorder(i),
                         borders.get(size), size, seeds.split(), config, fabric::observerNanoTime, progress, control));
             }
             long plannedNs = config.byOperations() ? 0 : config.warmupNs() + config.durationNs();
@@ -162,16 +158,12 @@ public final class RangeRunner {
             List<Violation> violations = new ArrayList<>(RangeExclusionChecker.violations(holds));
             violations.addAll(stuck);
             Map<Long, String> names = new HashMap<>();
-            if (citron && queueing[0] != null) {
+            if (queueing[0] != null) {
                 for (NicQueueing.Word w : queueing[0].words()) {
-                    String name = CitronProtocol.describeWord(clients.get(0), w.address());
-                    if (name != null) {
-                        names.put(w.address(), name);
-                    }
+                    clients.get(0).describeAddress(w.address()).ifPresent(name -> names.put(w.address(), name));
                 }
             }
-            RangeMechanism mechanism = new RangeMechanism(CitronProfile.ZERO, Map.of(), queueing[0], names);
-            return summarize(protocol, config, workers, citron, holds.size(), violations, mechanism);
+            return summarize(protocol, config, workers, holds.size(), violations, queueing[0], names);
         } finally {
             if (control != null) {
                 control.abort();
@@ -217,8 +209,8 @@ public final class RangeRunner {
     }
 
     private RangeRunResult summarize(RangeLockProtocol protocol, RangeBenchConfig config, List<RangeWorker> workers,
-                                     boolean citron, long holdsChecked, List<Violation> violations,
-                                     RangeMechanism mechanism) {
+                                     long holdsChecked, List<Violation> violations, NicQueueing nic,
+                                     Map<Long, String> wordNames) {
         Histogram acquire = new Histogram(3);
         Histogram operation = new Histogram(3);
         long ops = 0;
@@ -226,11 +218,7 @@ public final class RangeRunner {
         long lastEnd = Long.MIN_VALUE;
         CounterSnapshot measured = CounterSnapshot.ZERO;
         LockStats stats = LockStats.ZERO;
-        long timingAborts = 0;
-        long yields = 0;
-        long escalations = 0;
-        CitronProfile profile = CitronProfile.ZERO;
-        Map<Long, CitronProfile> profileBySize = new TreeMap<>();
+        Map<Long, LockStats> statsBySize = new TreeMap<>();
         Map<Long, Long> bySize = new TreeMap<>();
         for (RangeWorker w : workers) {
             acquire.add(w.acquireNanos);
@@ -240,18 +228,12 @@ public final class RangeRunner {
             firstStart = Math.min(firstStart, w.measureStartNs);
             lastEnd = Math.max(lastEnd, w.measureEndNs);
             measured = measured.plus(w.countersAtEnd.minus(w.countersAtStart));
-            stats = stats.plus(w.statsAtEnd.minus(w.statsAtStart));
-            timingAborts += w.citronAtEnd.timingAborts() - w.citronAtStart.timingAborts();
-            yields += w.citronAtEnd.yields() - w.citronAtStart.yields();
-            escalations += w.citronAtEnd.escalations() - w.citronAtStart.escalations();
-            CitronProfile own = w.profileAtEnd.minus(w.profileAtStart);
-            profile = profile.plus(own);
-            profileBySize.merge(w.size(), own, CitronProfile::plus);
+            LockStats own = w.statsAtEnd.minus(w.statsAtStart);
+            stats = stats.plus(own);
+            statsBySize.merge(w.size(), own, LockStats::plus);
         }
         return new RangeRunResult(protocol.name(), fabric.name(), config, ops, Math.max(0, lastEnd - firstStart),
                 bySize, LatencySummary.of(acquire), LatencySummary.of(operation), OpsPerCycle.of(measured, ops),
-                stats.retries(), stats.aborts(), citron ? timingAborts : -1, yields, escalations, holdsChecked,
-                violations, new RangeMechanism(profile, citron ? profileBySize : Map.of(), mechanism.nic(),
-                        mechanism.wordNames()));
+                stats, holdsChecked, violations, new RangeMechanism(statsBySize, nic, wordNames));
     }
 }

@@ -9,9 +9,6 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.lock.RangeLockClient;
-import io.lockfabric.lock.citron.CitronCounters;
-import io.lockfabric.lock.citron.CitronProfile;
-import io.lockfabric.lock.citron.CitronProtocol;
 import org.HdrHistogram.Histogram;
 
 import java.util.function.LongSupplier;
@@ -50,7 +47,6 @@ final class RangeWorker implements Runnable {
     private final int index;
     private final Endpoint endpoint;
     private final RangeLockClient client;
-    private final boolean citron;
     private final History.Recorder recorder;
     private final ZipfGenerator borders;
     private final long size;
@@ -72,19 +68,14 @@ final class RangeWorker implements Runnable {
     CounterSnapshot countersAtEnd = CounterSnapshot.ZERO;
     LockStats statsAtStart = LockStats.ZERO;
     LockStats statsAtEnd = LockStats.ZERO;
-    CitronCounters citronAtStart = CitronCounters.ZERO;
-    CitronCounters citronAtEnd = CitronCounters.ZERO;
-    CitronProfile profileAtStart = CitronProfile.ZERO;
-    CitronProfile profileAtEnd = CitronProfile.ZERO;
     Throwable failure;
 
-    RangeWorker(int index, Endpoint endpoint, RangeLockClient client, boolean citron, History.Recorder recorder,
+    RangeWorker(int index, Endpoint endpoint, RangeLockClient client, History.Recorder recorder,
                 ZipfGenerator borders, long size, RandomGenerator random, RangeBenchConfig config,
                 LongSupplier observerNanos, OpCounterSlots progress, Control control) {
         this.index = index;
         this.endpoint = endpoint;
         this.client = client;
-        this.citron = citron;
         this.recorder = recorder;
         this.borders = borders;
         this.size = size;
@@ -162,18 +153,12 @@ final class RangeWorker implements Runnable {
     private void snapshot(boolean atStart) {
         CounterSnapshot counters = endpoint.counters();
         LockStats stats = client.stats();
-        CitronCounters extra = citron ? CitronProtocol.counters(client) : CitronCounters.ZERO;
-        CitronProfile profile = citron ? CitronProtocol.profile(client) : CitronProfile.ZERO;
         if (atStart) {
             countersAtStart = counters;
             statsAtStart = stats;
-            citronAtStart = extra;
-            profileAtStart = profile;
         } else {
             countersAtEnd = counters;
             statsAtEnd = stats;
-            citronAtEnd = extra;
-            profileAtEnd = profile;
         }
     }
 
@@ -185,7 +170,6 @@ final class RangeWorker implements Runnable {
             measureStartNs = now; // ended before the measured phase
             countersAtStart = countersAtEnd;
             statsAtStart = statsAtEnd;
-            citronAtStart = citronAtEnd;
         }
     }
 

@@ -2,6 +2,7 @@ package io.lockfabric.bench.range;
 
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.local.LocalFabric;
+import io.lockfabric.lock.citron.CitronProfile;
 import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -12,6 +13,7 @@ import java.io.PrintStream;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,12 +72,13 @@ class RangeRunnerTest {
         RangeBenchConfig config = small().durationNs(1_000_000).warmupNs(300_000).build();
         RangeRunResult r = sim(config, 11);
         RangeMechanism m = r.mechanism();
+        CitronProfile citron = CitronProfile.of(r.stats());
         // a request may straddle the phase boundary: acquisitions begun differ from those measured by a few
-        assertTrue(Math.abs(m.citron().acquisitions() - r.measuredOps()) <= config.clients(), m.citron().toString());
-        assertTrue(m.citron().totalNs() > 0 && m.citron().nodesAcquired() >= m.citron().acquisitions() - config.clients());
-        assertEquals(RangeBenchConfig.MIXED.stream().sorted().toList(), m.citronBySize().keySet().stream().sorted().toList());
-        long ticket = m.citronBySize().values().stream().mapToLong(p -> p.ticketNs()).sum();
-        assertEquals(m.citron().ticketNs(), ticket, "the sizes add up to the whole");
+        assertTrue(Math.abs(citron.acquisitions() - r.measuredOps()) <= config.clients(), citron.toString());
+        assertTrue(citron.totalNs() > 0 && citron.nodesAcquired() >= citron.acquisitions() - config.clients());
+        assertEquals(RangeBenchConfig.MIXED.stream().sorted().toList(), m.statsBySize().keySet().stream().sorted().toList());
+        long ticket = m.statsBySize().values().stream().mapToLong(p -> CitronProfile.of(p).ticketNs()).sum();
+        assertEquals(citron.ticketNs(), ticket, "the sizes add up to the whole");
         assertTrue(m.nic() != null && m.nic().verbs() > 0, "the sim run tracked the memory node's queueing");
         long measuredVerbs = Math.round(r.verbsPerAcquisition().oneSided() * r.measuredOps());
         assertTrue(Math.abs(m.nic().verbs() - measuredVerbs) < measuredVerbs / 5,
@@ -83,7 +86,9 @@ class RangeRunnerTest {
         assertTrue(m.nameOf(m.nic().words().get(0).address()).startsWith("node "), "hot words are named: " + m);
         try (SimFabric fabric = new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(3).seed(11).build())) {
             RangeRunResult ss = new RangeRunner(fabric, false, QUIET).run(RangeLockProtocols.byName("ss-exact"), config);
-            assertEquals(0, ss.mechanism().citron().totalNs(), "no citron profile for other protocols");
+            assertEquals(0, CitronProfile.of(ss.stats()).totalNs(), "no citron profile for other protocols");
+            assertFalse(CitronProfile.reportedBy(ss.stats()));
+            assertEquals(-1, ss.timingAborts(), "ss does not time its notifications");
             assertTrue(ss.mechanism().nic() != null && ss.mechanism().nic().verbs() > 0);
         }
     }

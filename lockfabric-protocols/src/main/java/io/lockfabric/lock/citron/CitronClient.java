@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -141,9 +142,13 @@ import java.util.random.RandomGenerator;
  *
  * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
  *
+ * <p>{@link #stats()} reports retries and aborts, the counts of {@link CitronCounters} and the
+ * phase profile of {@link CitronProfile}; {@link #units()} and {@link #scaleDown} are for callers
+ * that opened the client through {@link CitronProtocol} and know it runs CITRON.
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
-final class CitronClient implements RangeLockClient {
+public final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
                   long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels, boolean fencing,
@@ -381,29 +386,30 @@ final class CitronClient implements RangeLockClient {
 
     /**
      * What the memory word at {@code address} is in this client's table: a node of the tree as
-     * first created (index, level, units), a header word, or null if it is neither (an expansion
+     * first created (index, level, units), a header word, or empty if it is neither (an expansion
      * table's node, another table).
      */
-    String describeWord(long address) {
+    @Override
+    public Optional<String> describeAddress(long address) {
         long base = table.at(CitronLayout.TREE_OFFSET);
         if (address >= base && address < base + baseTree.nodes() * CitronLayout.WORD_BYTES) {
             long x = (address - base) / CitronLayout.WORD_BYTES + CitronLayout.ROOT;
-            return "node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "") + ", units ["
-                    + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))";
+            return Optional.of("node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "")
+                    + ", units [" + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))");
         }
         if (address == maximizerAddress) {
-            return "maximizer";
+            return Optional.of("maximizer");
         }
         if (address == configAddress) {
-            return "configuration word";
+            return Optional.of("configuration word");
         }
         if (address == fenceAddress) {
-            return "fencing counter";
+            return Optional.of("fencing counter");
         }
         if (address == table.at(CitronLayout.SPILLOVER_OFFSET)) {
-            return "spillover mutex";
+            return Optional.of("spillover mutex");
         }
-        return null;
+        return Optional.empty();
     }
 
     private void enter(Phase phase) {
@@ -615,7 +621,7 @@ final class CitronClient implements RangeLockClient {
      *                                  of the current tree
      * @throws IllegalStateException    if this client holds a grant
      */
-    void scaleDown(long units) {
+    public void scaleDown(long units) {
         if (!outstanding.isEmpty()) {
             throw new IllegalStateException("scale-down drains the tree: release this client's grants first");
         }
@@ -700,8 +706,8 @@ final class CitronClient implements RangeLockClient {
         return refetches;
     }
 
-    /** Units the client's current tree covers. */
-    long units() {
+    /** Units the client's current tree covers now (N; grows when it takes part in or sees a scale-up). */
+    public long units() {
         return tree.units();
     }
 
@@ -725,9 +731,14 @@ final class CitronClient implements RangeLockClient {
         }
     }
 
+    /** Retries and aborts (no resets), the counts of {@link CitronCounters} and the {@link CitronProfile}. */
     @Override
     public LockStats stats() {
-        return new LockStats(retries, aborts, 0);
+        long[] r = recoveries();
+        LockStats.Builder b = LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, aborts).counter(LockStats.RESETS, 0);
+        new CitronCounters(timingAborts, yields, escalations, r[0], r[1], r[2], r[3]).addTo(b);
+        return profile.snapshot().addTo(b).build();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.lockfabric.bench.experiment.ExperimentTable;
 
 import io.lockfabric.bench.range.RangeMechanism;
 import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.citron.CitronProfile;
 import io.lockfabric.sim.NicQueueing;
 
@@ -38,7 +39,7 @@ final class CitronMechanism {
         var t = new ExperimentTable.Builder(title, TIME_COLUMNS);
         for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
             RangeRunResult r = e.getValue();
-            CitronProfile c = r.mechanism().citron();
+            CitronProfile c = profile(r);
             double ops = r.measuredOps();
             if (ops == 0) {
                 t.row(dashes(TIME_COLUMNS.length, e.getKey(), f2(r.goodput() / 1e6)));
@@ -62,7 +63,7 @@ final class CitronMechanism {
         var t = new ExperimentTable.Builder(title, columns);
         for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
             RangeRunResult r = e.getValue();
-            if (r.mechanism().citronBySize().isEmpty()) {
+            if (r.mechanism().statsBySize().values().stream().noneMatch(CitronProfile::reportedBy)) {
                 continue;
             }
             String[] row = new String[sizes.size() + 1];
@@ -112,6 +113,17 @@ final class CitronMechanism {
                 f2(w.delayedVerbs() == 0 ? 0 : w.wordWaitNs() / 1e3 / w.delayedVerbs())};
     }
 
+    /** Citron's phase profile over the run's measured phase ({@link CitronProfile#ZERO} for another protocol). */
+    static CitronProfile profile(RangeRunResult r) {
+        return CitronProfile.of(r.stats());
+    }
+
+    /** Citron's phase profile of the clients of range size {@code size}, or null if there is none. */
+    private static CitronProfile profileOfSize(RangeRunResult r, long size) {
+        LockStats s = r.mechanism().statsBySize().get(size);
+        return s == null || !CitronProfile.reportedBy(s) ? null : CitronProfile.of(s);
+    }
+
     /** Mean t2 − t1 of inequation (1), us (0 if none was checked). */
     static double spanUs(CitronProfile c) {
         return c.spans() == 0 ? 0 : c.spanNs() / 1e3 / c.spans();
@@ -124,7 +136,7 @@ final class CitronMechanism {
 
     /** "total / ticket" us per acquisition of size {@code size}. */
     static String perSize(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
+        CitronProfile c = profileOfSize(r, size);
         long ops = r.opsBySize().getOrDefault(size, 0L);
         if (c == null || ops == 0) {
             return "-";
@@ -134,14 +146,14 @@ final class CitronMechanism {
 
     /** Ticket wait per acquisition of size {@code size}, us (0 if none). */
     static double ticketUs(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
+        CitronProfile c = profileOfSize(r, size);
         long ops = r.opsBySize().getOrDefault(size, 0L);
         return c == null || ops == 0 ? 0 : c.ticketNs() / 1e3 / ops;
     }
 
     /** Total us per acquisition of size {@code size} (0 if none). */
     static double totalUs(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
+        CitronProfile c = profileOfSize(r, size);
         long ops = r.opsBySize().getOrDefault(size, 0L);
         return c == null || ops == 0 ? 0 : c.totalNs() / 1e3 / ops;
     }

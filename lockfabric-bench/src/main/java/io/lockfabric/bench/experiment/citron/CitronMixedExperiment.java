@@ -241,7 +241,7 @@ public final class CitronMixedExperiment implements Experiment {
         if (low == null || mid == null || mid150 == null || top150 == null) {
             return "(The mechanism tables need citron at 63, 129 and 192 clients.) ";
         }
-        var cm = mid.mechanism().citron();
+        var cm = CitronMechanism.profile(mid);
         double ops = Math.max(1, mid.measuredOps());
         return "Why, measured (the three mechanism tables): at 129 clients and " + def + " ns an acquisition takes "
                 + f1(cm.totalNs() / 1e3 / ops) + " us, " + f1(cm.ticketNs() / 1e3 / ops) + " of them in step (a) "
@@ -249,7 +249,7 @@ public final class CitronMixedExperiment implements Experiment {
                 + " in abort backoff, with " + f2(mid.timingAborts() / ops) + " timing aborts per acquisition (63 "
                 + "clients: " + f2(low.timingAborts() / Math.max(1.0, low.measuredOps())) + "): inequation (1)'s "
                 + "t2 - t1 averages " + f1(CitronMechanism.spanUs(cm)) + " us against T_wait = 15 us (63 clients: "
-                + f1(CitronMechanism.spanUs(low.mechanism().citron())) + " us), " + f1(CitronMechanism.ancestorReadUs(cm))
+                + f1(CitronMechanism.spanUs(CitronMechanism.profile(low))) + " us), " + f1(CitronMechanism.ancestorReadUs(cm))
                 + " us of it the step (b) batch of ancestor READs, which the simulated RNIC runs one verb after "
                 + "another. The word that costs the most wait is " + CitronMechanism.hottestName(mid) + ", the "
                 + "stand-in for the top m - 1 levels that every request in [0, N/64) notifies (most of the Zipf-0.9 "

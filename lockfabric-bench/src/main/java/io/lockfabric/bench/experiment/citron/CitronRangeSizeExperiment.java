@@ -151,13 +151,13 @@ public final class CitronRangeSizeExperiment implements Experiment {
         if (l1 == null || l1peak == null || l256 == null) {
             return "";
         }
-        var c1 = l1.mechanism().citron();
-        var c256 = l256.mechanism().citron();
+        var c1 = CitronMechanism.profile(l1);
+        var c256 = CitronMechanism.profile(l256);
         double ops1 = Math.max(1, l1.measuredOps());
         double ops256 = Math.max(1, l256.measuredOps());
         return " Measured (mechanism tables): for (1), at L = 1 and 192 clients inequation (1)'s t2 - t1 averages "
                 + CitronMechanism.f1(CitronMechanism.spanUs(c1)) + " us against T_wait = 15 us (24 clients: "
-                + CitronMechanism.f1(CitronMechanism.spanUs(l1peak.mechanism().citron())) + " us), "
+                + CitronMechanism.f1(CitronMechanism.spanUs(CitronMechanism.profile(l1peak))) + " us), "
                 + CitronMechanism.f2(l1.timingAborts() / ops1) + " timing aborts and "
                 + CitronMechanism.f2(c1.nodeAttempts() / ops1) + " node attempts per acquisition; the costliest word is "
                 + CitronMechanism.hottestName(l1) + " with " + CitronMechanism.f2(CitronMechanism.hottestAtomics(l1))

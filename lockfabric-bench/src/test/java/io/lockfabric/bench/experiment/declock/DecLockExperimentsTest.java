@@ -10,7 +10,7 @@ import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
 import io.lockfabric.protocols.LockProtocols;
-import io.lockfabric.lock.declock.CqlClient;
+import io.lockfabric.lock.declock.DecLockCounters;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;
@@ -88,8 +88,9 @@ class DecLockExperimentsTest {
         RunResult r;
         try (SimFabric fabric = new SimFabric(cluster)) {
             r = new Runner(fabric, false, System.err).withClientObserver(c -> {
-                refetches[0] += ((CqlClient) c).refetchReads();
-                refetches[1] += ((CqlClient) c).memberReads();
+                DecLockCounters cql = DecLockCounters.of(c.stats());
+                refetches[0] += cql.refetchReads();
+                refetches[1] += cql.memberReads();
             }).run(LockProtocols.byName(DecLockMicrobench.CQL), config);
         }
         assertEquals(0, r.resets(), "no reset in this run, so no other READs");
