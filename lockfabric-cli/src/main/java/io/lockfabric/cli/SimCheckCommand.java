@@ -1,12 +1,12 @@
 package io.lockfabric.cli;
 
-import io.lockfabric.bench.FaultSummary;
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProgressDisplay;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
-import io.lockfabric.bench.SimCheck;
 import io.lockfabric.bench.TextTable;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.FaultSummary;
+import io.lockfabric.bench.sim.SimCheck;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.FailureModel;
@@ -86,15 +86,15 @@ final class SimCheckCommand implements Callable<Integer> {
             description = "Locks in the table (few, for contention). Default: ${DEFAULT-VALUE}.")
     long locks;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + MicroBenchConfig.DEFAULT_ZIPF,
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + PointWorkload.DEFAULT_ZIPF,
             description = "Zipf skew of the lock choice. Default: ${DEFAULT-VALUE}.")
     double zipf;
 
-    @Option(names = "--read-ratio", paramLabel = "R", defaultValue = "" + MicroBenchConfig.DEFAULT_READ_RATIO,
+    @Option(names = "--read-ratio", paramLabel = "R", defaultValue = "" + PointWorkload.DEFAULT_READ_RATIO,
             description = "Share of operations that take the lock shared. Default: ${DEFAULT-VALUE}.")
     double readRatio;
 
-    @Option(names = "--cs", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_CS_OPS,
+    @Option(names = "--cs", paramLabel = "N", defaultValue = "" + PointWorkload.DEFAULT_CS_OPS,
             description = "Remote operations in each critical section. Default: ${DEFAULT-VALUE}.")
     int cs;
 
@@ -126,10 +126,10 @@ final class SimCheckCommand implements Callable<Integer> {
         if (duration < 1) {
             throw new BadInputException("--virtual-duration must be positive");
         }
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(cluster.clients()).locks(locks).zipf(zipf)
+        PointWorkload workload = PointWorkload.builder().clients(cluster.clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).durationNs(duration).warmupNs(0).check(true).options(protocolOptions)
                 .build();
-        SimCheck check = new SimCheck(cluster, workload, plan);
+        SimCheck<LockProtocol> check = new SimCheck<>(cluster, workload, plan);
         long first = seed != null ? seed : firstSeed;
         int count = seed != null ? 1 : seeds;
         boolean describeRuns = verbose || seed != null;
@@ -160,7 +160,7 @@ final class SimCheckCommand implements Callable<Integer> {
                 for (Violation v : r.violations()) {
                     violations++;
                     out.printf("VIOLATION %s seed %d: %s%n    replay: %s%n", protocol.name(), s, v.description(),
-                            replay(protocol, s, check));
+                            replay(protocol, s, check, workload));
                 }
                 out.flush();
             }
@@ -197,8 +197,7 @@ final class SimCheckCommand implements Callable<Integer> {
     }
 
     /** The command that runs exactly this protocol and seed again. */
-    private static String replay(LockProtocol protocol, long s, SimCheck check) {
-        MicroBenchConfig w = check.workload();
+    private static String replay(LockProtocol protocol, long s, SimCheck<LockProtocol> check, PointWorkload w) {
         StringBuilder sb = new StringBuilder("lockfabric sim check --protocols ").append(protocol.name())
                 .append(" --seed ").append(s)
                 .append(" --faults ").append(check.faults().spec())

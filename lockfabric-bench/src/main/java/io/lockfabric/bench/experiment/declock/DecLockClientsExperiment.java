@@ -73,8 +73,8 @@ public final class DecLockClientsExperiment implements Experiment {
                 settings.progress(++done, total, key);
                 long[] handovers = new long[2];
                 runs.put(key, DecLockMicrobench.testbed(protocol, WARMUP_NS, DURATION_NS)
-                        .withClients(point[0], point[1]).run(settings, c -> {
-                            DecLockCounters d = DecLockCounters.of(c.stats());
+                        .withClients(point[0], point[1]).run(settings, stats -> {
+                            DecLockCounters d = DecLockCounters.of(stats);
                             handovers[0] += d.localHandovers();
                             handovers[1] += d.cqlAcquisitions();
                         }));

@@ -88,8 +88,8 @@ public final class DecLockResetExperiment implements Experiment {
             runs.add(DecLockMicrobench.testbed(PROTOCOL, WARMUP_NS, DURATION_NS).withClients(point[0], point[1])
                     .withOptions(List.of(PROTOCOL + "." + FORCE_OPTION + "=" + FORCE_RESET,
                             PROTOCOL + "." + LEASE_OPTION + "=" + LEASE))
-                    .run(settings, c -> {
-                        DecLockCounters cql = DecLockCounters.of(c.stats());
+                    .run(settings, stats -> {
+                        DecLockCounters cql = DecLockCounters.of(stats);
                         if (cql.forcedResets() > 0) {
                             for (long ns : cql.resetLatenciesNs().values()) {
                                 resetNs.add(ns);
