@@ -100,6 +100,13 @@ public final class ProtocolOptions {
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
     }
 
+    /** The pairs (normalized) that apply to {@code protocol}: its own and the unqualified ones it has an option for. */
+    public List<String> pairsFor(LockProtocol protocol) {
+        return entries.stream()
+                .filter(e -> e.protocol() == null ? has(protocol, e.name()) : e.protocol().equals(protocol.name()))
+                .map(e -> e.protocol() == null ? e.pair() : e.protocol() + "." + e.pair()).toList();
+    }
+
     private static boolean has(LockProtocol protocol, String name) {
         return protocol.options().stream().map(LockOption::name).anyMatch(name::equals);
     }

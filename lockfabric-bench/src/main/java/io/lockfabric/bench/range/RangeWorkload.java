@@ -181,14 +181,24 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
      * @throws IllegalArgumentException naming the pair
      */
     public void validateOptions(Collection<RangeLockProtocol> protocols) {
-        for (String raw : options) {
+        validateOptions(options, protocols);
+    }
+
+    /**
+     * Checks that every pair of {@code pairs} lands on at least one of {@code protocols} and is one
+     * of its options.
+     *
+     * @throws IllegalArgumentException naming the pair
+     */
+    public static void validateOptions(List<String> pairs, Collection<RangeLockProtocol> protocols) {
+        for (String raw : pairs) {
             String[] p = parsePair(raw);
             if (p[0] != null) {
                 if (protocols.stream().noneMatch(q -> q.name().equals(p[0]))) {
                     throw new IllegalArgumentException("option '" + raw + "' is for range protocol " + p[0]
                             + ", which is not being run");
                 }
-                RangeLockProtocol q = RangeLockProtocols.byName(p[0]);
+                RangeLockProtocol q = protocols.stream().filter(x -> x.name().equals(p[0])).findFirst().orElseThrow();
                 LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
             } else if (protocols.stream().noneMatch(q -> has(q, p[1]))) {
                 throw new IllegalArgumentException("no selected range protocol has an option '" + p[1] + "'");
@@ -213,6 +223,18 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
             }
         }
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
+    }
+
+    /** The option pairs as given that apply to {@code protocol}: its own and the unqualified ones it has. */
+    public List<String> optionPairsFor(RangeLockProtocol protocol) {
+        List<String> out = new ArrayList<>();
+        for (String raw : options) {
+            String[] p = parsePair(raw);
+            if (p[0] == null ? has(protocol, p[1]) : p[0].equals(protocol.name())) {
+                out.add(raw);
+            }
+        }
+        return out;
     }
 
     /** {protocol or null, name, value}. */
