@@ -56,7 +56,7 @@ import java.util.random.RandomGenerator;
  * member slot, version of our index, timestamp} at index {@code qhead + qsize}, and we wait for the
  * GRANT whose fencing token names this attempt. So acquire costs 1 verb, 2 when waiting.
  *
- * <p><b>Release</b> (§4.2 lines 6–19, cases ➂–➄), one doorbell: the FAA that dequeues us (qhead + 1,
+ * <p><b>Release</b> (§4.2, Fig. 7 lines 6–19, cases ➂–➄), one doorbell: the FAA that dequeues us (qhead + 1,
  * qsize − 1, a writer wcnt − 1) and a READ of the whole queue behind it. With the old header,
  * {@code qhead + 1} is the next participant. Old qsize ≤ 1: nobody else (➂). A releasing reader
  * with writers queued finds them: the entries of readers granted at once were never written, but
@@ -73,22 +73,26 @@ import java.util.random.RandomGenerator;
  *
  * <p><b>Invariants</b> (Appendix A). wcnt ≥ 1 while a writer holds, and qsize ≥ 1 while anyone
  * holds, so the FAA grants nobody against them (Invariants 2.1, 2.2). Every waiter whose entry is in
- * the queue is notified by the participant just before it (Lemma 2), which is why a releaser
- * re-READs an entry not yet valid instead of skipping it: the waiter's WRITE may lag its FAA.
+ * the queue is notified by a holder ahead of it when that one releases (Lemma 2), which is why a
+ * releaser re-READs an entry not yet valid instead of skipping it: the waiter's WRITE may lag its
+ * FAA.
  *
  * <p><b>Reset</b> (§4.4, Appendix B). Triggers: queue overflow, an overwritten entry, version
  * exhaustion, a waiter that times out ({@code timeout-ns}: a crashed holder or queue member), a
  * waiter that cannot be notified (dead). (1) Set RST with CAS, unless a reset is under way (then
- * wait for it). (2) SIGNAL every other member registered in the table; holders answer ACK after they
- * release, waiters abort and answer, others answer at once; a member whose SEND fails is not awaited,
- * the silent ones are re-signalled and after a lease taken for dead. (3) WRITE the queue to zero and
- * CAS in a fresh header with the reset count (RSTCNT) + 1; tell the members DONE. The paper's
- * per-CN reset counter is RSTCNT, which every FAA returns; grants carry it in their fencing token,
- * so a grant from before a reset never matches an attempt after it ("expired notifications").
- * Appendix B's takeover of a dead resetter: a waiter that sees RST for {@code 2 × lease} adds one
- * to RSTCNT by CAS while RST stays set (the dead resetter's late header CAS then fails) and runs the
- * reset itself. Where the paper keeps a reset ID (the resetter's CN) in the low header bits, we keep
- * the artifact's RST bit and RSTCNT.
+ * wait for it). (2) SIGNAL every other member registered in the table (on a control key that every
+ * wait of every client services at least every {@code signal-poll-ns}); holders answer ACK after
+ * they release, waiters abort and answer, others answer at once; a member whose SEND fails is not
+ * awaited, the silent ones are signalled again and after a lease taken for dead. (3) WRITE the
+ * queue to zero and CAS in a fresh header with the reset count (RSTCNT) + 1; tell the members DONE.
+ * Acquisitions that met RST wait for DONE (or READ the header now and then) and retry after a
+ * random jitter. The paper's per-CN reset counter is RSTCNT, which every FAA returns; grants carry
+ * it in their fencing token, so a grant from before a reset never matches an attempt after it
+ * ("expired notifications"), and a client checks for a reset signal of its epoch before it uses
+ * any grant, even one its FAA gave. Appendix B's takeover of a dead resetter: a waiter that sees RST
+ * for {@code 2 × lease} adds one to RSTCNT by CAS while RST stays set (the dead resetter's late
+ * header CAS then fails) and runs the reset itself. Where the paper keeps a reset ID (the
+ * resetter's CN) in the low header bits, we keep the artifact's RST bit and RSTCNT.
  *
  * <p><b>Leases.</b> A holder releases with the FAA only within {@code lease/4} of its grant: a
  * resetter waits at most a lease after its signal, which a holder gets before it could have been
