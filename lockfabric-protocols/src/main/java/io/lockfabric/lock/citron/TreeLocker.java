@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * The tree part of a CITRON acquisition (FAST'23 §3.5.1, Algorithm 2 lines 4–7,
  * {@code ACQUIRELOCKONTREE}): Step 1 splits [l, r) locally into at most {@code k} nodes with the
- * least covered-but-unrequested area ({@link RangeSplitter}, a tree knapsack; for a range within
- * one leaf and k = 2 the choice is always leaves, with no false conflicts); Step 2 locks them one
- * by one in ascending order, repeating each node's pass ({@link NodeLocker}) until ACQUIRED.
+ * least covered-but-unrequested area ({@link RangeSplitter}, a tree knapsack; for a range of at
+ * most 64 units and k = 2 the choice is always leaves, with no false conflicts); Step 2 locks them
+ * one by one in ascending order (line 6: one global order; {@link HoldWait} breaks the one cycle it
+ * leaves), repeating each node's pass ({@link NodeLocker}) until ACQUIRED.
  *
  * <p>A pass that ends ESCALATE moves up: to the parent of a starved leaf (line 24, which is also
  * §3.10's line 22 recovery), or to a stuck occupied ancestor (§3.10 line 18); held nodes the new
