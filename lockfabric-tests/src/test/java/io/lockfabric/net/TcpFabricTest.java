@@ -143,7 +143,7 @@ class TcpFabricTest {
     @Test
     void aServiceTheServerCannotBuildIsAClearError() {
         Endpoint a = first.newEndpoint();
-        TableSpec spec = new TableSpec("custom", "not-a-protocol", 1, 64).withService(r -> c -> c.reply(new byte[0]));
+        TableSpec spec = new TableSpec("custom", "not-a-protocol", 1, 64).withService(host -> c -> c.reply(new byte[0]));
         FabricException e = assertThrows(FabricException.class, () -> a.openTable(spec));
         assertTrue(e.getMessage().contains("not-a-protocol") && e.getMessage().contains("rpc service"), e.getMessage());
         assertNotNull(a.openTable(new TableSpec("plain", "not-a-protocol", 1, 64)), "without a service it opens");

@@ -1,6 +1,7 @@
 package io.lockfabric.fabric.memory;
 
 import io.lockfabric.fabric.Int128;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RemoteAccessException;
 import io.lockfabric.fabric.Verb;
 
@@ -33,9 +34,9 @@ import java.nio.ByteOrder;
  *       range is never seen torn.</li>
  * </ul>
  *
- * Thread-safe.
+ * Thread-safe. As {@link RegionAccess}, it is what a table's rpc service sees of its table.
  */
-public final class MemoryRegion {
+public final class MemoryRegion implements RegionAccess {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle WORD_HANDLE = WORD.varHandle();
     private static final VarHandle BYTE_HANDLE = ValueLayout.JAVA_BYTE.varHandle();

@@ -232,6 +232,34 @@ class MemoryRegionTest {
     }
 
     /**
+     * A table's service sees its node only as a ServiceHost: its own table's region (the words the
+     * clients' verbs change) and allocation of more tables on the same node, found by name later.
+     */
+    @Test
+    void aServiceSeesItsTableAndAllocatesOnItsNodeThroughItsHost() {
+        try (MemoryNode node = new MemoryNode(3, 1 << 16)) {
+            AtomicReference<io.lockfabric.fabric.ServiceHost> seen = new AtomicReference<>();
+            Table t = node.openTable(new TableSpec("svc", "p", 1, 64).onMemoryNode(3).withService(host -> {
+                seen.set(host);
+                return call -> call.reply(new byte[0]);
+            }));
+            io.lockfabric.fabric.ServiceHost host = seen.get();
+            assertEquals(3, host.memoryNode(), "the node's index");
+            assertEquals(64, host.table().size(), "its own table's region");
+            node.execute(new Verb.Write8(t.at(8), 0xABCDL));
+            assertEquals(0xABCDL, host.table().read8(8), "the words the clients' verbs wrote");
+            host.table().faa(8, 1);
+            assertEquals(0xABCEL, node.execute(new Verb.Read8(t.at(8))), "and the clients see its updates");
+            Table more = host.openTable(new TableSpec("more", "p", 1, 128).onMemoryNode(3));
+            assertSame(more, node.table("more"), "an allocation is a table of the node, found by name");
+            assertEquals(192, node.allocatedBytes(), "counted against the node's capacity");
+            assertThrows(IllegalArgumentException.class,
+                    () -> host.openTable(new TableSpec("elsewhere", "p", 1, 8).onMemoryNode(0)),
+                    "only on its own node");
+        }
+    }
+
+    /**
      * The order RMA-RW's reader relies on: once an 8-byte READ sees a 128-bit atomic's word 1, a
      * later READ of word 0 sees that atomic's word 0 or a later one. A writer keeps both words equal
      * and increasing with 128-bit atomics of both kinds while this thread reads word 1, then word

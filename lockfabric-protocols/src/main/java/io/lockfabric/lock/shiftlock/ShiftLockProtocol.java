@@ -145,7 +145,7 @@ public final class ShiftLockProtocol implements LockProtocol {
         int eras = eras(options);
         return new TableSpec(tableName, NAME, locks, ShiftLockLayout.tableBytes(locks, eras))
                 .withService(TableSpec.ServiceFactory.dependingOn(List.of(ERAS.name() + "=" + eras),
-                        region -> new ShiftLockRecovery(region, locks, eras)));
+                        host -> new ShiftLockRecovery(host.table(), locks, eras)));
     }
 
     @Override
