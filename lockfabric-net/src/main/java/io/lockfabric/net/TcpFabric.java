@@ -1,5 +1,6 @@
 package io.lockfabric.net;
 
+import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
@@ -59,6 +60,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * (tests). A fabric built with a {@link Builder#tableNamespace} has tables of its own on a shared
  * server: its table names are prefixed with the namespace there.
  *
+ * <p>The endpoints of one fabric are one compute node: the server gives the fabric one node id, as
+ * to one process, and they share {@link Endpoint#computeNode() its attachments}; another fabric,
+ * in this JVM or another, is another compute node.
+ *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
 public final class TcpFabric implements Fabric {
@@ -85,6 +90,9 @@ public final class TcpFabric implements Fabric {
     private final Map<EndpointId, TcpEndpoint> endpoints = new ConcurrentHashMap<>();
     private final Set<EndpointId> closedHere = ConcurrentHashMap.newKeySet();
     private final Map<EndpointId, Channel> peers = new ConcurrentHashMap<>();
+    /** This fabric's endpoints are one compute node: they share one node id, as one process does. */
+    private final Attachments computeNode = new Attachments();
+    private final Attachments attachments = new Attachments();
     private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
     private final Object connectLock = new Object();
     private final AtomicReference<ServerLink> control = new AtomicReference<>();
@@ -157,7 +165,7 @@ public final class TcpFabric implements Fabric {
             TcpMailbox mailbox = new TcpMailbox(this, id, link);
             listener.deliverTo(mailbox);
             TcpEndpoint e = new TcpEndpoint(this, id, w.ordinal(), link, listener, mailbox,
-                    seed * 0x9E3779B97F4A7C15L + w.ordinal());
+                    seed * 0x9E3779B97F4A7C15L + w.ordinal(), computeNode);
             endpoints.put(id, e);
             return e;
         } catch (RuntimeException e) {
@@ -296,6 +304,12 @@ public final class TcpFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return System.nanoTime();
+    }
+
+    /** What this fabric's endpoints share: this process's clients of the memory node, not the other processes'. */
+    @Override
+    public Attachments attachments() {
+        return attachments;
     }
 
     /** False: the tcp fabric is for clients in many processes, even when a test runs them in one. */
