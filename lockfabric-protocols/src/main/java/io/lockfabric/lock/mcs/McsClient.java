@@ -47,7 +47,7 @@ final class McsClient implements LockClient {
     McsClient(Endpoint endpoint, Table table) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
-        this.inbox = new TableInbox(endpoint.mailbox(), table);
+        this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
     }
 

@@ -1,5 +1,6 @@
 package io.lockfabric.lock.mcs;
 
+import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
@@ -20,9 +21,9 @@ public final class TableInbox {
     private final Inbox inbox;
     private final int channel;
 
-    public TableInbox(Mailbox mailbox, Table table) {
-        this.mailbox = mailbox;
-        this.inbox = Inbox.of(mailbox);
+    public TableInbox(Endpoint endpoint, Table table) {
+        this.mailbox = endpoint.mailbox();
+        this.inbox = Inbox.of(endpoint);
         this.channel = Inbox.channelOf(table);
     }
 

@@ -74,7 +74,7 @@ final class RmaRwClient implements LockClient {
     RmaRwClient(Endpoint endpoint, Table table, long writeThreshold, long readerThreshold, long backoffInitNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
-        this.inbox = new TableInbox(endpoint.mailbox(), table);
+        this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
         this.backoff = new TruncatedExponentialBackoff(endpoint.clock(), endpoint.random(), backoffInitNs);
         this.writeThreshold = writeThreshold;
