@@ -55,7 +55,8 @@ public final class ProtocolOptions {
                     throw new IllegalArgumentException("option '" + raw + "' has no option name after '" + protocol + ".'");
                 }
             }
-            // Parse the value now, so a bad number is reported before any run starts.
+            // Parse the value now, so a bad number is reported before any run starts (a choice's
+            // name is checked by validate, against the protocols' own options).
             LockOptions.parse(List.of(name + "=" + value));
             entries.add(new Entry(protocol, name, name + "=" + value));
         }
@@ -85,6 +86,13 @@ public final class ProtocolOptions {
             } else if (protocols.stream().noneMatch(p -> has(p, e.name()))) {
                 throw new IllegalArgumentException("no selected protocol has an option '" + e.name() + "'"
                         + " (see 'lockfabric protocols')");
+            } else {
+                // a choice's name is checked against the option of each protocol that has it
+                for (LockProtocol p : protocols) {
+                    if (has(p, e.name())) {
+                        LockOptions.parse(List.of(e.pair())).validate(p.name(), p.options());
+                    }
+                }
             }
         }
     }

@@ -38,6 +38,14 @@ public interface Fabric extends AutoCloseable {
      */
     long observerNanoTime();
 
+    /**
+     * How long things take here, for protocols to size their default waits ({@link FabricTiming}).
+     * Default: {@link FabricTiming#RDMA}, what the defaults are tuned for.
+     */
+    default FabricTiming timing() {
+        return FabricTiming.RDMA;
+    }
+
     /** Whether all endpoints live in this JVM and may share Java objects (the {@code juc} reference). */
     boolean isInProcess();
 

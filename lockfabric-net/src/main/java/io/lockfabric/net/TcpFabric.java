@@ -7,6 +7,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.net.wire.ErrorCode;
@@ -75,6 +76,13 @@ public final class TcpFabric implements Fabric {
     static final int TALLIED_TYPES = 32;
     /** Between a table namespace and a table name on the server. */
     public static final String NAMESPACE_SEPARATOR = "/";
+    /**
+     * The tcp fabric's timing: a loopback or LAN round trip of tens of microseconds (40 us, 20
+     * times RDMA's), and clients that share cores with each other, their I/O threads and the
+     * server, so that a client ready to run may wait a scheduler's slice or two (2 ms) between two
+     * of its steps. Protocols' default waits scale from it ({@link FabricTiming}).
+     */
+    public static final FabricTiming TIMING = new FabricTiming(40_000, 2_000_000);
 
     private final String host;
     private final int port;
@@ -304,6 +312,12 @@ public final class TcpFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return System.nanoTime();
+    }
+
+    /** {@link #TIMING}: TCP's round trips and a shared machine's scheduler stalls. */
+    @Override
+    public FabricTiming timing() {
+        return TIMING;
     }
 
     /** What this fabric's endpoints share: this process's clients of the memory node, not the other processes'. */

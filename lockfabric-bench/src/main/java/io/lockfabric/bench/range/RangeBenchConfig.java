@@ -142,6 +142,13 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
                 LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
             } else if (protocols.stream().noneMatch(q -> has(q, p[1]))) {
                 throw new IllegalArgumentException("no selected range protocol has an option '" + p[1] + "'");
+            } else {
+                // a choice's name is checked against the option of each protocol that has it
+                for (RangeLockProtocol q : protocols) {
+                    if (has(q, p[1])) {
+                        LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
+                    }
+                }
             }
         }
     }
