@@ -50,7 +50,7 @@ class InboxTest {
             Table mcsTable = new Table(spec, 0, RemoteAddress.of(1, 0), 1);
             Table otherTable = new Table(spec, 0, RemoteAddress.of(2, 0), 2);
             int other = Inbox.channelOf(otherTable);
-            var view = new io.lockfabric.lock.mcs.TableInbox(b, mcsTable);
+            var view = new TableInbox(b, mcsTable);
             a.mailbox().send(b.id(), other, HANDOVER, 7, 1, 0);
             a.mailbox().send(b.id(), view.channel(), SUCCESSOR, 7, 2, 0);
             a.mailbox().send(b.id(), other, SUCCESSOR, 7, 3, 0);

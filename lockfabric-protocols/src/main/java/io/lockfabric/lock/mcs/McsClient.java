@@ -12,6 +12,7 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.TableInbox;
 
 /**
  * Distributed MCS queue lock (Mellor-Crummey and Scott; ShiftLock §2.4 Algorithm 1, its MCS

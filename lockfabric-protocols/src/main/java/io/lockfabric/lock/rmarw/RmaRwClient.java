@@ -13,8 +13,8 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.TableInbox;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
-import io.lockfabric.lock.mcs.TableInbox;
 
 /**
  * RMA-RW reader-writer lock (Schmid, Besta, Hoefler, HPDC'16; ShiftLock's RMA-RW baseline, §4.1
