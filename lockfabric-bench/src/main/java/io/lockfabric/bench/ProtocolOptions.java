@@ -55,9 +55,13 @@ public final class ProtocolOptions {
                     throw new IllegalArgumentException("option '" + raw + "' has no option name after '" + protocol + ".'");
                 }
             }
-            // Parse the value now, so a bad number is reported before any run starts (a choice's
-            // name is checked by validate, against the protocols' own options).
-            LockOptions.parse(List.of(name + "=" + value));
+            // Parse the value now, so a bad number is reported before any run starts. A word is the
+            // name of a choice: only an option with choices takes one (which choice, validate checks
+            // against the protocols' own options).
+            LockOptions parsed = LockOptions.parse(List.of(name + "=" + value));
+            if (!parsed.asMap().containsKey(name) && !hasChoices(protocol, name)) {
+                throw new IllegalArgumentException("option " + name + ": '" + value + "' is not a number");
+            }
             entries.add(new Entry(protocol, name, name + "=" + value));
         }
         return new ProtocolOptions(entries);
@@ -106,6 +110,13 @@ public final class ProtocolOptions {
             }
         }
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
+    }
+
+    /** Whether {@code protocol} (or, if null, any registered protocol) has an option {@code name} with choices. */
+    private static boolean hasChoices(String protocol, String name) {
+        List<LockProtocol> candidates = protocol == null ? LockProtocols.all() : List.of(LockProtocols.byName(protocol));
+        return candidates.stream().flatMap(p -> p.options().stream())
+                .anyMatch(o -> o.name().equals(name) && !o.choices().isEmpty());
     }
 
     private static boolean has(LockProtocol protocol, String name) {

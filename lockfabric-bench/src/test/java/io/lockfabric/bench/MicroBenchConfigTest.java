@@ -57,4 +57,29 @@ class MicroBenchConfigTest {
         assertThrows(IllegalArgumentException.class, () -> forJuc.validate(List.of(juc)));
         assertTrue(ProtocolOptions.NONE.forProtocol(juc).asMap().isEmpty());
     }
+
+    /**
+     * The texts the CLI prints (exit 2) for bad option values, now that LockOptions leaves choice
+     * names to the protocols: a word for an option without choices fails at parse, an unknown
+     * choice when validated against the selected protocols, before any run either way.
+     */
+    @Test
+    void badValuesGetTheSameMessages() {
+        IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
+                () -> ProtocolOptions.parse(List.of("lease=abc")));
+        assertEquals("option lease: 'abc' is not a number", word.getMessage());
+        IllegalArgumentException duration = assertThrows(IllegalArgumentException.class,
+                () -> ProtocolOptions.parse(List.of("dslr.lease-ns=soon")));
+        assertEquals("option lease-ns: 'soon' is not a number or a duration", duration.getMessage());
+        var declock = LockProtocols.byName("declock-tf");
+        for (String pair : List.of("policy=fastest", "declock-tf.policy=fastest")) {
+            ProtocolOptions fastest = ProtocolOptions.parse(List.of(pair));
+            IllegalArgumentException choice = assertThrows(IllegalArgumentException.class,
+                    () -> fastest.validate(List.of(declock)), pair);
+            assertEquals("option policy: 'fastest' is not one of [timestamp, remote-prefer, local-prefer, local-bound]",
+                    choice.getMessage(), pair);
+        }
+        assertEquals(2, ProtocolOptions.parse(List.of("policy=local-prefer")).forProtocol(declock)
+                .get(io.lockfabric.lock.declock.DecLockProtocol.POLICY));
+    }
 }

@@ -190,7 +190,13 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
         if (name.isEmpty()) {
             throw new IllegalArgumentException("option '" + raw + "' has no option name");
         }
-        LockOptions.parse(List.of(name + "=" + value)); // a bad number fails before any run
+        LockOptions parsed = LockOptions.parse(List.of(name + "=" + value)); // a bad number fails before any run
+        boolean choice = (protocol == null ? RangeLockProtocols.all() : List.of(RangeLockProtocols.byName(protocol)))
+                .stream().flatMap(q -> q.options().stream())
+                .anyMatch(o -> o.name().equals(name) && !o.choices().isEmpty());
+        if (!parsed.asMap().containsKey(name) && !choice) { // a word names a choice, and no range option has choices
+            throw new IllegalArgumentException("option " + name + ": '" + value + "' is not a number");
+        }
         return new String[] {protocol, name, value};
     }
 
