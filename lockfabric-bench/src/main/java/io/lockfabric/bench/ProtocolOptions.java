@@ -55,12 +55,16 @@ public final class ProtocolOptions {
                     throw new IllegalArgumentException("option '" + raw + "' has no option name after '" + protocol + ".'");
                 }
             }
-            // Parse the value now, so a bad number is reported before any run starts. A word is the
-            // name of a choice: only an option with choices takes one (which choice, validate checks
-            // against the protocols' own options).
+            // Parse the value now, so a bad number or choice is reported before any run starts. A word
+            // is the name of a choice of the option (validate checks it against each selected
+            // protocol's own option again).
             LockOptions parsed = LockOptions.parse(List.of(name + "=" + value));
-            if (!parsed.asMap().containsKey(name) && !hasChoices(protocol, name)) {
-                throw new IllegalArgumentException("option " + name + ": '" + value + "' is not a number");
+            if (!parsed.asMap().containsKey(name)) {
+                List<String> choices = choicesOf(protocol, name);
+                if (!choices.contains(value.toLowerCase(java.util.Locale.ROOT))) {
+                    throw new IllegalArgumentException("option " + name + ": '" + value + "' is not "
+                            + (choices.isEmpty() ? "a number" : "one of " + choices));
+                }
             }
             entries.add(new Entry(protocol, name, name + "=" + value));
         }
@@ -112,11 +116,12 @@ public final class ProtocolOptions {
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
     }
 
-    /** Whether {@code protocol} (or, if null, any registered protocol) has an option {@code name} with choices. */
-    private static boolean hasChoices(String protocol, String name) {
+    /** The choices of the first option called {@code name} that has some, of {@code protocol} or any registered one. */
+    private static List<String> choicesOf(String protocol, String name) {
         List<LockProtocol> candidates = protocol == null ? LockProtocols.all() : List.of(LockProtocols.byName(protocol));
         return candidates.stream().flatMap(p -> p.options().stream())
-                .anyMatch(o -> o.name().equals(name) && !o.choices().isEmpty());
+                .filter(o -> o.name().equals(name) && !o.choices().isEmpty())
+                .map(LockOption::choices).findFirst().orElse(List.of());
     }
 
     private static boolean has(LockProtocol protocol, String name) {
