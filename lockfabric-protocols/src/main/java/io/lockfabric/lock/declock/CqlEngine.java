@@ -187,7 +187,7 @@ final class CqlEngine {
         this.clock = endpoint.clock();
         this.random = endpoint.random();
         this.mailbox = endpoint.mailbox();
-        this.inbox = Inbox.of(mailbox);
+        this.inbox = Inbox.of(endpoint);
         this.me = mailbox.id();
         this.channel = Inbox.channelOf(table);
         this.layout = settings.layout();
