@@ -55,8 +55,17 @@ public final class ProtocolOptions {
                     throw new IllegalArgumentException("option '" + raw + "' has no option name after '" + protocol + ".'");
                 }
             }
-            // Parse the value now, so a bad number is reported before any run starts.
-            LockOptions.parse(List.of(name + "=" + value));
+            // Parse the value now, so a bad number or choice is reported before any run starts. A word
+            // is the name of a choice of the option (validate checks it against each selected
+            // protocol's own option again).
+            LockOptions parsed = LockOptions.parse(List.of(name + "=" + value));
+            if (!parsed.asMap().containsKey(name)) {
+                List<String> choices = choicesOf(protocol, name);
+                if (!choices.contains(value.toLowerCase(java.util.Locale.ROOT))) {
+                    throw new IllegalArgumentException("option " + name + ": '" + value + "' is not "
+                            + (choices.isEmpty() ? "a number" : "one of " + choices));
+                }
+            }
             entries.add(new Entry(protocol, name, name + "=" + value));
         }
         return new ProtocolOptions(entries);
@@ -85,6 +94,13 @@ public final class ProtocolOptions {
             } else if (protocols.stream().noneMatch(p -> has(p, e.name()))) {
                 throw new IllegalArgumentException("no selected protocol has an option '" + e.name() + "'"
                         + " (see 'lockfabric protocols')");
+            } else {
+                // a choice's name is checked against the option of each protocol that has it
+                for (LockProtocol p : protocols) {
+                    if (has(p, e.name())) {
+                        LockOptions.parse(List.of(e.pair())).validate(p.name(), p.options());
+                    }
+                }
             }
         }
     }
@@ -105,6 +121,14 @@ public final class ProtocolOptions {
         return entries.stream()
                 .filter(e -> e.protocol() == null ? has(protocol, e.name()) : e.protocol().equals(protocol.name()))
                 .map(e -> e.protocol() == null ? e.pair() : e.protocol() + "." + e.pair()).toList();
+    }
+
+    /** The choices of the first option called {@code name} that has some, of {@code protocol} or any registered one. */
+    private static List<String> choicesOf(String protocol, String name) {
+        List<LockProtocol> candidates = protocol == null ? LockProtocols.all() : List.of(LockProtocols.byName(protocol));
+        return candidates.stream().flatMap(p -> p.options().stream())
+                .filter(o -> o.name().equals(name) && !o.choices().isEmpty())
+                .map(LockOption::choices).findFirst().orElse(List.of());
     }
 
     private static boolean has(LockProtocol protocol, String name) {

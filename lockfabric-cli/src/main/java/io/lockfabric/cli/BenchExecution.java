@@ -12,8 +12,8 @@ import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockOption;
+import io.lockfabric.lock.LockOptions;
 import io.lockfabric.net.TcpFabric;
-import io.lockfabric.protocols.TcpProtocolDefaults;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -146,8 +146,8 @@ final class BenchExecution<P> {
     }
 
     /**
-     * The protocols' waits stretched for TCP round trips ({@link TcpProtocolDefaults}), each
-     * qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
+     * The protocols' waits scaled to the tcp fabric's timing ({@link TcpFabric#TIMING}, through
+     * {@link LockOptions#timedDefaults}), each qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
      * overrides an earlier one). Says on {@code err} what it added, since the report's numbers depend
      * on it.
      *
@@ -157,7 +157,7 @@ final class BenchExecution<P> {
                                         PrintWriter err) {
         List<String> pairs = new ArrayList<>();
         optionsByProtocol.forEach((name, known) -> {
-            for (String pair : TcpProtocolDefaults.pairs(name, known)) {
+            for (String pair : LockOptions.timedDefaults(TcpFabric.TIMING, known)) {
                 pairs.add(name + "." + pair);
             }
         });

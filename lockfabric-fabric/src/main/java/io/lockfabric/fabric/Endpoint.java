@@ -35,6 +35,20 @@ public interface Endpoint extends AutoCloseable {
      */
     Table openTable(TableSpec spec);
 
+    /**
+     * What protocols keep for this endpoint alone, as long as it lives (the lock inbox that sorts
+     * its mailbox by channel and lock). Every lock client of the endpoint sees the same objects.
+     */
+    Attachments attachments();
+
+    /**
+     * What the clients of this endpoint's compute node share (DecLock's local lock table, CITRON's
+     * scale-up poller): one compute node is the one node of the local fabric, one simulated compute
+     * node on the simulator (the node of {@link #id()}), and one client fabric, that is one process,
+     * on tcp. Endpoints of one compute node get the same object, endpoints of two never do.
+     */
+    Attachments computeNode();
+
     /** Everything this endpoint has sent: verbs by kind to all memory nodes, messages, rpcs. */
     CounterSnapshot counters();
 

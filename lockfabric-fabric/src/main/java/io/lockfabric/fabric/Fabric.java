@@ -38,8 +38,22 @@ public interface Fabric extends AutoCloseable {
      */
     long observerNanoTime();
 
+    /**
+     * How long things take here, for protocols to size their default waits ({@link FabricTiming}).
+     * Default: {@link FabricTiming#RDMA}, what the defaults are tuned for.
+     */
+    default FabricTiming timing() {
+        return FabricTiming.RDMA;
+    }
+
     /** Whether all endpoints live in this JVM and may share Java objects (the {@code juc} reference). */
     boolean isInProcess();
+
+    /**
+     * What the clients of the whole fabric share, whatever their compute node (the {@code juc}
+     * reference's locks, which only an in-process fabric can share). Lives as long as the fabric.
+     */
+    Attachments attachments();
 
     /** Inbound counts at a memory node: every verb it served, by kind, and rpcs. */
     CounterSnapshot memoryNodeCounters(int memoryNode);

@@ -16,7 +16,7 @@ public interface QueuePair {
     /** The memory node this queue pair is connected to. */
     int memoryNode();
 
-    /** Executes one verb and returns its result as described by {@link Verb#executeOn}. */
+    /** Executes one verb and returns its result (see {@link Verb} for the result of each kind). */
     Object execute(Verb verb);
 
     /** Executes every verb of the batch, in order, as one round trip; results land in the batch. */
@@ -61,12 +61,12 @@ public interface QueuePair {
         return (Long) execute(new Verb.Faa(address, delta));
     }
 
-    /** Masked compare-and-swap; see {@link io.lockfabric.fabric.memory.MemoryRegion#maskedCas}. */
+    /** Masked compare-and-swap; returns the whole old value (see {@link Verb.MaskedCas}). */
     default long maskedCas(long address, long compare, long compareMask, long swap, long swapMask) {
         return (Long) execute(new Verb.MaskedCas(address, compare, compareMask, swap, swapMask));
     }
 
-    /** Masked fetch-and-add; see {@link io.lockfabric.fabric.memory.MemoryRegion#maskedFaa}. */
+    /** Masked fetch-and-add; returns the old value (see {@link Verb.MaskedFaa}). */
     default long maskedFaa(long address, long add, long boundaryMask) {
         return (Long) execute(new Verb.MaskedFaa(address, add, boundaryMask));
     }

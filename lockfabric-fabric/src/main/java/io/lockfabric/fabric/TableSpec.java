@@ -1,6 +1,7 @@
 package io.lockfabric.fabric;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,48 +16,35 @@ import java.util.Objects;
  */
 public record TableSpec(String name, String protocol, long locks, long bytes, byte[] fill, int memoryNode,
                         ServiceFactory service) {
-    /** Creates the rpc handler of a table, given the table's memory region on its memory node. */
+    /**
+     * Creates the rpc handler of a table once, when its memory node creates the table. The
+     * handler reaches its table and its node only through the {@link ServiceHost} it is given.
+     */
     @FunctionalInterface
     public interface ServiceFactory {
-        RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region);
-
-        /**
-         * Creates the handler with access to the memory node that hosts the table, for services
-         * that allocate memory on it at run time (CITRON's scale-up: new tables, zeroed and
-         * registered, whose addresses the service hands out). The memory node calls this one; the
-         * default ignores the node.
-         */
-        default RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region,
-                                  io.lockfabric.fabric.memory.MemoryNode node) {
-            return create(region);
-        }
+        /** The handler of the table that {@code host} created: {@link ServiceHost#table()} is its region. */
+        RpcHandler create(ServiceHost host);
 
         /**
          * The protocol options (as {@code name=value}) the service depends on beyond the table's
          * name and lock count. A remote memory node cannot receive code: it rebuilds the service
          * from the protocol's name, the lock count and these options.
          */
-        default java.util.List<String> options() {
-            return java.util.List.of();
+        default List<String> options() {
+            return List.of();
         }
 
         /** {@code factory}, declaring the options it depends on. */
-        static ServiceFactory dependingOn(java.util.List<String> options, ServiceFactory factory) {
-            java.util.List<String> copy = java.util.List.copyOf(options);
+        static ServiceFactory dependingOn(List<String> options, ServiceFactory factory) {
+            List<String> copy = List.copyOf(options);
             return new ServiceFactory() {
                 @Override
-                public RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region) {
-                    return factory.create(region);
+                public RpcHandler create(ServiceHost host) {
+                    return factory.create(host);
                 }
 
                 @Override
-                public RpcHandler create(io.lockfabric.fabric.memory.MemoryRegion region,
-                                         io.lockfabric.fabric.memory.MemoryNode node) {
-                    return factory.create(region, node);
-                }
-
-                @Override
-                public java.util.List<String> options() {
+                public List<String> options() {
                     return copy;
                 }
             };

@@ -54,6 +54,16 @@ public class ForwardingEndpoint implements Endpoint {
     }
 
     @Override
+    public Attachments attachments() {
+        return inner.attachments();
+    }
+
+    @Override
+    public Attachments computeNode() {
+        return inner.computeNode();
+    }
+
+    @Override
     public CounterSnapshot counters() {
         return inner.counters();
     }

@@ -1069,10 +1069,10 @@ public abstract class VerbContractTest {
 
     @Test
     void rpcServiceEchoesAndSeesItsTable() {
-        TableSpec spec = new TableSpec("echo", "test", 1, 64).withService(region -> call -> {
+        TableSpec spec = new TableSpec("echo", "test", 1, 64).withService(host -> call -> {
             String req = utf8(call.request());
             if (req.equals("word0")) {
-                call.reply(utf8(Long.toHexString(region.read8(0))));
+                call.reply(utf8(Long.toHexString(host.table().read8(0))));
             } else if (req.equals("caller")) {
                 call.reply(utf8(call.caller().toString()));
             } else {
@@ -1094,7 +1094,7 @@ public abstract class VerbContractTest {
 
     @Test
     void rpcHandlerFailureThrowsRpcException() {
-        TableSpec spec = new TableSpec("failing", "test", 1, 64).withService(region -> call -> {
+        TableSpec spec = new TableSpec("failing", "test", 1, 64).withService(host -> call -> {
             if (utf8(call.request()).equals("fail")) {
                 call.fail("refused by test");
             } else {
@@ -1112,7 +1112,7 @@ public abstract class VerbContractTest {
 
     @Test
     void rpcServiceMayReplyLaterFromAnotherCall() {
-        TableSpec spec = new TableSpec("deferred", "test", 1, 64).withService(region -> {
+        TableSpec spec = new TableSpec("deferred", "test", 1, 64).withService(host -> {
             AtomicReference<RpcCall> parked = new AtomicReference<>();
             return call -> {
                 String req = utf8(call.request());
@@ -1356,7 +1356,7 @@ public abstract class VerbContractTest {
     @Test
     void endpointCountersCountExactlyTheVerbsSent() {
         Endpoint peer = newEndpoint();
-        TableSpec echoSpec = new TableSpec("count-echo", "test", 1, 64).withService(r -> c -> c.reply(c.request()));
+        TableSpec echoSpec = new TableSpec("count-echo", "test", 1, 64).withService(host -> c -> c.reply(c.request()));
         Table echo = endpoint.openTable(echoSpec);
         CounterSnapshot before = endpoint.counters();
         Map<VerbKind, long[]> exp = knownVerbSequence(qp, table);
@@ -1384,7 +1384,7 @@ public abstract class VerbContractTest {
         int mn = table.memoryNode();
         Endpoint second = newEndpoint();
         Table t2 = second.openTable(table.spec());
-        TableSpec echoSpec = new TableSpec("mn-echo", "test", 1, 64).withService(r -> c -> c.reply(c.request()));
+        TableSpec echoSpec = new TableSpec("mn-echo", "test", 1, 64).withService(host -> c -> c.reply(c.request()));
         Table echo = endpoint.openTable(echoSpec);
         CounterSnapshot mnBefore = fabric.memoryNodeCounters(mn);
         CounterSnapshot e1Before = endpoint.counters();

@@ -1,5 +1,6 @@
 package io.lockfabric.local;
 
+import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Memory nodes and clients in one JVM: verbs are VarHandle atomics on the memory nodes' memory,
- * clients are threads, messages are lock-free queues. Exact counters, real time.
+ * clients are threads, messages are lock-free queues. Exact counters, real time. All clients are
+ * on one compute node (node id 0), so they share its {@link Endpoint#computeNode() attachments}.
  *
  * <pre>{@code
  * try (LocalFabric fabric = LocalFabric.builder().seed(42).build()) {
@@ -36,6 +38,9 @@ public final class LocalFabric implements Fabric {
     private final AtomicInteger nextOrdinal = new AtomicInteger(1);
     private final Map<EndpointId, LocalMailbox> mailboxes = new ConcurrentHashMap<>();
     private final List<LocalQueuePair> queuePairs = new CopyOnWriteArrayList<>();
+    /** The fabric's one compute node: every endpoint is on it. */
+    private final Attachments computeNode = new Attachments();
+    private final Attachments attachments = new Attachments();
     private volatile boolean closed;
 
     private LocalFabric(Builder b) {
@@ -84,7 +89,7 @@ public final class LocalFabric implements Fabric {
         }
         LocalMailbox mailbox = new LocalMailbox(this, id);
         mailboxes.put(id, mailbox);
-        return new LocalEndpoint(this, ordinal, qps, mailbox, seed * 0x9E3779B97F4A7C15L + ordinal);
+        return new LocalEndpoint(this, id, ordinal, qps, mailbox, seed * 0x9E3779B97F4A7C15L + ordinal, computeNode);
     }
 
     @Override
@@ -103,6 +108,11 @@ public final class LocalFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return System.nanoTime();
+    }
+
+    @Override
+    public Attachments attachments() {
+        return attachments;
     }
 
     @Override

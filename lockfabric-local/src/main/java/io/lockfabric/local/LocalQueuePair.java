@@ -1,42 +1,27 @@
 package io.lockfabric.local;
 
-import io.lockfabric.fabric.realtime.RealTimeClock;
-
 import io.lockfabric.fabric.Batch;
-import io.lockfabric.fabric.CounterSnapshot;
-import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.CountingQueuePair;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.Int128;
-import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.RemoteAddress;
-import io.lockfabric.fabric.RpcCall;
-import io.lockfabric.fabric.RpcException;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.fabric.realtime.BlockingRpc;
 
 /**
  * A queue pair of the local fabric: verbs run on the caller's thread directly against the
  * {@link MemoryNode}, with no allocation for the typed 64-bit verbs. Counts every verb.
  */
-final class LocalQueuePair implements QueuePair {
+final class LocalQueuePair extends CountingQueuePair {
     private final MemoryNode node;
     private final EndpointId owner;
-    private final Counters counters = new Counters();
 
     LocalQueuePair(MemoryNode node, EndpointId owner) {
+        super(node.index());
         this.node = node;
         this.owner = owner;
-    }
-
-    @Override
-    public int memoryNode() {
-        return node.index();
-    }
-
-    CounterSnapshot counters() {
-        return counters.snapshot();
     }
 
     @Override
@@ -58,16 +43,7 @@ final class LocalQueuePair implements QueuePair {
     @Override
     public byte[] rpc(int service, byte[] request) {
         counters.record(VerbKind.RPC, request.length);
-        LocalRpcCall call = new LocalRpcCall(owner, request);
-        node.call(service, call);
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        while (!call.done) {
-            idle.idle();
-        }
-        if (call.failure != null) {
-            throw new RpcException(call.failure);
-        }
-        return call.response;
+        return BlockingRpc.call(node, service, owner, request);
     }
 
     @Override
@@ -116,45 +92,5 @@ final class LocalQueuePair implements QueuePair {
         long v = node.region(address).maskedFaa(RemoteAddress.offset(address), add, boundaryMask);
         counters.record(VerbKind.MFAA, 16);
         return v;
-    }
-
-    /** An rpc completed by the handler on any thread; the caller polls {@code done}. */
-    private static final class LocalRpcCall implements RpcCall {
-        private final EndpointId caller;
-        private final byte[] request;
-        private byte[] response;
-        private String failure;
-        private volatile boolean done;
-
-        LocalRpcCall(EndpointId caller, byte[] request) {
-            this.caller = caller;
-            this.request = request.clone();
-        }
-
-        @Override
-        public EndpointId caller() {
-            return caller;
-        }
-
-        @Override
-        public byte[] request() {
-            return request;
-        }
-
-        @Override
-        public synchronized void reply(byte[] response) {
-            if (!done) {
-                this.response = response.clone();
-                done = true;
-            }
-        }
-
-        @Override
-        public synchronized void fail(String reason) {
-            if (!done) {
-                this.failure = reason;
-                done = true;
-            }
-        }
     }
 }

@@ -1,11 +1,13 @@
 package io.lockfabric.net;
 
+import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.net.wire.ErrorCode;
@@ -59,6 +61,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * (tests). A fabric built with a {@link Builder#tableNamespace} has tables of its own on a shared
  * server: its table names are prefixed with the namespace there.
  *
+ * <p>The endpoints of one fabric are one compute node: the server gives the fabric one node id, as
+ * to one process, and they share {@link Endpoint#computeNode() its attachments}; another fabric,
+ * in this JVM or another, is another compute node.
+ *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
 public final class TcpFabric implements Fabric {
@@ -70,6 +76,13 @@ public final class TcpFabric implements Fabric {
     static final int TALLIED_TYPES = 32;
     /** Between a table namespace and a table name on the server. */
     public static final String NAMESPACE_SEPARATOR = "/";
+    /**
+     * The tcp fabric's timing: a loopback or LAN round trip of tens of microseconds (40 us, 20
+     * times RDMA's), and clients that share cores with each other, their I/O threads and the
+     * server, so that a client ready to run may wait a scheduler's slice or two (2 ms) between two
+     * of its steps. Protocols' default waits scale from it ({@link FabricTiming}).
+     */
+    public static final FabricTiming TIMING = new FabricTiming(40_000, 2_000_000);
 
     private final String host;
     private final int port;
@@ -85,6 +98,9 @@ public final class TcpFabric implements Fabric {
     private final Map<EndpointId, TcpEndpoint> endpoints = new ConcurrentHashMap<>();
     private final Set<EndpointId> closedHere = ConcurrentHashMap.newKeySet();
     private final Map<EndpointId, Channel> peers = new ConcurrentHashMap<>();
+    /** This fabric's endpoints are one compute node: they share one node id, as one process does. */
+    private final Attachments computeNode = new Attachments();
+    private final Attachments attachments = new Attachments();
     private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
     private final Object connectLock = new Object();
     private final AtomicReference<ServerLink> control = new AtomicReference<>();
@@ -157,7 +173,7 @@ public final class TcpFabric implements Fabric {
             TcpMailbox mailbox = new TcpMailbox(this, id, link);
             listener.deliverTo(mailbox);
             TcpEndpoint e = new TcpEndpoint(this, id, w.ordinal(), link, listener, mailbox,
-                    seed * 0x9E3779B97F4A7C15L + w.ordinal());
+                    seed * 0x9E3779B97F4A7C15L + w.ordinal(), computeNode);
             endpoints.put(id, e);
             return e;
         } catch (RuntimeException e) {
@@ -296,6 +312,18 @@ public final class TcpFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return System.nanoTime();
+    }
+
+    /** {@link #TIMING}: TCP's round trips and a shared machine's scheduler stalls. */
+    @Override
+    public FabricTiming timing() {
+        return TIMING;
+    }
+
+    /** What this fabric's endpoints share: this process's clients of the memory node, not the other processes'. */
+    @Override
+    public Attachments attachments() {
+        return attachments;
     }
 
     /** False: the tcp fabric is for clients in many processes, even when a test runs them in one. */

@@ -1,13 +1,10 @@
 package io.lockfabric.net;
 
-import io.lockfabric.fabric.CounterSnapshot;
-import io.lockfabric.fabric.Counters;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.fabric.realtime.MessageQueue;
+import io.lockfabric.fabric.realtime.RealTimeMailbox;
 import io.lockfabric.net.wire.Frame;
 import io.netty.channel.Channel;
 
@@ -20,57 +17,30 @@ import io.netty.channel.Channel;
  * Messages arriving at this endpoint's listener are queued by the I/O thread, which unparks an
  * owner waiting in {@link #await}.
  */
-final class TcpMailbox implements Mailbox {
+final class TcpMailbox extends RealTimeMailbox {
     private final TcpFabric fabric;
-    private final EndpointId id;
     private final ServerLink link;
-    private final Counters counters = new Counters();
-    private final MessageQueue inbox = new MessageQueue();
 
     TcpMailbox(TcpFabric fabric, EndpointId id, ServerLink link) {
+        super(id);
         this.fabric = fabric;
-        this.id = id;
         this.link = link;
-    }
-
-    @Override
-    public EndpointId id() {
-        return id;
     }
 
     @Override
     public void send(EndpointId to, int channel, int type, long lock, long a, long b) {
         Channel peer = fabric.peerChannel(to, link);
-        Message m = new Message(id, channel, type, lock, a, b);
+        Message m = new Message(id(), channel, type, lock, a, b);
         TcpMemoryNode.send(peer, new Frame.PeerMessage(to.pack(), m));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
-        fabric.recordSent(id, to, type);
+        fabric.recordSent(id(), to, type);
     }
 
     /** One PEER_PING frame on the same connection a send would use; the receiver's listener drops it. */
     @Override
     public void ping(EndpointId to) {
         Channel peer = fabric.peerChannel(to, link);
-        TcpMemoryNode.send(peer, new Frame.PeerPing(to.pack(), id.pack()));
+        TcpMemoryNode.send(peer, new Frame.PeerPing(to.pack(), id().pack()));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
-    }
-
-    /** Called by the listener's I/O thread. */
-    void deliver(Message m) {
-        inbox.deliver(m);
-    }
-
-    @Override
-    public Message poll() {
-        return inbox.poll();
-    }
-
-    @Override
-    public Message await(long deadlineNanos) {
-        return inbox.await(deadlineNanos);
-    }
-
-    CounterSnapshot counters() {
-        return counters.snapshot();
     }
 }

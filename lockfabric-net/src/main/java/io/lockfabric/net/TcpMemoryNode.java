@@ -12,6 +12,7 @@ import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.fabric.memory.PendingRpc;
 import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.net.wire.Frame;
 import io.lockfabric.net.wire.FrameHeaderLayout;
@@ -339,7 +340,19 @@ public final class TcpMemoryNode implements AutoCloseable {
 
         private void rpc(ChannelHandlerContext ctx, Frame.RpcRequest f) {
             count(VerbKind.RPC, f.payload().length);
-            memory.call(f.service(), new TcpRpcCall(ctx.channel(), f.requestId(), endpoint, f.payload()));
+            Channel caller = ctx.channel();
+            long requestId = f.requestId();
+            memory.call(f.service(), new PendingRpc(endpoint, f.payload()) {
+                @Override
+                protected void replied(byte[] response) {
+                    send(caller, new Frame.Results(requestId, response));
+                }
+
+                @Override
+                protected void failed(String reason) {
+                    send(caller, new Frame.ErrorReply(requestId, ErrorCode.RPC_FAILED, reason));
+                }
+            });
         }
 
         private void openTable(ChannelHandlerContext ctx, Frame.OpenTable f) {
@@ -442,48 +455,6 @@ public final class TcpMemoryNode implements AutoCloseable {
             throw e;
         }
         channel.writeAndFlush(out);
-    }
-
-    /** An rpc in flight: completed once, from any thread, by a reply frame on the caller's connection. */
-    private static final class TcpRpcCall implements io.lockfabric.fabric.RpcCall {
-        private final Channel channel;
-        private final long requestId;
-        private final EndpointId caller;
-        private final byte[] request;
-        private boolean done;
-
-        TcpRpcCall(Channel channel, long requestId, EndpointId caller, byte[] request) {
-            this.channel = channel;
-            this.requestId = requestId;
-            this.caller = caller;
-            this.request = request;
-        }
-
-        @Override
-        public EndpointId caller() {
-            return caller;
-        }
-
-        @Override
-        public byte[] request() {
-            return request;
-        }
-
-        @Override
-        public synchronized void reply(byte[] response) {
-            if (!done) {
-                done = true;
-                send(channel, new Frame.Results(requestId, response.clone()));
-            }
-        }
-
-        @Override
-        public synchronized void fail(String reason) {
-            if (!done) {
-                done = true;
-                send(channel, new Frame.ErrorReply(requestId, ErrorCode.RPC_FAILED, reason));
-            }
-        }
     }
 
     /** Configuration of a {@link TcpMemoryNode}; validated in {@link #start()}. */

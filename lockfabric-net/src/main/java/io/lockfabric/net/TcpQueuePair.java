@@ -1,10 +1,8 @@
 package io.lockfabric.net;
 
 import io.lockfabric.fabric.Batch;
-import io.lockfabric.fabric.CounterSnapshot;
-import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.CountingQueuePair;
 import io.lockfabric.fabric.FabricException;
-import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.RemoteAccessException;
 import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.RpcException;
@@ -24,21 +22,12 @@ import java.util.List;
  * {@link Batch} one BATCH frame and one reply, an rpc one RPC frame and its (possibly late) reply.
  * Counts every verb that completed, like the local fabric. Belongs to its endpoint's thread.
  */
-final class TcpQueuePair implements QueuePair {
+final class TcpQueuePair extends CountingQueuePair {
     private final ServerLink link;
-    private final Counters counters = new Counters();
 
     TcpQueuePair(ServerLink link) {
+        super(0);
         this.link = link;
-    }
-
-    @Override
-    public int memoryNode() {
-        return 0;
-    }
-
-    CounterSnapshot counters() {
-        return counters.snapshot();
     }
 
     @Override

@@ -27,24 +27,24 @@ final class VerbContractServices implements ServiceResolver {
         }
         String name = requested.name().substring(requested.name().lastIndexOf(TcpFabric.NAMESPACE_SEPARATOR) + 1);
         TableSpec.ServiceFactory factory = switch (name) {
-            case "echo" -> region -> call -> {
+            case "echo" -> host -> call -> {
                 String req = utf8(call.request());
                 if (req.equals("word0")) {
-                    call.reply(utf8(Long.toHexString(region.read8(0))));
+                    call.reply(utf8(Long.toHexString(host.table().read8(0))));
                 } else if (req.equals("caller")) {
                     call.reply(utf8(call.caller().toString()));
                 } else {
                     call.reply(utf8("echo:" + req));
                 }
             };
-            case "failing" -> region -> call -> {
+            case "failing" -> host -> call -> {
                 if (utf8(call.request()).equals("fail")) {
                     call.fail("refused by test");
                 } else {
                     throw new IllegalStateException("handler crashed");
                 }
             };
-            case "deferred" -> region -> {
+            case "deferred" -> host -> {
                 AtomicReference<RpcCall> parked = new AtomicReference<>();
                 return call -> {
                     if (utf8(call.request()).startsWith("park:")) {
@@ -62,7 +62,7 @@ final class VerbContractServices implements ServiceResolver {
                     }
                 };
             };
-            case "count-echo", "mn-echo" -> region -> call -> call.reply(call.request());
+            case "count-echo", "mn-echo" -> host -> call -> call.reply(call.request());
             default -> null;
         };
         return Optional.ofNullable(factory);

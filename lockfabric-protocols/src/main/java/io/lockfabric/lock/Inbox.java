@@ -1,16 +1,15 @@
 package io.lockfabric.lock;
 
+import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.Table;
 
-import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -25,27 +24,29 @@ import java.util.function.Predicate;
  * <p>A protocol's messages use its table's channel ({@link #channelOf}), so tables and protocols
  * sharing an endpoint never see each other's messages. Found through {@link #of}; used by the
  * endpoint's thread only, like the mailbox.
+ *
+ * <p>The inbox is the endpoint's own state, kept in its {@link Endpoint#attachments()}: it lives
+ * and dies with the endpoint. It stays in the lock SPI rather than the fabric's because sorting by
+ * (channel, lock) and keeping what nobody waits for yet is a policy of the lock clients (a fabric
+ * delivers messages; it has no notion of who waits for which); the fabric needs only the generic
+ * per-endpoint seam.
  */
 public final class Inbox {
-    private static final Map<Mailbox, Inbox> INBOXES = new WeakHashMap<>();
     private static final int REGION_BITS = Integer.SIZE - Integer.numberOfLeadingZeros(RemoteAddress.MAX_REGION);
 
-    /** The mailbox, weakly: the registry's value must not keep its own key alive. */
-    private final WeakReference<Mailbox> mailbox;
+    private final Mailbox mailbox;
     private final Map<Key, ArrayDeque<Message>> buffered = new HashMap<>();
 
     private record Key(int channel, long lock) {
     }
 
     private Inbox(Mailbox mailbox) {
-        this.mailbox = new WeakReference<>(mailbox);
+        this.mailbox = mailbox;
     }
 
-    /** The inbox of {@code mailbox}, shared by every lock client of its endpoint. */
-    public static Inbox of(Mailbox mailbox) {
-        synchronized (INBOXES) {
-            return INBOXES.computeIfAbsent(mailbox, Inbox::new);
-        }
+    /** The inbox of {@code endpoint}'s mailbox, shared by every lock client of the endpoint. */
+    public static Inbox of(Endpoint endpoint) {
+        return endpoint.attachments().computeIfAbsent(Inbox.class, () -> new Inbox(endpoint.mailbox()));
     }
 
     /**
@@ -63,7 +64,7 @@ public final class Inbox {
 
     /** Moves everything that has arrived into the buffers (no remote operation). */
     public void drain() {
-        Mailbox box = mailbox();
+        Mailbox box = mailbox;
         for (Message m = box.poll(); m != null; m = box.poll()) {
             keep(m);
         }
@@ -99,7 +100,7 @@ public final class Inbox {
             if (m != null) {
                 return m;
             }
-            Message next = mailbox().await(deadlineNanos);
+            Message next = mailbox.await(deadlineNanos);
             if (next == null) {
                 return null;
             }
@@ -121,14 +122,6 @@ public final class Inbox {
     /** Messages buffered in all (for tests and diagnostics). */
     public int size() {
         return buffered.values().stream().mapToInt(ArrayDeque::size).sum();
-    }
-
-    private Mailbox mailbox() {
-        Mailbox box = mailbox.get();
-        if (box == null) {
-            throw new IllegalStateException("the mailbox of this inbox is gone");
-        }
-        return box;
     }
 
     private void keep(Message m) {

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * A lock protocol: its name, the memory it needs on a memory node for a table of {@code n} locks,
  * and per-client objects that run it. Written against the fabric SPI only. Implementations are
- * stateless and thread-safe; found by name in {@link LockProtocols}.
+ * stateless and thread-safe; found by name in a registry ({@code io.lockfabric.protocols.LockProtocols}).
  */
 public interface LockProtocol {
     /** Registry name: {@code cas}, {@code cas-nb}, {@code dslr}, ... */
@@ -48,9 +48,14 @@ public interface LockProtocol {
     /** A client of an opened table (opened with {@link #tableSpec}). */
     LockClient client(Endpoint endpoint, Table table, LockOptions options);
 
-    /** Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a client. */
+    /**
+     * Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a client.
+     * Options not bound to a timing are bound to the fabric's ({@link LockOptions#on}), so waits not
+     * given take their defaults for this fabric.
+     */
     default LockClient open(Endpoint endpoint, String tableName, long locks, LockOptions options) {
         options.validate(name(), options());
+        options = options.onUnlessBound(endpoint.fabric().timing());
         if (requiresInProcessFabric() && !endpoint.fabric().isInProcess()) {
             throw new IllegalArgumentException("protocol " + name() + " runs only on an in-process fabric, not on "
                     + endpoint.fabric().name());

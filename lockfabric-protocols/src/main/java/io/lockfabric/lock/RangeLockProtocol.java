@@ -10,7 +10,7 @@ import java.util.List;
  * A range lock protocol: its name, the memory it needs on a memory node for one range lock over
  * [0, ∞), and per-client objects that run it. The range counterpart of {@link LockProtocol};
  * written against the fabric SPI only. Implementations are stateless and thread-safe; found by
- * name in {@link RangeLockProtocols}.
+ * name in a registry ({@code io.lockfabric.protocols.RangeLockProtocols}).
  */
 public interface RangeLockProtocol {
     /** Registry name: {@code citron}, ... */
@@ -49,9 +49,14 @@ public interface RangeLockProtocol {
     /** A client of an opened table (opened with {@link #tableSpec}). */
     RangeLockClient client(Endpoint endpoint, Table table, LockOptions options);
 
-    /** Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a client. */
+    /**
+     * Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a client.
+     * Options not bound to a timing are bound to the fabric's ({@link LockOptions#on}), so waits not
+     * given take their defaults for this fabric.
+     */
     default RangeLockClient open(Endpoint endpoint, String tableName, LockOptions options) {
         options.validate(name(), options());
+        options = options.onUnlessBound(endpoint.fabric().timing());
         Table table = endpoint.openTable(tableSpec(tableName, options));
         return client(endpoint, table, options);
     }

@@ -3,6 +3,7 @@ package io.lockfabric.protocols;
 import io.lockfabric.lock.RangeLockProtocol;
 
 import io.lockfabric.lock.citron.CitronProtocol;
+import io.lockfabric.lock.dslr.DslrProtocol;
 import io.lockfabric.lock.lld.LldProtocol;
 import io.lockfabric.lock.rpcrange.RpcRangeProtocol;
 import io.lockfabric.lock.ss.SsProtocol;
@@ -12,10 +13,17 @@ import java.util.stream.Collectors;
 
 /** The registry of range lock protocols, by name. */
 public final class RangeLockProtocols {
-    private static final List<RangeLockProtocol> ALL = List.of(new CitronProtocol(),
-            new SsProtocol(SsProtocol.Preset.CUSTOM), new SsProtocol(SsProtocol.Preset.EXACT),
-            new SsProtocol(SsProtocol.Preset.OVER), new SsProtocol(SsProtocol.Preset.UNDER), new LldProtocol(),
-            new RpcRangeProtocol());
+    private static final List<RangeLockProtocol> ALL = all(new DslrProtocol());
+
+    /** The list, static segmentation locking its segments with {@code dslr} (CITRON's SS baseline). */
+    private static List<RangeLockProtocol> all(DslrProtocol dslr) {
+        List<RangeLockProtocol> all = new java.util.ArrayList<>();
+        all.add(new CitronProtocol());
+        all.addAll(SsProtocol.all(dslr));
+        all.add(new LldProtocol());
+        all.add(new RpcRangeProtocol());
+        return List.copyOf(all);
+    }
 
     private RangeLockProtocols() {
     }

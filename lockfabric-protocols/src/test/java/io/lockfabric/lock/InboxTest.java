@@ -10,6 +10,7 @@ import io.lockfabric.local.LocalFabric;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -26,8 +27,8 @@ class InboxTest {
             a.mailbox().send(b.id(), 2, SUCCESSOR, 5, 11, 0);
             a.mailbox().send(b.id(), 2, HANDOVER, 6, 12, 0);
             a.mailbox().send(b.id(), 2, HANDOVER, 6, 13, 0);
-            Inbox inbox = Inbox.of(b.mailbox());
-            assertSame(inbox, Inbox.of(b.mailbox()), "one inbox per mailbox, shared by the endpoint's clients");
+            Inbox inbox = Inbox.of(b);
+            assertSame(inbox, Inbox.of(b), "one inbox per endpoint, shared by the endpoint's clients");
             long deadline = b.clock().nanoTime() + 5_000_000_000L;
             Message m = inbox.await(2, 6, x -> x.a() == 13, deadline);
             assertEquals(13, m.a());
@@ -49,7 +50,7 @@ class InboxTest {
             Table mcsTable = new Table(spec, 0, RemoteAddress.of(1, 0), 1);
             Table otherTable = new Table(spec, 0, RemoteAddress.of(2, 0), 2);
             int other = Inbox.channelOf(otherTable);
-            var view = new io.lockfabric.lock.mcs.TableInbox(b.mailbox(), mcsTable);
+            var view = new TableInbox(b, mcsTable);
             a.mailbox().send(b.id(), other, HANDOVER, 7, 1, 0);
             a.mailbox().send(b.id(), view.channel(), SUCCESSOR, 7, 2, 0);
             a.mailbox().send(b.id(), other, SUCCESSOR, 7, 3, 0);
@@ -57,10 +58,33 @@ class InboxTest {
             assertEquals(4, view.await(7, HANDOVER).a(), "the view finds its message past the others");
             assertEquals(2, view.take(SUCCESSOR, 7).a());
             assertNull(view.take(SUCCESSOR, 7));
-            Inbox inbox = Inbox.of(b.mailbox());
+            Inbox inbox = Inbox.of(b);
             assertEquals(1, inbox.take(other, 7, m -> m.type() == HANDOVER).a(), "kept for the other channel");
             assertEquals(3, inbox.take(other, 7, m -> true).a());
             assertEquals(0, inbox.size());
+        }
+    }
+
+    /**
+     * The inbox is the endpoint's own state, given out by the fabric: every endpoint has its own
+     * (a message kept for one is never handed to another), an endpoint wrapped by an instrumenting
+     * delegate still has the one of the endpoint it wraps, and a closed fabric takes them along.
+     */
+    @Test
+    void eachEndpointHasItsOwnInboxInItsAttachments() {
+        try (LocalFabric fabric = LocalFabric.builder().build(); Endpoint a = fabric.newEndpoint();
+             Endpoint b = fabric.newEndpoint()) {
+            Inbox ofA = Inbox.of(a);
+            Inbox ofB = Inbox.of(b);
+            assertNotSame(ofA, ofB, "one inbox per endpoint");
+            assertSame(ofB, b.attachments().getIfPresent(Inbox.class), "kept in the endpoint's attachments");
+            assertSame(ofB, Inbox.of(new io.lockfabric.fabric.ForwardingEndpoint(b)), "a wrapper shares its endpoint's");
+            a.mailbox().send(b.id(), 1, SUCCESSOR, 5, 10, 0);
+            b.mailbox().send(a.id(), 1, SUCCESSOR, 5, 20, 0);
+            ofB.drain();
+            assertEquals(1, ofB.size(), "b's inbox keeps b's message");
+            assertEquals(0, ofA.size(), "and a's inbox has nothing of it");
+            assertEquals(20, ofA.await(1, 5, m -> true, a.clock().nanoTime() + 1_000_000_000L).a(), "a's own");
         }
     }
 

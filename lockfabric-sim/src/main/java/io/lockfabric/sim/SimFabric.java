@@ -1,5 +1,6 @@
 package io.lockfabric.sim;
 
+import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
@@ -47,6 +48,9 @@ public final class SimFabric implements Fabric {
     private final SimulatedCpu[] cpus;
     private final PauseWindows[] pauses;
     private final ComputeNodeNic[] cnNics;
+    /** Per simulated compute node: what its clients share. */
+    private final Attachments[] computeNodes;
+    private final Attachments attachments = new Attachments();
     private final List<MemoryWatcher> watchers = new ArrayList<>();
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
@@ -73,8 +77,10 @@ public final class SimFabric implements Fabric {
             cpus[i] = new SimulatedCpu(config, pauses[i]);
         }
         this.cnNics = new ComputeNodeNic[config.computeNodes()];
+        this.computeNodes = new Attachments[config.computeNodes()];
         for (int i = 0; i < cnNics.length; i++) {
             cnNics[i] = new ComputeNodeNic(config);
+            computeNodes[i] = new Attachments();
         }
         sim.timeLimitNs(DEFAULT_TIME_LIMIT_NS);
     }
@@ -204,7 +210,7 @@ public final class SimFabric implements Fabric {
         if (ordinal > EndpointId.MAX_QUEUE) {
             throw new FabricException("too many endpoints");
         }
-        SimEndpoint e = new SimEndpoint(this, new EndpointId(cn, ordinal), ordinal, rate, seed);
+        SimEndpoint e = new SimEndpoint(this, new EndpointId(cn, ordinal), ordinal, rate, seed, computeNodes[cn]);
         endpoints.put(e.id(), e);
         endpointList.add(e);
         return e;
@@ -338,6 +344,11 @@ public final class SimFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return sim.now();
+    }
+
+    @Override
+    public Attachments attachments() {
+        return attachments;
     }
 
     /** Clients are on other machines: they share no Java objects. */

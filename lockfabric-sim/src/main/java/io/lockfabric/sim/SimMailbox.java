@@ -1,9 +1,7 @@
 package io.lockfabric.sim;
 
-import io.lockfabric.fabric.CounterSnapshot;
-import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.CountingMailbox;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
@@ -18,7 +16,7 @@ import java.util.ArrayDeque;
  * lose a message (the sender does not learn of it) or delay it (and, to keep the order, those
  * after it). A {@link #ping} travels like a send but delivers nothing.
  */
-final class SimMailbox implements Mailbox {
+final class SimMailbox extends CountingMailbox {
     /** Stands for a ping's message type in the history hash (no protocol here has a negative type). */
     private static final int PING_TRACE_TYPE = -1;
     /** What a ping does when it arrives. */
@@ -27,7 +25,6 @@ final class SimMailbox implements Mailbox {
 
     private final SimFabric fabric;
     private final SimEndpoint endpoint;
-    private final Counters counters = new Counters();
     private final ArrayDeque<Message> inbox = new ArrayDeque<>();
     /** Token of the await the owner is blocked in, or -1. */
     private long awaitToken = -1;
@@ -35,17 +32,9 @@ final class SimMailbox implements Mailbox {
     private final java.util.Map<EndpointId, Long> lastArrival = new java.util.HashMap<>();
 
     SimMailbox(SimFabric fabric, SimEndpoint endpoint) {
+        super(endpoint.id());
         this.fabric = fabric;
         this.endpoint = endpoint;
-    }
-
-    @Override
-    public EndpointId id() {
-        return endpoint.id();
-    }
-
-    CounterSnapshot counters() {
-        return counters.snapshot();
     }
 
     @Override

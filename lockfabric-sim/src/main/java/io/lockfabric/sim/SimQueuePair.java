@@ -1,15 +1,13 @@
 package io.lockfabric.sim;
 
 import io.lockfabric.fabric.Batch;
-import io.lockfabric.fabric.CounterSnapshot;
-import io.lockfabric.fabric.Counters;
+import io.lockfabric.fabric.CountingQueuePair;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.QueuePair;
-import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.RpcException;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.fabric.memory.PendingRpc;
 
 import java.util.List;
 
@@ -21,29 +19,20 @@ import java.util.List;
  * Called from outside the simulation (setting up, verifying after a run), verbs execute at once,
  * cost no virtual time and are not counted by the memory node's NIC (which counts what it serves).
  */
-final class SimQueuePair implements QueuePair {
+final class SimQueuePair extends CountingQueuePair {
     private final SimFabric fabric;
     private final SimEndpoint endpoint;
     private final MemoryNode node;
     private final SimulatedRnic nic;
     private final SimulatedCpu cpu;
-    private final Counters counters = new Counters();
 
     SimQueuePair(SimFabric fabric, SimEndpoint endpoint, MemoryNode node, SimulatedRnic nic, SimulatedCpu cpu) {
+        super(node.index());
         this.fabric = fabric;
         this.endpoint = endpoint;
         this.node = node;
         this.nic = nic;
         this.cpu = cpu;
-    }
-
-    @Override
-    public int memoryNode() {
-        return node.index();
-    }
-
-    CounterSnapshot counters() {
-        return counters.snapshot();
     }
 
     @Override
@@ -135,34 +124,18 @@ final class SimQueuePair implements QueuePair {
         sim.schedule(arrival, () -> {
             nic.countRpc(copy.length);
             long finish = cpu.admit(sim.now());
-            sim.schedule(finish, () -> node.call(service, new RpcCall() {
-                private boolean done;
-
+            sim.schedule(finish, () -> node.call(service, new PendingRpc(caller, copy) {
                 @Override
-                public EndpointId caller() {
-                    return caller;
+                protected void replied(byte[] response) {
+                    complete(response, null);
                 }
 
                 @Override
-                public byte[] request() {
-                    return copy;
-                }
-
-                @Override
-                public void reply(byte[] response) {
-                    complete(response.clone(), null);
-                }
-
-                @Override
-                public void fail(String reason) {
+                protected void failed(String reason) {
                     complete(null, new RpcException(reason));
                 }
 
                 private void complete(byte[] response, RuntimeException error) {
-                    if (done) {
-                        return;
-                    }
-                    done = true;
                     sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
                     fabric.deliverVia(caller, sim.now() + fabric.oneWayNs(),
                             () -> sim.resume(p, token, response, error));

@@ -67,7 +67,7 @@ class ServiceResolverTest {
         public TableSpec tableSpec(String tableName, LockOptions options) {
             long cells = options.get(CELLS);
             return new TableSpec(tableName, NAME, 1, cells * Long.BYTES).withService(TableSpec.ServiceFactory
-                    .dependingOn(List.of("cells=" + cells), region -> call -> call.reply(new byte[] {(byte) cells})));
+                    .dependingOn(List.of("cells=" + cells), host -> call -> call.reply(new byte[] {(byte) cells})));
         }
 
         @Override
@@ -124,7 +124,7 @@ class ServiceResolverTest {
                     () -> b.openTable(TOY.tableSpec("toy", LockOptions.parse(List.of("cells=7")))));
             // options that do not give the shape asked for: the server refuses rather than guess
             TableSpec lying = new TableSpec("lie", ToyRange.NAME, 1, 999).withService(
-                    TableSpec.ServiceFactory.dependingOn(List.of("cells=6"), region -> call -> call.reply(new byte[0])));
+                    TableSpec.ServiceFactory.dependingOn(List.of("cells=6"), host -> call -> call.reply(new byte[0])));
             FabricException e = assertThrows(FabricException.class, () -> a.openTable(lying));
             assertTrue(e.getMessage().contains(ToyRange.NAME) && e.getMessage().contains("rpc service"), e.getMessage());
             // lock protocols' services are still built

@@ -56,7 +56,7 @@ class TcpCrashRecoveryTest {
         // cql and declock: the tcp tests' timeout and lease (TcpMutualExclusionTest; the 10 ms default
         // timeout resets locks whose holders are only slow, many times a run, on loopback TCP)
         List<String> optionPairs = tcpOptions(name);
-        LockOptions options = LockOptions.parse(optionPairs);
+        LockOptions options = LockOptions.parse(optionPairs).on(TcpFabric.TIMING); // what the clients run with
         FailureModel model = (name.startsWith("declock") ? LockProtocols.byName("cql") : protocol).failureModel(options);
         assertTrue(model.recoversFromCrash(), name + " recovers from crashes of a whole node");
         TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,6 +64,25 @@ class TcpFabricTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TcpFabric.connect(bad), bad);
             assertTrue(e.getMessage().contains("tcp://host:port") || e.getMessage().contains("port"), e.getMessage());
         }
+    }
+
+    /** A client fabric is one compute node (one process): its endpoints share its state, another fabric's do not. */
+    @Test
+    void eachClientFabricIsOneComputeNode() {
+        final class Shared {
+        }
+        Endpoint a = first.newEndpoint();
+        Endpoint b = first.newEndpoint();
+        Endpoint c = second.newEndpoint();
+        assertEquals(a.id().node(), b.id().node(), "one node id per client fabric");
+        assertTrue(a.id().node() != c.id().node(), "and another for the other fabric");
+        Shared node = a.computeNode().computeIfAbsent(Shared.class, Shared::new);
+        assertSame(node, b.computeNode().getIfPresent(Shared.class), "shared within the fabric");
+        assertNull(c.computeNode().getIfPresent(Shared.class), "not across fabrics");
+        assertNull(b.attachments().getIfPresent(Shared.class), "an endpoint's own state is not its node's");
+        Shared all = first.attachments().computeIfAbsent(Shared.class, Shared::new);
+        assertSame(all, b.fabric().attachments().getIfPresent(Shared.class));
+        assertNull(second.attachments().getIfPresent(Shared.class), "each process has its own fabric-wide state");
     }
 
     @Test
@@ -143,7 +163,7 @@ class TcpFabricTest {
     @Test
     void aServiceTheServerCannotBuildIsAClearError() {
         Endpoint a = first.newEndpoint();
-        TableSpec spec = new TableSpec("custom", "not-a-protocol", 1, 64).withService(r -> c -> c.reply(new byte[0]));
+        TableSpec spec = new TableSpec("custom", "not-a-protocol", 1, 64).withService(host -> c -> c.reply(new byte[0]));
         FabricException e = assertThrows(FabricException.class, () -> a.openTable(spec));
         assertTrue(e.getMessage().contains("not-a-protocol") && e.getMessage().contains("rpc service"), e.getMessage());
         assertNotNull(a.openTable(new TableSpec("plain", "not-a-protocol", 1, 64)), "without a service it opens");

@@ -1,6 +1,5 @@
 package io.lockfabric.net;
 
-import io.lockfabric.protocols.TcpProtocolDefaults;
 
 import io.lockfabric.check.MutualExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
@@ -28,14 +27,15 @@ class TcpMutualExclusionTest extends MutualExclusionContractTest {
     }
 
     /**
-     * The tcp fabric's defaults for waits ({@link TcpProtocolDefaults}), which are what {@code
+     * The defaults for the tcp fabric's timing ({@link TcpFabric#TIMING}), which are what {@code
      * lockfabric bench --fabric tcp://…} runs with: leases long enough for clients stalled in real
      * time (8 clients, their I/O threads and the server's share two cores here, and a holder whose
-     * thread waits out a few scheduler quanta must not be taken for crashed).
+     * thread waits out a few scheduler quanta must not be taken for crashed). Bound explicitly, so
+     * the failure model the test checks against is the one the clients run.
      */
     @Override
     protected LockOptions optionsFor(LockProtocol protocol) {
-        return TcpProtocolDefaults.options(protocol.name(), protocol.options());
+        return LockOptions.DEFAULTS.on(TcpFabric.TIMING);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.lockfabric.net;
 
-import io.lockfabric.protocols.TcpProtocolDefaults;
 
 import io.lockfabric.check.RangeExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
@@ -33,7 +32,7 @@ class TcpRangeExclusionTest extends RangeExclusionContractTest {
      * trips, and on loopback TCP with 8 clients on two cores a round trip takes tens of
      * microseconds to milliseconds, so with the defaults a notified occupier checks descendants
      * before the notification can land and aborts forever (100 001 aborts in a run). Here every
-     * wait is scaled to millisecond round trips.
+     * wait takes its default for the tcp fabric's timing ({@link TcpFabric#TIMING}).
      */
     @Override
     protected LockOptions optionsFor(RangeLockProtocol protocol, boolean fastPath) {
@@ -41,7 +40,6 @@ class TcpRangeExclusionTest extends RangeExclusionContractTest {
             return super.optionsFor(protocol, fastPath);
         }
         List<String> pairs = new ArrayList<>(List.of("units=" + UNITS, "fast-path=" + (fastPath ? 1 : 0)));
-        pairs.addAll(TcpProtocolDefaults.pairs(protocol.name(), protocol.options()));
-        return LockOptions.parse(pairs);
+        return LockOptions.parse(pairs).on(TcpFabric.TIMING);
     }
 }

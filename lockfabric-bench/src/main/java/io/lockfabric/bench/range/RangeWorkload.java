@@ -202,6 +202,13 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
                 LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
             } else if (protocols.stream().noneMatch(q -> has(q, p[1]))) {
                 throw new IllegalArgumentException("no selected range protocol has an option '" + p[1] + "'");
+            } else {
+                // a choice's name is checked against the option of each protocol that has it
+                for (RangeLockProtocol q : protocols) {
+                    if (has(q, p[1])) {
+                        LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
+                    }
+                }
             }
         }
     }
@@ -255,7 +262,13 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
         if (name.isEmpty()) {
             throw new IllegalArgumentException("option '" + raw + "' has no option name");
         }
-        LockOptions.parse(List.of(name + "=" + value)); // a bad number fails before any run
+        LockOptions parsed = LockOptions.parse(List.of(name + "=" + value)); // a bad number fails before any run
+        boolean choice = (protocol == null ? RangeLockProtocols.all() : List.of(RangeLockProtocols.byName(protocol)))
+                .stream().flatMap(q -> q.options().stream())
+                .anyMatch(o -> o.name().equals(name) && !o.choices().isEmpty());
+        if (!parsed.asMap().containsKey(name) && !choice) { // a word names a choice, and no range option has choices
+            throw new IllegalArgumentException("option " + name + ": '" + value + "' is not a number");
+        }
         return new String[] {protocol, name, value};
     }
 

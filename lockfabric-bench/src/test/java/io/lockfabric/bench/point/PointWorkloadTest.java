@@ -59,4 +59,27 @@ class PointWorkloadTest {
         assertThrows(IllegalArgumentException.class, () -> forJuc.validate(List.of(juc)));
         assertTrue(ProtocolOptions.NONE.forProtocol(juc).asMap().isEmpty());
     }
+
+    /**
+     * The texts the CLI prints (exit 2) for bad option values, now that LockOptions leaves choice
+     * names to the protocols: ProtocolOptions, which knows the registry, still rejects a word that
+     * names no choice of the option when it parses, as before.
+     */
+    @Test
+    void badValuesGetTheSameMessages() {
+        IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
+                () -> ProtocolOptions.parse(List.of("lease=abc")));
+        assertEquals("option lease: 'abc' is not a number", word.getMessage());
+        IllegalArgumentException duration = assertThrows(IllegalArgumentException.class,
+                () -> ProtocolOptions.parse(List.of("dslr.lease-ns=soon")));
+        assertEquals("option lease-ns: 'soon' is not a number or a duration", duration.getMessage());
+        IllegalArgumentException early = assertThrows(IllegalArgumentException.class,
+                () -> ProtocolOptions.parse(List.of("policy=fastest")), "a choice no protocol has fails at once");
+        assertThrows(IllegalArgumentException.class, () -> ProtocolOptions.parse(List.of("declock-tf.policy=fastest")));
+        assertEquals("option policy: 'fastest' is not one of [timestamp, remote-prefer, local-prefer, local-bound]",
+                early.getMessage());
+        var declock = LockProtocols.byName("declock-tf");
+        assertEquals(2, ProtocolOptions.parse(List.of("policy=local-prefer")).forProtocol(declock)
+                .get(io.lockfabric.lock.declock.DecLockProtocol.POLICY));
+    }
 }

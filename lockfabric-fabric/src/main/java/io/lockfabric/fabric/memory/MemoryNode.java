@@ -1,10 +1,12 @@
 package io.lockfabric.fabric.memory;
 
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RemoteAccessException;
 import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.RpcHandler;
+import io.lockfabric.fabric.ServiceHost;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.TableSpec;
@@ -18,8 +20,9 @@ import java.util.Map;
 /**
  * The state of one memory node, whatever fabric serves it: its registered regions (one per table),
  * the directory of tables by name, and the rpc services of its CPU. Verbs are dispatched to the
- * region named by the address's region id. Every fabric (local, sim, the tcp server) holds its
- * memory nodes as instances of this class.
+ * region named by the address's region id ({@link #execute(Verb)}). Each table's service sees the
+ * node only as a {@link ServiceHost}: its table's region, and allocation of more tables. Every
+ * fabric (local, sim, the tcp server) holds its memory nodes as instances of this class.
  *
  * <p>Thread-safe. Region lookup on the verb path is a read of an array published with a volatile
  * write; table creation is synchronized.
@@ -87,7 +90,7 @@ public final class MemoryNode implements AutoCloseable {
             throw new FabricException("memory node " + index + " has no free region ids");
         }
         MemoryRegion region = new MemoryRegion(id, spec.bytes(), spec.fill(), arena);
-        RpcHandler handler = spec.service() == null ? null : spec.service().create(region, this);
+        RpcHandler handler = spec.service() == null ? null : spec.service().create(new Host(region));
         MemoryRegion[] r = java.util.Arrays.copyOf(regions, id + 1);
         r[id] = region;
         RpcHandler[] s = java.util.Arrays.copyOf(services, id + 1);
@@ -120,9 +123,13 @@ public final class MemoryNode implements AutoCloseable {
         return r[id];
     }
 
-    /** Executes one verb and returns its result (see {@link Verb#executeOn}). */
+    /**
+     * Executes one verb on the region its address names and returns its result (see {@link Verb}).
+     * What the sim and the tcp server run for every verb; the local fabric's typed verbs reach
+     * {@link #region} directly, allocating nothing.
+     */
     public Object execute(Verb verb) {
-        return verb.executeOn(region(verb.address()), RemoteAddress.offset(verb.address()));
+        return region(verb.address()).execute(verb, RemoteAddress.offset(verb.address()));
     }
 
     /**
@@ -149,6 +156,30 @@ public final class MemoryNode implements AutoCloseable {
             handler.handle(call);
         } catch (RuntimeException e) {
             call.fail("rpc service " + service + " failed: " + e);
+        }
+    }
+
+    /** What the service of one table sees of this node: its region, and allocation here. */
+    private final class Host implements ServiceHost {
+        private final MemoryRegion region;
+
+        Host(MemoryRegion region) {
+            this.region = region;
+        }
+
+        @Override
+        public int memoryNode() {
+            return index;
+        }
+
+        @Override
+        public RegionAccess table() {
+            return region;
+        }
+
+        @Override
+        public Table openTable(TableSpec spec) {
+            return MemoryNode.this.openTable(spec);
         }
     }
 

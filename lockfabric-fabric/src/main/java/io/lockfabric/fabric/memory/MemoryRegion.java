@@ -1,7 +1,9 @@
 package io.lockfabric.fabric.memory;
 
 import io.lockfabric.fabric.Int128;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RemoteAccessException;
+import io.lockfabric.fabric.Verb;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,9 +34,9 @@ import java.nio.ByteOrder;
  *       range is never seen torn.</li>
  * </ul>
  *
- * Thread-safe.
+ * Thread-safe. As {@link RegionAccess}, it is what a table's rpc service sees of its table.
  */
-public final class MemoryRegion {
+public final class MemoryRegion implements RegionAccess {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle WORD_HANDLE = WORD.varHandle();
     private static final VarHandle BYTE_HANDLE = ValueLayout.JAVA_BYTE.varHandle();
@@ -76,6 +78,35 @@ public final class MemoryRegion {
 
     public long size() {
         return size;
+    }
+
+    // ---------------------------------------------------------------- verbs
+
+    /**
+     * Executes {@code verb} at region offset {@code off} (the verb's own address is not looked
+     * at: the memory node resolved it to this region and offset). Returns what {@link Verb} says
+     * each kind returns. The one place where a verb value meets the memory's semantics.
+     */
+    public Object execute(Verb verb, long off) {
+        return switch (verb) {
+            case Verb.Read8 v -> read8(off);
+            case Verb.Read16 v -> read16(off);
+            case Verb.Read v -> read(off, v.length());
+            case Verb.Write8 v -> {
+                write8(off, v.value());
+                yield null;
+            }
+            case Verb.Write v -> {
+                write(off, v.data(), 0, v.data().length);
+                yield null;
+            }
+            case Verb.Cas v -> cas(off, v.expect(), v.swap());
+            case Verb.Faa v -> faa(off, v.delta());
+            case Verb.MaskedCas v -> maskedCas(off, v.compare(), v.compareMask(), v.swap(), v.swapMask());
+            case Verb.MaskedFaa v -> maskedFaa(off, v.add(), v.boundaryMask());
+            case Verb.MaskedCas128 v -> maskedCas128(off, v.compare(), v.compareMask(), v.swap(), v.swapMask());
+            case Verb.MaskedFaa128 v -> maskedFaa128(off, v.add(), v.boundaryMask());
+        };
     }
 
     // ---------------------------------------------------------------- reads and writes

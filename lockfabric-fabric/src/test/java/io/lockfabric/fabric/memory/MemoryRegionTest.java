@@ -177,7 +177,7 @@ class MemoryRegionTest {
     @Test
     void memoryNodeCallsFailForUnknownServicesAndThrowingHandlers() {
         try (MemoryNode node = new MemoryNode(0, 1024)) {
-            Table t = node.openTable(new TableSpec("svc", "p", 1, 64).withService(region -> call -> {
+            Table t = node.openTable(new TableSpec("svc", "p", 1, 64).withService(host -> call -> {
                 throw new IllegalStateException("boom");
             }));
             RecordingCall unknown = new RecordingCall();
@@ -188,6 +188,74 @@ class MemoryRegionTest {
             node.call(t.service(), crashing);
             assertTrue(crashing.failure.get() != null && crashing.failure.get().contains("boom"),
                     "a throwing handler fails the call with its error: " + crashing.failure.get());
+        }
+    }
+
+    /** Each verb value does on a region what the typed method of its kind does, with the same result. */
+    @Test
+    void executeRunsEachVerbAsItsTypedMethod() {
+        MemoryRegion viaVerbs = new MemoryRegion(1, 64, null, arena);
+        MemoryRegion direct = new MemoryRegion(2, 64, null, arena);
+        byte[] bytes = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        Int128 a = Int128.of(0x0F0F, 0xF0F0);
+        List<Verb> verbs = List.of(new Verb.Write8(0, 41), new Verb.Faa(0, 1), new Verb.Cas(0, 42, 7),
+                new Verb.MaskedCas(8, 0, 0, 0xFF, 0xFF), new Verb.MaskedFaa(8, 0x101, 0x80),
+                new Verb.Write(16, bytes), new Verb.Read(16, bytes.length), new Verb.Read8(0),
+                new Verb.MaskedCas128(32, Int128.ZERO, Int128.ZERO, a, Int128.ONES),
+                new Verb.MaskedFaa128(32, Int128.of(1, 1), Int128.ZERO), new Verb.Read16(32));
+        List<Object> expected = new java.util.ArrayList<>();
+        direct.write8(0, 41);
+        expected.add(null);
+        expected.add(direct.faa(0, 1));
+        expected.add(direct.cas(0, 42, 7));
+        expected.add(direct.maskedCas(8, 0, 0, 0xFF, 0xFF));
+        expected.add(direct.maskedFaa(8, 0x101, 0x80));
+        direct.write(16, bytes, 0, bytes.length);
+        expected.add(null);
+        expected.add(direct.read(16, bytes.length));
+        expected.add(direct.read8(0));
+        expected.add(direct.maskedCas128(32, Int128.ZERO, Int128.ZERO, a, Int128.ONES));
+        expected.add(direct.maskedFaa128(32, Int128.of(1, 1), Int128.ZERO));
+        expected.add(direct.read16(32));
+        for (int i = 0; i < verbs.size(); i++) {
+            Verb v = verbs.get(i);
+            Object got = viaVerbs.execute(v, RemoteAddress.offset(v.address()));
+            if (got instanceof byte[] b) {
+                assertArrayEquals((byte[]) expected.get(i), b, "verb " + i + " " + v);
+            } else {
+                assertEquals(expected.get(i), got, "verb " + i + " " + v);
+            }
+        }
+        assertArrayEquals(direct.read(0, 64), viaVerbs.read(0, 64), "the same memory after both");
+        assertThrows(RemoteAccessException.class, () -> viaVerbs.execute(new Verb.Faa(0, 1), 4),
+                "a misaligned atomic fails as the typed method does");
+    }
+
+    /**
+     * A table's service sees its node only as a ServiceHost: its own table's region (the words the
+     * clients' verbs change) and allocation of more tables on the same node, found by name later.
+     */
+    @Test
+    void aServiceSeesItsTableAndAllocatesOnItsNodeThroughItsHost() {
+        try (MemoryNode node = new MemoryNode(3, 1 << 16)) {
+            AtomicReference<io.lockfabric.fabric.ServiceHost> seen = new AtomicReference<>();
+            Table t = node.openTable(new TableSpec("svc", "p", 1, 64).onMemoryNode(3).withService(host -> {
+                seen.set(host);
+                return call -> call.reply(new byte[0]);
+            }));
+            io.lockfabric.fabric.ServiceHost host = seen.get();
+            assertEquals(3, host.memoryNode(), "the node's index");
+            assertEquals(64, host.table().size(), "its own table's region");
+            node.execute(new Verb.Write8(t.at(8), 0xABCDL));
+            assertEquals(0xABCDL, host.table().read8(8), "the words the clients' verbs wrote");
+            host.table().faa(8, 1);
+            assertEquals(0xABCEL, node.execute(new Verb.Read8(t.at(8))), "and the clients see its updates");
+            Table more = host.openTable(new TableSpec("more", "p", 1, 128).onMemoryNode(3));
+            assertSame(more, node.table("more"), "an allocation is a table of the node, found by name");
+            assertEquals(192, node.allocatedBytes(), "counted against the node's capacity");
+            assertThrows(IllegalArgumentException.class,
+                    () -> host.openTable(new TableSpec("elsewhere", "p", 1, 8).onMemoryNode(0)),
+                    "only on its own node");
         }
     }
 

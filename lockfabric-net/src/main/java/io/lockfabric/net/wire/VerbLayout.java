@@ -165,7 +165,7 @@ public final class VerbLayout {
         };
     }
 
-    /** Appends verb's result (as returned by {@link Verb#executeOn}) to a RESULTS body. */
+    /** Appends verb's result (what {@link Verb} says its kind returns) to a RESULTS body. */
     public static void encodeResult(Verb verb, Object result, ByteBuf out) {
         switch (result) {
             case null -> { }

@@ -12,7 +12,7 @@ package io.lockfabric.lock.citron;
  * | maximizer (OR of r ≥ N) | spillover (DSLR) | fencing counter | configuration| node 1 | ... | node n |
  * +-------------------------+------------------+-----------------+--------------+--------+-----+--------+
  * </pre>
- * The fencing counter is a plain 64-bit FAA counter (see {@code CitronClient} on fencing tokens);
+ * The fencing counter is a plain 64-bit FAA counter (see {@code FencingCounter});
  * the configuration word records scale-ups ({@link CitronTree}). This layout is generation 0: a
  * scale-up keeps it in place and adds levels above it in expansion tables.
  * Node {@code x} (root 1) lives at {@code 32 + 8 (x − 1)}; {@code CHILD(x, i) = 4x − 2 + i},
@@ -42,7 +42,7 @@ package io.lockfabric.lock.citron;
  * DCnt}: notifications from requests at descendants, and their releases. {@code Occ}: occupied
  * (a holder of this node blocks new requests below it). {@code Exp}: the paper's expanded flag,
  * widened to a 3-bit mark: the generation (1 to {@value #MAX_MARK}) of the last scale-up that
- * carried this node's counters into its new ancestors, 0 if none ({@code CitronClient}, scale-up).
+ * carried this node's counters into its new ancestors, 0 if none ({@code TreeScaler}).
  * A request of generation g whose update of a node returns a mark above g knows the scale-up to
  * g + 1 read the node before it (its update was not carried); a root with any mark is no longer a
  * root. Only scale-ups and scale-downs write it (masked CAS, compare mask 0), never an MFAA.

@@ -27,17 +27,29 @@ public final class CitronProtocol implements RangeLockProtocol {
             "most tree nodes one request is split into (step 1; 1 = lowest covering node)");
     public static final LockOption M = new LockOption("m", 4,
             "meet-in-the-middle distance: notify every m-th ancestor, check m levels of descendants");
-    public static final LockOption T_WAIT_NS = new LockOption("t-wait-ns", 15_000,
+    /**
+     * T_wait on RDMA: three round trips of 5 us (§3.7). On another fabric as many round trips plus
+     * one stall: it bounds the time between two steps of one client, which a scheduler may delay.
+     */
+    public static final long DEFAULT_T_WAIT_NS = 15_000;
+    public static final LockOption T_WAIT_NS = LockOption.wait("t-wait-ns", t -> t.scaled(DEFAULT_T_WAIT_NS, 1),
             "T_wait: an occupier waits this long before checking descendants (paper: 15 us, 5 us per round trip)");
     public static final LockOption DRIFT_PPM = new LockOption("drift-ppm", 100,
             "delta: bound on clock rate error, in parts per million (paper: 1e-4)");
     public static final LockOption FAST_PATH = new LockOption("fast-path", 1,
             "1: batch (a)+(b) and (c)+(d), lock the 256 leaf bits under a lowest internal node (s3.8); 0: off");
-    public static final LockOption POLL_NS = new LockOption("poll-ns", 1_000,
+    /** On RDMA; as many round trips on another fabric. */
+    public static final long DEFAULT_POLL_NS = 1_000;
+    public static final LockOption POLL_NS = LockOption.wait("poll-ns", t -> t.scaled(DEFAULT_POLL_NS),
             "wait between two READs of a polled word (ticket, Occ, DCnt, spillover)");
-    public static final LockOption STARVE_NS = new LockOption("starve-ns", 100_000,
+    /** On RDMA; on another fabric as many round trips plus one stall of the occupier that starves it. */
+    public static final long DEFAULT_STARVE_NS = 100_000;
+    public static final LockOption STARVE_NS = LockOption.wait("starve-ns", t -> t.scaled(DEFAULT_STARVE_NS, 1),
             "a leaf whose masked CAS keeps failing this long is given up for its parent's bakery lock (inf: never)");
-    public static final LockOption HOLD_WAIT_NS = new LockOption("hold-wait-ns", 1_000_000,
+    /** On RDMA; on another fabric as many round trips plus two stalls (the holder's and the waiter's own). */
+    public static final long DEFAULT_HOLD_WAIT_NS = 1_000_000;
+    public static final LockOption HOLD_WAIT_NS = LockOption.wait("hold-wait-ns",
+            t -> t.scaled(DEFAULT_HOLD_WAIT_NS, 2),
             "a request holding earlier nodes that waits this long for the next releases them and restarts (at most lease-ns / 4)");
     /**
      * Default lease: 1 s. The paper cites DSLR's 10 ms (§3.10) for dedicated machines; on shared

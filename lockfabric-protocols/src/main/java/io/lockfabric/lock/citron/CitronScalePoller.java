@@ -6,15 +6,14 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.Table;
 
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
  * CITRON's background maximizer poller, one per client machine and table (FAST'23 §4.5: "each
  * client machine runs a background thread that polls the maximizer once per 10 ms and scales up
- * the lock tree whenever necessary"). A machine is a fabric instance and compute node (the node
- * of the client's {@link io.lockfabric.fabric.EndpointId}: one per process on tcp and local, the
- * simulated compute node on sim). The first citron client of a table on a machine with a finite
+ * the lock tree whenever necessary"). A machine is a compute node as the fabric gives it out
+ * ({@link Endpoint#computeNode()}: the one node of the local fabric, a simulated compute node, one
+ * process on tcp); the running pollers are kept in its attachments. The first citron client of a table on a machine with a finite
  * {@code scale-poll-ns} starts it ({@link #join}); the others share it; the last to close stops
  * it.
  *
@@ -31,13 +30,18 @@ import java.util.Map;
  * while clients are open is kept for {@link #failure()}. Thread-safe.
  */
 final class CitronScalePoller {
-    private record Key(int computeNode, int memoryNode, String table) {
+    private record Key(int memoryNode, String table) {
     }
 
-    /** Running pollers by fabric instance (identity) and machine; a poller removes itself when it ends. */
-    private static final Map<Fabric, Map<Key, CitronScalePoller>> RUNNING = new IdentityHashMap<>();
+    /**
+     * The running pollers of one compute node, by table; a poller removes itself when it ends. Its
+     * monitor guards them and their client counts.
+     */
+    private static final class Running {
+        private final Map<Key, CitronScalePoller> byTable = new HashMap<>();
+    }
 
-    private final Fabric fabric;
+    private final Running running;
     private final Key key;
     private final ClientThread thread;
     private int clients;
@@ -49,12 +53,13 @@ final class CitronScalePoller {
     private volatile long interruptedScaleUps;
     private volatile RuntimeException failure;
 
-    private CitronScalePoller(Fabric fabric, Key key, Endpoint beside, Table table, CitronLayout base,
+    private CitronScalePoller(Running running, Key key, Endpoint beside, Table table, CitronLayout base,
                               CitronClient.Params scalerParams, long periodNs) {
-        this.fabric = fabric;
+        this.running = running;
         this.key = key;
+        Fabric fabric = beside.fabric();
         Endpoint own = fabric.newEndpointBeside(beside);
-        this.thread = fabric.spawn("citron-scale-poller-" + key.table() + "-cn" + key.computeNode(),
+        this.thread = fabric.spawn("citron-scale-poller-" + key.table() + "-cn" + beside.id().node(),
                 () -> run(own, table, base, scalerParams, periodNs));
     }
 
@@ -65,15 +70,14 @@ final class CitronScalePoller {
      */
     static CitronScalePoller join(Object joiner, Endpoint client, Table table, CitronLayout base,
                                   CitronClient.Params scalerParams, long periodNs) {
-        Fabric fabric = client.fabric();
-        Key key = new Key(client.id().node(), table.memoryNode(), table.spec().name());
-        synchronized (RUNNING) {
-            Map<Key, CitronScalePoller> here = RUNNING.computeIfAbsent(fabric, f -> new HashMap<>());
-            CitronScalePoller p = here.get(key);
+        Running running = client.computeNode().computeIfAbsent(Running.class, Running::new);
+        Key key = new Key(table.memoryNode(), table.spec().name());
+        synchronized (running) {
+            CitronScalePoller p = running.byTable.get(key);
             if (p == null || p.stopped) {
-                p = new CitronScalePoller(fabric, key, client, table, base, scalerParams, periodNs);
+                p = new CitronScalePoller(running, key, client, table, base, scalerParams, periodNs);
                 p.owner = joiner;
-                here.put(key, p);
+                running.byTable.put(key, p);
             }
             p.clients++;
             return p;
@@ -82,7 +86,7 @@ final class CitronScalePoller {
 
     /** A client of this poller closed; the last one stops it (at its next wake-up). */
     void leave() {
-        synchronized (RUNNING) {
+        synchronized (running) {
             if (--clients == 0) {
                 stopped = true;
                 forget();
@@ -91,14 +95,8 @@ final class CitronScalePoller {
     }
 
     private void forget() {
-        synchronized (RUNNING) {
-            Map<Key, CitronScalePoller> here = RUNNING.get(fabric);
-            if (here != null && here.get(key) == this) {
-                here.remove(key);
-                if (here.isEmpty()) {
-                    RUNNING.remove(fabric);
-                }
-            }
+        synchronized (running) {
+            running.byTable.remove(key, this);
         }
     }
 
@@ -130,7 +128,7 @@ final class CitronScalePoller {
 
     /** Whether {@code client} started this poller (its scale-ups count as that client's). */
     boolean startedBy(Object client) {
-        synchronized (RUNNING) {
+        synchronized (running) {
             return owner == client;
         }
     }

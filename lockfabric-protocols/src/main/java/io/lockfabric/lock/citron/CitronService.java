@@ -2,9 +2,8 @@ package io.lockfabric.lock.citron;
 
 import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.RpcHandler;
+import io.lockfabric.fabric.ServiceHost;
 import io.lockfabric.fabric.TableSpec;
-import io.lockfabric.fabric.memory.MemoryNode;
-import io.lockfabric.fabric.memory.MemoryRegion;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -33,28 +32,18 @@ final class CitronService implements RpcHandler {
     static final byte LOOKUP = 2;
 
     private final String tableName;
-    private final MemoryNode node;
+    private final ServiceHost node;
     private final Map<Integer, long[][]> configs = new HashMap<>();
     private int allocations;
 
-    private CitronService(String tableName, MemoryNode node) {
+    private CitronService(String tableName, ServiceHost node) {
         this.tableName = tableName;
         this.node = node;
     }
 
-    /** Builds the service of table {@code tableName}; needs the memory node to allocate on. */
+    /** Builds the service of table {@code tableName}, which allocates on the memory node that hosts it. */
     static TableSpec.ServiceFactory factory(String tableName) {
-        return new TableSpec.ServiceFactory() {
-            @Override
-            public RpcHandler create(MemoryRegion region) {
-                throw new IllegalStateException("citron's service allocates on its memory node: create(region, node)");
-            }
-
-            @Override
-            public RpcHandler create(MemoryRegion region, MemoryNode memoryNode) {
-                return new CitronService(tableName, memoryNode);
-            }
-        };
+        return host -> new CitronService(tableName, host);
     }
 
     @Override
@@ -103,7 +92,7 @@ final class CitronService implements RpcHandler {
             name = tableName + "/citron-exp-" + (++allocations) + "-g" + g + "-" + levels[g - 1] + "-" + levels[g];
         }
         var spec = new TableSpec(name, CitronProtocol.NAME, CitronTree.unitsOf(levels[g]),
-                CitronTree.storedNodes(levels, g) * CitronLayout.WORD_BYTES).onMemoryNode(node.index());
+                CitronTree.storedNodes(levels, g) * CitronLayout.WORD_BYTES).onMemoryNode(node.memoryNode());
         return node.openTable(spec).address();
     }
 

@@ -3,10 +3,9 @@ package io.lockfabric.lock.citron;
 import io.lockfabric.fabric.Batch;
 import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.QueuePair;
-import io.lockfabric.lock.dslr.DslrLayout;
 
 /**
- * CITRON's spillover mutex for [N, ∞) (FAST'23 §3.3): DSLR's bakery word ({@link DslrLayout}),
+ * CITRON's spillover mutex for [N, ∞) (FAST'23 §3.3): a bakery word of DSLR's shape ({@link SpilloverLayout}),
  * used exclusive-only. Tickets and releases are MFAAs with one boundary per 16-bit counter, so each
  * counter wraps on its own and tickets compare modulo 2^16: no overflow reset is needed (at most
  * 65 535 clients in line). Acquire: MFAA {maxX + 1}, batched with the maximizer OR; READ until
@@ -16,9 +15,6 @@ import io.lockfabric.lock.dslr.DslrLayout;
  * its lease released after a takeover) is given up for a new one. Not thread-safe.
  */
 final class SpilloverMutex {
-    /** Top bit of each of DSLR's four 16-bit counters. */
-    static final long BOUNDARY_MASK = (1L << 15) | (1L << 31) | (1L << 47) | (1L << 63);
-
     private final QueuePair qp;
     private final Clock clock;
     private final long wordAddress;
@@ -45,15 +41,15 @@ final class SpilloverMutex {
     long acquire(long rightBoundary, long configAddress) {
         while (true) {
             Batch b = new Batch();
-            int t = b.maskedFaa(wordAddress, DslrLayout.ONE_MAX_X, BOUNDARY_MASK);
+            int t = b.maskedFaa(wordAddress, SpilloverLayout.ONE_MAX_X, SpilloverLayout.BOUNDARY_MASK);
             if (rightBoundary != 0) {
                 b.maskedCas(maximizerAddress, 0, 0, rightBoundary, rightBoundary);
             }
             int c = b.read8(configAddress); // behind the ticket MFAA: current if it is served at once
             qp.execute(b);
             long prev = b.longResult(t);
-            int ticket = DslrLayout.maxX(prev);
-            if (DslrLayout.nX(prev) == ticket) {
+            int ticket = SpilloverLayout.maxX(prev);
+            if (SpilloverLayout.nX(prev) == ticket) {
                 return b.longResult(c);
             }
             if (waitTurn(ticket, prev)) {
@@ -65,34 +61,34 @@ final class SpilloverMutex {
     /** Waits for {@code ticket}'s turn; false if nX passed it (the ticket is void). */
     private boolean waitTurn(int ticket, long seen) {
         long word = seen;
-        int nX = DslrLayout.nX(word);
+        int nX = SpilloverLayout.nX(word);
         long since = clock.nanoTime();
-        while (DslrLayout.nX(word) != ticket) {
+        while (SpilloverLayout.nX(word) != ticket) {
             clock.sleepNanos(pollNs);
             word = qp.read8(wordAddress);
             long now = clock.nanoTime();
-            if (DslrLayout.nX(word) != nX) {
-                nX = DslrLayout.nX(word);
+            if (SpilloverLayout.nX(word) != nX) {
+                nX = SpilloverLayout.nX(word);
                 since = now;
                 continue;
             }
             if (stallNs == Long.MAX_VALUE || nX == ticket) {
                 continue;
             }
-            long gap = (ticket - nX) & DslrLayout.COUNTER_MASK;
-            if (gap >= ((DslrLayout.maxX(word) - nX) & DslrLayout.COUNTER_MASK)) {
+            long gap = (ticket - nX) & SpilloverLayout.COUNTER_MASK;
+            if (gap >= ((SpilloverLayout.maxX(word) - nX) & SpilloverLayout.COUNTER_MASK)) {
                 return false;
             }
             if (now - since >= gap * stallNs) {
-                long swap = ((long) ticket & DslrLayout.COUNTER_MASK) << DslrLayout.N_X_SHIFT;
-                long old = qp.maskedCas(wordAddress, word & DslrLayout.N_X_MASK, DslrLayout.N_X_MASK, swap,
-                        DslrLayout.N_X_MASK);
-                if (DslrLayout.nX(old) == nX) {
+                long swap = ((long) ticket & SpilloverLayout.COUNTER_MASK) << SpilloverLayout.N_X_SHIFT;
+                long old = qp.maskedCas(wordAddress, word & SpilloverLayout.N_X_MASK, SpilloverLayout.N_X_MASK, swap,
+                        SpilloverLayout.N_X_MASK);
+                if (SpilloverLayout.nX(old) == nX) {
                     resets++;
                     return true;
                 }
                 word = old;
-                nX = DslrLayout.nX(old);
+                nX = SpilloverLayout.nX(old);
                 since = clock.nanoTime();
             }
         }
@@ -106,6 +102,6 @@ final class SpilloverMutex {
 
     /** Adds the release to {@code batch} (posted with the tree's releases). */
     void release(Batch batch) {
-        batch.maskedFaa(wordAddress, DslrLayout.ONE_N_X, BOUNDARY_MASK);
+        batch.maskedFaa(wordAddress, SpilloverLayout.ONE_N_X, SpilloverLayout.BOUNDARY_MASK);
     }
 }

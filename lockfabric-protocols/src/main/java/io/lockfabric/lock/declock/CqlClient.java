@@ -20,50 +20,31 @@ import java.util.Map;
  * messages in {@link CqlMessages}, the protocol steps in {@link CqlEngine}), one client per queue
  * participant.
  *
- * <p><b>State on the memory node, ownership by message.</b> A lock is an 8-byte header (RST, wcnt,
- * qsize, qhead, reset count) and a circular queue of waiter entries. <em>Acquire</em>: one FAA adds
- * the client to qsize (and a writer to wcnt); the old header decides: granted at once if the queue
- * was empty, or for a reader if no writer is queued — and then nothing else is written. Otherwise
- * the client WRITEs its entry {op, its mailbox address, version of its index} at index
- * {@code qhead + qsize} and waits for a GRANT message. <em>Release</em>: one {@link io.lockfabric.fabric.Batch}
- * (one doorbell) of the FAA that dequeues (qhead + 1, qsize − 1, a writer wcnt − 1) and a READ of
- * the queue behind it. With the old header, {@code h = qhead + 1} is the next participant. A
- * releasing reader with writers queued finds them: it counts valid exclusive entries in the queue
- * and re-READs until it sees wcnt of them (a writer may not have written its entry yet; readers
- * granted at once never do), and notifies the writer at {@code h} if there is one (it was the last
- * reader). A releasing writer re-READs the entry at {@code h} until valid and notifies that writer,
- * or the run of readers from {@code h} up to the next writer. FIFO across readers and writers; no
- * remote retries; acquire 1 (+1 WRITE when waiting), release 1 FAA + 1 READ in one round trip.
+ * <p><b>The protocol in brief</b> (the design essay, with the paper's sections, is
+ * {@link CqlEngine}'s). A lock is an 8-byte header (RST, wcnt, qsize, qhead, reset count) and a
+ * circular queue of waiter entries on the memory node. <em>Acquire</em>: one FAA on the header
+ * enqueues; the old header grants at once (an empty queue, or a reader with no writer queued, and
+ * then nothing else is written), or the client WRITEs its entry and waits for a GRANT message.
+ * <em>Release</em>: one doorbell of the dequeueing FAA and a READ of the queue, then a GRANT to the
+ * next writer or to the run of readers up to the next writer. FIFO across readers and writers, no
+ * remote retries: acquire 1 verb (+1 WRITE when waiting), release 1 FAA + 1 READ in one round
+ * trip. <em>Reset</em> (§4.4) rewrites a lock whose queue overflowed, whose entries were
+ * overwritten or ran out of versions, or whose waiter timed out or could not be notified: RST by
+ * CAS, a SIGNAL to every member and their ACKs (holders after releasing, waiters aborting), then
+ * the queue zeroed and a fresh header (reset count + 1). A release more than {@code lease/4} after
+ * its grant is a CAS guarded by the reset count instead of the FAA.
  *
- * <p><b>Reset</b> (§4.4, Appendix B). Triggers: queue overflow (old qsize ≥ capacity), an
- * overwritten entry, version exhaustion (an index at {@link CqlLayout#indexLimit()}), an
- * acquisition timeout ({@code timeout-ns}: a crashed holder or queue member), a dead waiter to
- * notify. The resetter (1) sets RST with CAS (if it is set already, it waits for that reset);
- * (2) READs the table's member slots (every client registers its mailbox address there when it
- * opens the table) and SIGNALs every other member. Members answer with ACK: holders of the lock
- * after they release (their release then skips the FAA), waiters abort first, everyone else at
- * once. Signals go to a control key that every client services whenever it is in the lock client
- * (waits look at it at least every {@code signal-poll-ns}). The resetter re-signals the silent ones
- * now and then; a member whose SEND fails is dead and not awaited, and after {@code lease-ns} the
- * silent ones are taken for dead. (3) It zeroes the queue with one WRITE and swaps the header for a
- * fresh one (reset count + 1) with CAS, then tells the members DONE. Acquisitions that meet RST wait
- * for DONE (or READ the header now and then) and retry after a random jitter; one that sees RST for
- * {@code 2 × lease} takes the reset over (CAS adds one to the reset count while RST stays set: a
- * dead resetter's late header CAS then fails). Releases that meet RST are ignored. Grants carry the
- * fencing token, which contains the reset count, so a grant from before a reset is dropped; a
- * client checks for a reset signal of its epoch before it uses any grant, even one its FAA gave.
+ * <p><b>This client</b> holds at most one grant per lock. A reset signal for a lock it holds is
+ * kept until it releases that lock; the release then answers it and, if the reset is of the
+ * grant's epoch, skips the FAA (the resetter rewrites the header).
  *
- * <p><b>Late releases.</b> A holder releases with the FAA only within {@code lease/4} of its grant:
- * a resetter waits a lease after its signal, which a holder gets before it could be granted, so
- * such an FAA lands before the header is rewritten. Later, a release READs the header and CASes
- * the same delta only if the reset count is still its grant's and RST is clear, so a holder
- * presumed dead never corrupts the next epoch's header. <b>Hazards left</b>: a holder that keeps
- * the lock longer than the lease (paused) while a reset runs overlaps the next epoch's holders
- * (the lease assumption; fencing tokens tell them apart); a signal delayed in the network by more
- * than 3/4 of a lease; a waiter stalled between its FAA and its entry WRITE across a whole reset
- * writes a stale entry into the new epoch (liveness only: grants are matched by token, a wrong
- * notification is dropped and the real waiter times out into another reset); a client holding one
- * lock while it waits for another counts that wait against the first lock's lease.
+ * <p><b>Hazards left</b>: a holder that keeps the lock longer than the lease (paused) while a
+ * reset runs overlaps the next epoch's holders (the lease assumption; fencing tokens tell them
+ * apart); a signal delayed in the network by more than 3/4 of a lease; a waiter stalled between
+ * its FAA and its entry WRITE across a whole reset writes a stale entry into the new epoch
+ * (liveness only: grants are matched by token, a wrong notification is dropped and the real
+ * waiter times out into another reset); a client holding one lock while it waits for another
+ * counts that wait against the first lock's lease.
  *
  * <p><b>Measurements.</b> {@link #stats()} counts resets this client performed (completed),
  * aborted acquisitions and failed guarded CASes; {@link #resetLatenciesNs()} is each completed

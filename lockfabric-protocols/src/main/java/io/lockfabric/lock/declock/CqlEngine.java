@@ -27,11 +27,80 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * One client's side of the CQL protocol: the enqueue, the release with its handover, the reset and
- * the answering of reset signals. {@link CqlClient} runs it for one client; {@link DecLockClient}
- * for the compute node's representative of the moment. Who holds a lock (and so answers a reset
- * signal only after releasing it) is the caller's knowledge, asked through {@link Holds}. See
- * {@link CqlClient} for the protocol.
+ * One participant's side of DecLock's cooperative queue-notify lock, CQL (Zhang, Cheng, Chen, Wei
+ * and Chen, "DecLock: A Case of Decoupled Locking for Disaggregated Memory", arXiv 2505.17641,
+ * 2025, §4 and Appendices A–B; memory in {@link CqlLayout}, messages in {@link CqlMessages}):
+ * the enqueue, the release with its handover, the reset and the answering of reset signals.
+ * {@link CqlClient} runs it for one client; {@link DecLockClient} for the compute node's
+ * representative of the moment (§5: one queue participant per compute node). Who holds a lock, and
+ * so answers a reset signal only after releasing it, is the caller's knowledge, asked through
+ * {@link Holds}.
+ *
+ * <p><b>State on the memory node, ownership by message</b> (§4, Fig. 4). The queue of waiters is
+ * kept on the memory node, where every participant sees it in FIFO order; ownership moves from
+ * holder to waiter in a GRANT message between compute nodes. The memory node is touched only to
+ * enqueue and dequeue, never polled: the point of the paper is the memory node's NIC IOPS. A lock
+ * is an atomic control plane, an 8-byte <em>header</em>, and a non-atomic data plane, a circular
+ * queue of 8-byte <em>entries</em>, contiguous so that one READ fetches both.
+ *
+ * <p><b>Header FAA</b> (§4.1). The header is changed by FAA only (and by CAS during a reset): an
+ * FAA always succeeds, so readers and writers are ordered FIFO with no retries toward the memory
+ * node. Hence no field may borrow from or carry into the next: qsize and wcnt are one bit wider
+ * than the capacity needs, so an overflowing queue shows as {@code qsize ≥ capacity} before it can
+ * carry, and qhead is not allowed to wrap (an index at {@link CqlLayout#indexLimit()} is version
+ * exhaustion and resets the lock first).
+ *
+ * <p><b>Acquire</b> (§4.2, Fig. 7 lines 1–5). One FAA adds us to qsize (a writer also to wcnt); the
+ * old header decides. RST set: wait for the reset and retry. Old qsize at capacity, or our index
+ * at the version limit: reset, retry. Old qsize = 0, or a reader and old wcnt = 0: granted by the
+ * FAA (case ➀), and <em>no entry is written</em>. Otherwise (case ➁) one WRITE puts our entry {op,
+ * member slot, version of our index, timestamp} at index {@code qhead + qsize}, and we wait for the
+ * GRANT whose fencing token names this attempt. So acquire costs 1 verb, 2 when waiting.
+ *
+ * <p><b>Release</b> (§4.2, Fig. 7 lines 6–19, cases ➂–➄), one doorbell: the FAA that dequeues us (qhead + 1,
+ * qsize − 1, a writer wcnt − 1) and a READ of the whole queue behind it. With the old header,
+ * {@code qhead + 1} is the next participant. Old qsize ≤ 1: nobody else (➂). A releasing reader
+ * with writers queued finds them: the entries of readers granted at once were never written, but
+ * every waiting writer writes one, so it counts valid exclusive entries and re-READs the queue
+ * until it sees wcnt of them (§4.3 "shared holders"; a writer may not have written its entry yet);
+ * if the next entry is a writer, this was the last reader: notify it (➃); else readers remain (➂).
+ * A releasing writer re-READs the next entry until valid (§4.3 "read-write conflicts") and notifies
+ * that writer (➃), or the run of readers from it up to the next writer (➄).
+ *
+ * <p><b>Queue entry versions</b> (§4.3). The version of index i is the number of traversals of the
+ * circular buffer, stored complemented so that a zeroed queue reads "never written". An entry is
+ * valid for its index iff the versions match; a newer version means it was overwritten (an
+ * overflow), which resets the lock.
+ *
+ * <p><b>Invariants</b> (Appendix A). wcnt ≥ 1 while a writer holds, and qsize ≥ 1 while anyone
+ * holds, so the FAA grants nobody against them (Invariants 2.1, 2.2). Every waiter whose entry is in
+ * the queue is notified by a holder ahead of it when that one releases (Lemma 2), which is why a
+ * releaser re-READs an entry not yet valid instead of skipping it: the waiter's WRITE may lag its
+ * FAA.
+ *
+ * <p><b>Reset</b> (§4.4, Appendix B). Triggers: queue overflow, an overwritten entry, version
+ * exhaustion, a waiter that times out ({@code timeout-ns}: a crashed holder or queue member), a
+ * waiter that cannot be notified (dead). (1) Set RST with CAS, unless a reset is under way (then
+ * wait for it). (2) SIGNAL every other member registered in the table (on a control key that every
+ * wait of every client services at least every {@code signal-poll-ns}); holders answer ACK after
+ * they release, waiters abort and answer, others answer at once; a member whose SEND fails is not
+ * awaited, the silent ones are signalled again and after a lease taken for dead. (3) WRITE the
+ * queue to zero and CAS in a fresh header with the reset count (RSTCNT) + 1; tell the members DONE.
+ * Acquisitions that met RST wait for DONE (or READ the header now and then) and retry after a
+ * random jitter. The paper's per-CN reset counter is RSTCNT, which every FAA returns; grants carry
+ * it in their fencing token, so a grant from before a reset never matches an attempt after it
+ * ("expired notifications"), and a client checks for a reset signal of its epoch before it uses
+ * any grant, even one its FAA gave. Appendix B's takeover of a dead resetter: a waiter that sees RST
+ * for {@code 2 × lease} adds one to RSTCNT by CAS while RST stays set (the dead resetter's late
+ * header CAS then fails) and runs the reset itself. Where the paper keeps a reset ID (the
+ * resetter's CN) in the low header bits, we keep the artifact's RST bit and RSTCNT.
+ *
+ * <p><b>Leases.</b> A holder releases with the FAA only within {@code lease/4} of its grant: a
+ * resetter waits at most a lease after its signal, which a holder gets before it could have been
+ * granted, so such an FAA lands before the header is rewritten. Later, the release READs the header
+ * and CASes the same delta only if RSTCNT is still its grant's and RST is clear, so a holder
+ * presumed dead never corrupts the next epoch. Acquisitions that meet RST are retried; releases
+ * that meet it change nothing. The hazards left are listed in {@link CqlClient}.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
@@ -83,15 +152,19 @@ final class CqlEngine {
     private final long timeoutNs;
     private final long signalPollNs;
     private final int maxRestarts;
+    /** The release's FAA (or CAS) + READ, reused. */
     private final Batch batch = new Batch();
 
     private final Holds holds;
     private final boolean hierarchical;
+    /** Our member slot: the client id our queue entries carry. */
     private int mySlot;
     /** Member addresses by slot, as far as READ (slots are written once). */
     private EndpointId[] members = new EndpointId[0];
+    /** The lock and epoch of the attempt under way ({@link #NOT_WAITING}: none), for {@link #serviceControl}. */
     private long waitingLock = NOT_WAITING;
     private long waitingRstcnt;
+    /** A reset signal of the attempt's epoch came: the attempt must not use any grant, and retries. */
     private boolean aborted;
 
     private long retries;
@@ -115,7 +188,7 @@ final class CqlEngine {
         this.clock = endpoint.clock();
         this.random = endpoint.random();
         this.mailbox = endpoint.mailbox();
-        this.inbox = Inbox.of(mailbox);
+        this.inbox = Inbox.of(endpoint);
         this.me = mailbox.id();
         this.channel = Inbox.channelOf(table);
         this.layout = settings.layout();
@@ -127,9 +200,11 @@ final class CqlEngine {
     }
 
     /**
-     * Takes a member slot (FAA on the count) and writes this client's address into it. In
-     * hierarchical mode the participants are compute nodes: more of them than qsize can count
-     * is refused.
+     * Takes a member slot (FAA on the count) and writes this client's address into it. The member
+     * region serves two ends: a queue entry names its waiter by slot (16 bits, not a whole
+     * address), and a resetter signals every member (step 2 of §4.4 must reach every client that
+     * may hold or wait). In hierarchical mode the participants are compute nodes: more of them than
+     * qsize can count is refused.
      */
     private void register() {
         long slot = qp.faa(table.at(CqlLayout.MEMBER_COUNT_OFFSET), 1);
@@ -179,8 +254,9 @@ final class CqlEngine {
         }
     }
 
+    /** One FAA on the header and what it decides (§4.2 cases ➀ and ➁); null if the attempt was aborted by a reset. */
     private CqlGrant attempt(long lockId, long hdr, Mode mode, long timestamp) {
-        serviceControl();
+        serviceControl(); // a resetter may be waiting for our answer: do not make it wait a whole acquisition
         boolean exclusive = mode == Mode.EXCLUSIVE;
         long old = qp.faa(hdr, exclusive ? layout.acquireExclusiveDelta() : layout.acquireSharedDelta());
         long rstcnt = layout.rstcnt(old);
@@ -195,6 +271,8 @@ final class CqlEngine {
             return null;
         }
         long token = CqlLayout.token(rstcnt, index);
+        // A new attempt: grants for earlier attempts (another index or epoch), DONEs of resets known
+        // to be over and ACKs for resets we no longer run would only be matched by mistake.
         inbox.discard(channel, lockId, m -> (m.type() == CqlMessages.GRANT && m.a() != token)
                 || (m.type() == CqlMessages.DONE && m.a() <= rstcnt) || m.type() == CqlMessages.ACK);
         waitingLock = lockId;
@@ -211,6 +289,7 @@ final class CqlEngine {
                 return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP);
             }
             qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, mySlot, index, timestamp));
+            // Waiting for ever is not an option: a crashed holder or member never notifies (§4.4 "CN failure").
             long deadline = clock.nanoTime() + timeoutNs;
             while (true) {
                 long slice = Math.min(deadline, clock.nanoTime() + signalPollNs);
@@ -248,6 +327,8 @@ final class CqlEngine {
         long delta = g.mode() == Mode.EXCLUSIVE ? layout.releaseExclusiveDelta() : layout.releaseSharedDelta();
         long old;
         long[] queue;
+        // Within lease/4 of the grant a resetter cannot have rewritten the header yet (it waits a
+        // lease for our answer): the blind FAA is safe. Later, only a CAS on a header of our epoch.
         if (clock.nanoTime() - g.grantedAtNs() < leaseNs / LATE_RELEASE_FRACTION) {
             batch.clear();
             int faa = batch.faa(hdr, delta);
@@ -282,53 +363,93 @@ final class CqlEngine {
         handOver(g, hdr, old, queue);
     }
 
-    /** Notifies whoever the release made a holder (§4.2 cases 4 and 5, §4.3). */
+    /**
+     * Notifies whoever the release made a holder (§4.2 cases ➃ and ➄, §4.3), from the old header
+     * the release's FAA returned and the queue READ behind it.
+     */
     private void handOver(CqlGrant g, long hdr, long old, long[] queue) {
         long qsize = layout.qsize(old);
         if (qsize <= 1) {
-            return;
+            return; // case ➂: nobody else
         }
         long next = layout.qhead(old) + 1;
         long end = layout.qhead(old) + qsize;
         if (qsize > layout.capacity() || end > layout.indexLimit()) {
             return; // a participant overflowed the queue or exhausted the versions: it resets the lock
         }
+        // Refetching an entry a waiter has not written yet is bounded: a waiter that died between
+        // its FAA and its WRITE would block the queue for good.
         long deadline = clock.nanoTime() + timeoutNs;
         if (g.mode() == Mode.SHARED) {
-            long wcnt = layout.wcnt(old);
-            if (wcnt == 0) {
-                return; // the rest are readers holding already
-            }
-            IdleStrategy idle = clock.idleStrategy();
-            while (true) {
-                long writers = 0;
-                for (long i = next; i < end; i++) {
-                    long e = queue[layout.slotOf(i)];
-                    if (layout.overwritten(e, i)) {
-                        resetNow(g.lockId(), hdr, g.rstcnt());
-                        return;
-                    }
-                    if (layout.valid(e, i) && CqlLayout.entryExclusive(e)) {
-                        writers++;
-                    }
-                }
-                if (writers >= wcnt) {
-                    break;
-                }
-                if (clock.nanoTime() - deadline >= 0) {
-                    resetNow(g.lockId(), hdr, g.rstcnt()); // a writer never wrote its entry: it died after its FAA
-                    return;
-                }
-                idle.idle();
-                refetchReads++;
-                queue = words(qp.read(hdr + CqlLayout.WORD_BYTES, (int) layout.queueBytes()));
-            }
-            long e = queue[layout.slotOf(next)];
-            if (layout.valid(e, next) && CqlLayout.entryExclusive(e)) {
-                notify(g, hdr, next, e, earliest(queue, next + 1, end)); // this was the last reader
-            }
+            readerReleased(g, hdr, old, queue, next, end, deadline);
+        } else {
+            writerReleased(g, hdr, queue, next, end, deadline);
+        }
+    }
+
+    /**
+     * A reader released (Fig. 7 lines 11–13): with writers queued, finds them, and notifies the one
+     * at {@code next} if there is one (this was the last reader, case ➃). Readers after it hold
+     * already (case ➂).
+     */
+    private void readerReleased(CqlGrant g, long hdr, long old, long[] fetched, long next, long end, long deadline) {
+        long wcnt = layout.wcnt(old);
+        if (wcnt == 0) {
+            return; // the rest are readers holding already
+        }
+        long[] queue = locateWriters(g, hdr, fetched, next, end, wcnt, deadline);
+        if (queue == null) {
             return;
         }
+        long e = queue[layout.slotOf(next)];
+        if (layout.valid(e, next) && CqlLayout.entryExclusive(e)) {
+            notify(g, hdr, next, e, earliest(queue, next + 1, end)); // this was the last reader
+        }
+    }
+
+    /**
+     * §4.3 "shared holders": the queue as READ until it shows {@code wcnt} valid exclusive entries
+     * in [next, end). Readers granted at once never write an entry, so the writers are the only
+     * entries a releasing reader can rely on; a writer that has done its FAA but not yet its WRITE
+     * is waited for by re-READing the queue. Null if the lock had to be reset (an overwritten
+     * entry, or a writer that never wrote within the deadline: it died after its FAA).
+     */
+    private long[] locateWriters(CqlGrant g, long hdr, long[] fetched, long next, long end, long wcnt,
+                                 long deadline) {
+        long[] queue = fetched;
+        IdleStrategy idle = clock.idleStrategy();
+        while (true) {
+            long writers = 0;
+            for (long i = next; i < end; i++) {
+                long e = queue[layout.slotOf(i)];
+                if (layout.overwritten(e, i)) {
+                    resetNow(g.lockId(), hdr, g.rstcnt());
+                    return null;
+                }
+                if (layout.valid(e, i) && CqlLayout.entryExclusive(e)) {
+                    writers++;
+                }
+            }
+            if (writers >= wcnt) {
+                return queue;
+            }
+            if (clock.nanoTime() - deadline >= 0) {
+                resetNow(g.lockId(), hdr, g.rstcnt()); // a writer never wrote its entry: it died after its FAA
+                return null;
+            }
+            idle.idle();
+            refetchReads++;
+            queue = words(qp.read(hdr + CqlLayout.WORD_BYTES, (int) layout.queueBytes()));
+        }
+    }
+
+    /**
+     * A writer released (Fig. 7 lines 11–19): the entry at {@code next} (re-READ until valid) is
+     * a writer, notified alone (case ➃), or the first of a run of readers, all notified up to the
+     * next writer (case ➄). The grants carry the earliest timestamp among the waiters left behind
+     * them (§5.3's prefetched remote timestamp, refreshed by the grant).
+     */
+    private void writerReleased(CqlGrant g, long hdr, long[] queue, long next, long end, long deadline) {
         long first = validEntry(g, hdr, next, queue[layout.slotOf(next)], deadline);
         if (first == 0) {
             return;
@@ -355,7 +476,7 @@ final class CqlEngine {
         long rest = earliest(queue, runEnd, end);
         for (int k = 0; k < run.size(); k++) {
             if (!notify(g, hdr, next + k, run.get(k), rest)) {
-                return;
+                return; // that reader was dead: the reset aborts the others, who retry
             }
         }
     }
@@ -404,7 +525,10 @@ final class CqlEngine {
         return best;
     }
 
-    /** The entry of index {@code i}, re-READ until valid; 0 if it never was (the lock was reset). */
+    /**
+     * The entry of index {@code i}, re-READ until valid (§4.3 "read-write conflicts": the waiter's
+     * WRITE may land after our READ of the queue); 0 if it never was (the lock was reset).
+     */
     private long validEntry(CqlGrant g, long hdr, long i, long fetched, long deadline) {
         long e = fetched;
         IdleStrategy idle = clock.idleStrategy();
@@ -455,8 +579,9 @@ final class CqlEngine {
     }
 
     /**
-     * Resets the lock unless that is no longer needed: {@code seen} is a header read at or after
-     * the trouble, which was seen in reset epoch {@code rstcnt}.
+     * Step 1 of a reset (§4.4): sets RST by CAS unless that is no longer needed, then runs steps 2
+     * and 3. {@code seen} is a header read at or after the trouble, which was seen in reset epoch
+     * {@code rstcnt}; a reset under way is waited for instead, so that one client runs it.
      */
     private void reset(long lockId, long hdr, long rstcnt, long seen) {
         long h = seen;
@@ -478,8 +603,43 @@ final class CqlEngine {
         runReset(lockId, hdr, rstcnt, clock.nanoTime());
     }
 
-    /** Steps 2 and 3 for the lock whose header has RST set with reset count {@code rstcnt}. */
+    /**
+     * Steps 2 and 3 for the lock whose header has RST set with reset count {@code rstcnt}, begun
+     * at {@code startNs} (the reset latency of Fig. 16 runs from there to the fresh header).
+     */
     private void runReset(long lockId, long hdr, long rstcnt, long startNs) {
+        List<EndpointId> live = signalMembers(lockId, rstcnt, startNs);
+        qp.write(hdr + CqlLayout.WORD_BYTES, new byte[(int) layout.queueBytes()]);
+        while (true) {
+            long h = qp.read8(hdr);
+            if (!CqlLayout.rst(h) || layout.rstcnt(h) != rstcnt) {
+                return; // taken over: this reset was presumed dead
+            }
+            if (qp.cas(hdr, h, layout.freshHeader(rstcnt + 1)) == h) {
+                break;
+            }
+            retries++; // acquisitions still FAA the header while RST is set (they see it and wait)
+        }
+        recordReset(clock.nanoTime() - startNs);
+        inbox.discard(channel, lockId, x -> x.type() == CqlMessages.ACK && x.a() <= rstcnt);
+        for (EndpointId id : live) {
+            try {
+                mailbox.send(id, channel, CqlMessages.DONE, lockId, rstcnt + 1, 0);
+            } catch (PeerUnreachableException e) {
+                presumedDead++;
+            }
+        }
+    }
+
+    /**
+     * Step 2: SIGNALs every other registered member and waits, at most a lease from
+     * {@code startNs}, for their ACKs. Meanwhile it answers signals itself (the resetter of another
+     * lock may be waiting for our ACK while we wait for its) and signals the silent ones again
+     * {@link #PROBES_PER_LEASE} times a lease: a SEND that fails shows a member that died since,
+     * which is then not awaited. The ones still silent after the lease are presumed dead. Returns
+     * the members that were signalled, to be told DONE.
+     */
+    private List<EndpointId> signalMembers(long lockId, long rstcnt, long startNs) {
         long[] members = words(qp.read(table.at(CqlLayout.MEMBER_COUNT_OFFSET), (int) layout.memberBytes()));
         long count = Math.min(members[0], layout.maxClients());
         List<EndpointId> live = new ArrayList<>();
@@ -508,26 +668,7 @@ final class CqlEngine {
             }
         }
         presumedDead += silent.size();
-        qp.write(hdr + CqlLayout.WORD_BYTES, new byte[(int) layout.queueBytes()]);
-        while (true) {
-            long h = qp.read8(hdr);
-            if (!CqlLayout.rst(h) || layout.rstcnt(h) != rstcnt) {
-                return; // taken over: this reset was presumed dead
-            }
-            if (qp.cas(hdr, h, layout.freshHeader(rstcnt + 1)) == h) {
-                break;
-            }
-            retries++;
-        }
-        recordReset(clock.nanoTime() - startNs);
-        inbox.discard(channel, lockId, x -> x.type() == CqlMessages.ACK && x.a() <= rstcnt);
-        for (EndpointId id : live) {
-            try {
-                mailbox.send(id, channel, CqlMessages.DONE, lockId, rstcnt + 1, 0);
-            } catch (PeerUnreachableException e) {
-                presumedDead++;
-            }
-        }
+        return live;
     }
 
     /** The member in {@code slot}, READing the member region if this client has not seen it yet; null if none. */
@@ -571,6 +712,7 @@ final class CqlEngine {
             if (clock.nanoTime() - nextCheck < 0) {
                 continue;
             }
+            // No DONE may come: the resetter died, or signalled before we registered. Look.
             nextCheck = clock.nanoTime() + checkNs;
             long h = qp.read8(hdr);
             if (!CqlLayout.rst(h)) {
@@ -581,6 +723,8 @@ final class CqlEngine {
                 since = clock.nanoTime();
                 continue;
             }
+            // Appendix B: a resetter presumed dead. A live one ends within a lease of ACK waiting
+            // plus its own verbs; the CAS adds one to RSTCNT, so its late header CAS fails.
             if (clock.nanoTime() - since >= TAKEOVER_LEASES * leaseNs && qp.cas(hdr, h, h + layout.takeoverDelta()) == h) {
                 takeovers++;
                 runReset(lockId, hdr, epoch + 1, clock.nanoTime());
@@ -590,8 +734,11 @@ final class CqlEngine {
     }
 
     /**
-     * Answers the reset signals that have arrived: a lock this client holds is answered when it is
-     * released; an attempt waiting on a lock being reset is aborted; anything else at once.
+     * Answers the reset signals that have arrived (§4.4 step 2): a lock this client holds is
+     * answered when it is released; an attempt waiting on a lock being reset is aborted; anything
+     * else at once. Signals come on a control key, not the lock's, because every member must answer
+     * whatever it is waiting for: every wait of the engine calls this at least every
+     * {@code signal-poll-ns}.
      */
     void serviceControl() {
         inbox.drain();
@@ -609,6 +756,7 @@ final class CqlEngine {
         }
     }
 
+    /** Answers {@code to}'s reset signal for {@code lockId} at reset count {@code rstcnt}. */
     void ack(EndpointId to, long lockId, long rstcnt) {
         try {
             mailbox.send(to, channel, CqlMessages.ACK, lockId, rstcnt, 0);
@@ -689,11 +837,12 @@ final class CqlEngine {
         return Arrays.copyOf(resetLatencies, resetLatencyCount);
     }
 
-    /** READs of queue entries that were not written yet when first read (§4.3 refetching). */
+    /** READs of the member list, made when a queue entry names a slot this client has not seen yet. */
     long memberReads() {
         return memberReads;
     }
 
+    /** READs of queue entries that were not written yet when first read (§4.3 refetching). */
     long refetchReads() {
         return refetchReads;
     }

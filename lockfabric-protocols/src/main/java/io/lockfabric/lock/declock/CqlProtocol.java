@@ -26,13 +26,19 @@ public final class CqlProtocol implements LockProtocol {
     public static final LockOption MAX_CLIENTS = new LockOption("max-clients", 0,
             "member slots of the table, the most clients that may open it (0: 2 x capacity - 1, the most qsize can"
                     + " count)");
-    /** Long enough for threads of a busy machine, which a scheduler may stall for tens of ms. */
+    /**
+     * Long enough for threads of a busy machine, which a scheduler may stall for tens of ms; on a
+     * fabric of slower round trips, at least twice the waiters' timeout there, so a resetter does
+     * not give up on holders that are only as slow as the fabric.
+     */
     public static final long DEFAULT_LEASE_NS = 100_000_000;
-    public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns",
+            t -> Math.max(DEFAULT_LEASE_NS, 2 * t.scaled(CqlProtocol.DEFAULT_TIMEOUT_NS)),
             "longest a client may hold a lock; a resetter waits this long for a live client's answer, then takes it"
                     + " for dead");
+    /** On RDMA; as many round trips on another fabric. */
     public static final long DEFAULT_TIMEOUT_NS = 10_000_000;
-    public static final LockOption TIMEOUT_NS = new LockOption("timeout-ns", DEFAULT_TIMEOUT_NS,
+    public static final LockOption TIMEOUT_NS = LockOption.wait("timeout-ns", t -> t.scaled(DEFAULT_TIMEOUT_NS),
             "a waiter not granted within this resets the lock (a crashed holder or queue member)");
     public static final LockOption SIGNAL_POLL_NS = new LockOption("signal-poll-ns", 50_000,
             "while waiting, a client looks for reset signals of other locks at least this often");

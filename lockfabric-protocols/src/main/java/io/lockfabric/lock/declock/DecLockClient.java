@@ -142,7 +142,7 @@ public final class DecLockClient implements LockClient {
     DecLockClient(Endpoint endpoint, Table table, CqlProtocol.Settings settings, boolean phaseFair, Policy policy,
                   long syncCns, long syncIntervalNs) {
         this.me = endpoint.id();
-        this.local = LocalLockTable.of(endpoint.fabric(), table, me.node());
+        this.local = LocalLockTable.of(endpoint, table);
         this.engine = new CqlEngine(endpoint, table, settings, this::defer, true);
         this.clock = endpoint.clock();
         this.phaseFair = phaseFair;

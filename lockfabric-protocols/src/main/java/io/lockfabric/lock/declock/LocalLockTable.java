@@ -1,7 +1,7 @@
 package io.lockfabric.lock.declock;
 
+import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
-import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.declock.CqlEngine.CqlGrant;
@@ -13,22 +13,25 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * A compute node's local lock table (DecLock §5.1, Fig. 9 right): per lock, the local state that the
- * clients of one compute node share. One table per (fabric, lock table, compute node), found through
- * {@link #of}: a plain Java object, so it is shared by the clients of one JVM (the local and sim
- * fabrics); clients of one node in different processes would each have their own and join the CQL
- * queue separately (correct, but the capacity must then count them).
+ * clients of one compute node share. One table per (lock table, compute node), found through
+ * {@link #of} in the compute node's {@link Endpoint#computeNode() attachments}, which the fabric
+ * gives out: the one node of the local fabric, a simulated compute node, one process (client
+ * fabric) on tcp. Two processes on one machine are two compute nodes to it: each has its own table
+ * and joins the CQL queue separately (correct, but the capacity must then count them).
  *
  * <p>Each {@link LocalLock} is mutated only inside {@code synchronized (lock)} blocks that make no
  * fabric call (so they never block, and a simulated process never yields inside one).
  */
 final class LocalLockTable {
-    private static final Map<Fabric, Map<Key, LocalLockTable>> TABLES = new WeakHashMap<>();
+    /** The local lock tables of one compute node, by lock table. */
+    private static final class OfNode {
+        private final Map<Key, LocalLockTable> tables = new HashMap<>();
+    }
 
-    private record Key(String table, int memoryNode, long address, int node) {
+    private record Key(String table, int memoryNode, long address) {
     }
 
     private final Map<Long, LocalLock> locks = new HashMap<>();
@@ -45,11 +48,12 @@ final class LocalLockTable {
     private LocalLockTable() {
     }
 
-    static LocalLockTable of(Fabric fabric, Table table, int node) {
-        synchronized (TABLES) {
-            return TABLES.computeIfAbsent(fabric, f -> new HashMap<>())
-                    .computeIfAbsent(new Key(table.spec().name(), table.memoryNode(), table.address(), node),
-                            k -> new LocalLockTable());
+    /** The local lock table of {@code table} on {@code endpoint}'s compute node. */
+    static LocalLockTable of(Endpoint endpoint, Table table) {
+        OfNode node = endpoint.computeNode().computeIfAbsent(OfNode.class, OfNode::new);
+        synchronized (node) {
+            return node.tables.computeIfAbsent(new Key(table.spec().name(), table.memoryNode(), table.address()),
+                    k -> new LocalLockTable());
         }
     }
 

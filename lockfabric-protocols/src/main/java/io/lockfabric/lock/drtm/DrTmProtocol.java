@@ -20,7 +20,9 @@ import java.util.List;
  */
 public final class DrTmProtocol implements LockProtocol {
     public static final String NAME = "drtm";
-    public static final LockOption LEASE_NS = new LockOption("lease-ns", 1_000_000,
+    /** A read lease on RDMA; as many round trips on another fabric. */
+    public static final long DEFAULT_LEASE_NS = 1_000_000;
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns", t -> t.scaled(DEFAULT_LEASE_NS),
             "length of a read lease");
     public static final LockOption DELTA_NS = new LockOption("delta-ns", 50_000,
             "assumed bound on the clock skew between clients (DrTM/ShiftLock: 50 us with PTP)");
@@ -28,7 +30,12 @@ public final class DrTmProtocol implements LockProtocol {
             "bound on clock rate error (ppm): writers wait delta + 2 x drift x (time since the table epoch) past a lease end (0: DrTM fixed delta)");
     /** Clock rate errors must stay well below 1. */
     public static final long MAX_DRIFT_PPM = 10_000;
-    public static final LockOption TX_TIME_NS = new LockOption("tx-time-ns", 500_000,
+    /**
+     * A reader's longest hold on RDMA; on another fabric as many round trips plus two stalls (its
+     * critical section's verbs and the scheduler's delays between them).
+     */
+    public static final long DEFAULT_TX_TIME_NS = 500_000;
+    public static final LockOption TX_TIME_NS = LockOption.wait("tx-time-ns", t -> t.scaled(DEFAULT_TX_TIME_NS, 2),
             "longest a reader holds its lock; a lease is shared only if this much (+ delta) is left");
     public static final LockOption BACKOFF_INIT_NS = new LockOption("backoff-init-ns",
             TruncatedExponentialBackoff.DEFAULT_INIT_NS, "initial backoff after meeting a write lock");

@@ -28,9 +28,9 @@ public final class DslrProtocol implements LockProtocol {
     public static final LockOption RESET_BACKOFF_NS = new LockOption("reset-backoff-ns",
             TruncatedExponentialBackoff.DEFAULT_INIT_NS,
             "initial backoff of a client that met a reset in progress (and of the resetter's CAS)");
-    /** DSLR's lease: 10 ms in the paper. */
+    /** DSLR's lease: 10 ms in the paper, on RDMA; as many round trips on another fabric. */
     public static final long DEFAULT_LEASE_NS = 10_000_000;
-    public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns", t -> t.scaled(DEFAULT_LEASE_NS),
             "longest a holder may keep the lock; waiters skip counters stuck for 2 x lease (inf: no recovery)");
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 8,
             "fresh tickets an acquisition takes after its ticket was skipped, before giving up");

@@ -1,7 +1,6 @@
 package io.lockfabric.lock.juc;
 
 import io.lockfabric.fabric.Endpoint;
-import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.lock.Grant;
@@ -10,8 +9,8 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.Mode;
 
+import java.util.HashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -25,8 +24,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class JucProtocol implements LockProtocol {
     public static final String NAME = "juc";
 
-    /** Lock arrays of the tables of each fabric; weak so a closed fabric's locks are collected. */
-    private final Map<Fabric, Map<String, LockArray>> tables = new WeakHashMap<>();
+    /** The lock arrays of one fabric's tables, by name: kept in the fabric's attachments, they go with it. */
+    private static final class Tables {
+        private final Map<String, LockArray> byName = new HashMap<>();
+    }
 
     @Override
     public String name() {
@@ -64,10 +65,10 @@ public final class JucProtocol implements LockProtocol {
 
     @Override
     public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+        Tables tables = endpoint.fabric().attachments().computeIfAbsent(Tables.class, Tables::new);
         LockArray locks;
         synchronized (tables) {
-            locks = tables.computeIfAbsent(endpoint.fabric(), f -> new java.util.HashMap<>())
-                    .computeIfAbsent(table.spec().name(), n -> new LockArray((int) table.spec().locks()));
+            locks = tables.byName.computeIfAbsent(table.spec().name(), n -> new LockArray((int) table.spec().locks()));
         }
         return new Client(locks);
     }

@@ -12,6 +12,7 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.TableInbox;
 
 /**
  * Distributed MCS queue lock (Mellor-Crummey and Scott; ShiftLock §2.4 Algorithm 1, its MCS
@@ -47,7 +48,7 @@ final class McsClient implements LockClient {
     McsClient(Endpoint endpoint, Table table) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
-        this.inbox = new TableInbox(endpoint.mailbox(), table);
+        this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
     }
 

@@ -13,8 +13,8 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.TableInbox;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
-import io.lockfabric.lock.mcs.TableInbox;
 
 /**
  * RMA-RW reader-writer lock (Schmid, Besta, Hoefler, HPDC'16; ShiftLock's RMA-RW baseline, §4.1
@@ -74,7 +74,7 @@ final class RmaRwClient implements LockClient {
     RmaRwClient(Endpoint endpoint, Table table, long writeThreshold, long readerThreshold, long backoffInitNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
-        this.inbox = new TableInbox(endpoint.mailbox(), table);
+        this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
         this.backoff = new TruncatedExponentialBackoff(endpoint.clock(), endpoint.random(), backoffInitNs);
         this.writeThreshold = writeThreshold;

@@ -70,7 +70,7 @@ public final class RpcLockProtocol implements LockProtocol {
     @Override
     public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
         return LockTables.fixedStride(tableName, NAME, locks, RpcLockServer.FENCE_WORD_BYTES)
-                .withService(region -> new RpcLockServer(region, locks));
+                .withService(host -> new RpcLockServer(host.table(), locks));
     }
 
     @Override

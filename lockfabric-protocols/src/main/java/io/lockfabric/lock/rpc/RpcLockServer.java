@@ -2,8 +2,8 @@ package io.lockfabric.lock.rpc;
 
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RpcCall;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcHandler;
-import io.lockfabric.fabric.memory.MemoryRegion;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.rpc.RpcLockFrame.Request;
 
@@ -54,14 +54,14 @@ public final class RpcLockServer implements RpcHandler {
     /** Bytes of the table region per lock: its fencing count. */
     public static final int FENCE_WORD_BYTES = 8;
 
-    private final MemoryRegion region;
+    private final RegionAccess region;
     private final long locks;
     private final ConcurrentHashMap<Long, LockState> states = new ConcurrentHashMap<>();
 
     /**
      * @param region the table's region, {@code locks × FENCE_WORD_BYTES} bytes, zeroed when created
      */
-    public RpcLockServer(MemoryRegion region, long locks) {
+    public RpcLockServer(RegionAccess region, long locks) {
         if (locks < 1) {
             throw new IllegalArgumentException("a table needs at least one lock, got " + locks);
         }

@@ -46,7 +46,7 @@ public final class RpcRangeProtocol implements RangeLockProtocol {
 
     @Override
     public TableSpec tableSpec(String tableName, LockOptions options) {
-        return new TableSpec(tableName, NAME, 1, RpcRangeServer.TABLE_BYTES).withService(RpcRangeServer::new);
+        return new TableSpec(tableName, NAME, 1, RpcRangeServer.TABLE_BYTES).withService(host -> new RpcRangeServer(host.table()));
     }
 
     @Override

@@ -2,8 +2,8 @@ package io.lockfabric.lock.rpcrange;
 
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RpcCall;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcHandler;
-import io.lockfabric.fabric.memory.MemoryRegion;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.rpcrange.RpcRangeFrame.Request;
 
@@ -49,7 +49,7 @@ public final class RpcRangeServer implements RpcHandler {
     public static final int FENCE_OFFSET = 0;
     public static final int TABLE_BYTES = 8;
 
-    private final MemoryRegion region;
+    private final RegionAccess region;
     private final IntervalTree grantedX = new IntervalTree();
     private final IntervalTree grantedS = new IntervalTree();
     private final IntervalTree waitingX = new IntervalTree();
@@ -58,7 +58,7 @@ public final class RpcRangeServer implements RpcHandler {
     private final Map<Long, Holder> grants = new HashMap<>();
     private long nextId = 1;
 
-    public RpcRangeServer(MemoryRegion region) {
+    public RpcRangeServer(RegionAccess region) {
         if (region.size() < TABLE_BYTES) {
             throw new IllegalArgumentException("region of " + region.size() + " bytes cannot hold the fencing count");
         }

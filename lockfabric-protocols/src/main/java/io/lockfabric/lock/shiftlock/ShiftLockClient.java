@@ -154,7 +154,7 @@ final class ShiftLockClient implements LockClient {
         this.table = table;
         this.clock = endpoint.clock();
         this.mailbox = endpoint.mailbox();
-        this.inbox = Inbox.of(mailbox);
+        this.inbox = Inbox.of(endpoint);
         this.me = mailbox.id();
         this.myTail = ShiftLockLayout.tailOf(me);
         this.channel = Inbox.channelOf(table);

@@ -19,9 +19,9 @@ import java.util.Objects;
  */
 public final class ShiftLockProtocol implements LockProtocol {
     public static final String NAME = "shiftlock";
-    /** The paper's lease (§3.6). */
+    /** The paper's lease (§3.6), on RDMA; as many round trips on another fabric. */
     public static final long DEFAULT_LEASE_NS = 10_000_000;
-    public static final LockOption LEASE_NS = new LockOption("lease-ns", DEFAULT_LEASE_NS,
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns", t -> t.scaled(DEFAULT_LEASE_NS),
             "longest a client may hold the lock; waiters recover a lock whose RelCnt is stuck for 3 x lease"
                     + " (inf: no failure detection)");
     /** The paper's threshold of consecutive writers (§3.5.2). */
@@ -145,7 +145,7 @@ public final class ShiftLockProtocol implements LockProtocol {
         int eras = eras(options);
         return new TableSpec(tableName, NAME, locks, ShiftLockLayout.tableBytes(locks, eras))
                 .withService(TableSpec.ServiceFactory.dependingOn(List.of(ERAS.name() + "=" + eras),
-                        region -> new ShiftLockRecovery(region, locks, eras)));
+                        host -> new ShiftLockRecovery(host.table(), locks, eras)));
     }
 
     @Override

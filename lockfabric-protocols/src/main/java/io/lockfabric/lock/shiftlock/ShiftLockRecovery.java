@@ -2,8 +2,8 @@ package io.lockfabric.lock.shiftlock;
 
 import io.lockfabric.fabric.Int128;
 import io.lockfabric.fabric.RpcCall;
+import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcHandler;
-import io.lockfabric.fabric.memory.MemoryRegion;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -32,12 +32,12 @@ final class ShiftLockRecovery implements RpcHandler {
     static final byte STALE_ERA = 1;
     static final byte PROGRESSED = 2;
 
-    private final MemoryRegion region;
+    private final RegionAccess region;
     private final long locks;
     private final int eras;
     private long recoveries;
 
-    ShiftLockRecovery(MemoryRegion region, long locks, int eras) {
+    ShiftLockRecovery(RegionAccess region, long locks, int eras) {
         this.region = region;
         this.locks = locks;
         this.eras = eras;

@@ -1,11 +1,9 @@
 package io.lockfabric.lock.ss;
 
-import io.lockfabric.lock.dslr.DslrLayout;
-
 /**
  * The table of static segmentation: [0, N) cut into {@code segments = ⌈N / segment⌉} fixed
- * segments of {@code segment} units (the last one may be shorter), one DSLR word
- * ({@link DslrLayout}) each, and one more DSLR word for the spillover [N, ∞).
+ * segments of {@code segment} units (the last one may be shorter), one DSLR word (the segment
+ * protocol's lock word, 8 bytes) each, and one more DSLR word for the spillover [N, ∞).
  *
  * <pre>
  *  byte 0          8          16                 8·(S−1)        8·S            8·S + 8
@@ -26,7 +24,8 @@ public final class SsLayout {
      * N = 2^28 (CITRON §4.2), the largest configuration anyone has reason to run.
      */
     public static final long MAX_SEGMENTS = 1L << 28;
-    public static final int WORD_BYTES = DslrLayout.WORD_BYTES;
+    /** Bytes of one segment lock: a DSLR word. */
+    public static final int WORD_BYTES = 8;
 
     private final long units;
     private final long segment;

@@ -9,8 +9,8 @@ import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.RangeLockClient;
+import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.lock.dslr.DslrProtocol;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +33,11 @@ import java.util.Map;
  * clients of the segments; DSLR's lease recovery is off by default here ({@code lease-ns=inf}),
  * because a request that waits for a later segment keeps its earlier ones for as long as it waits,
  * which no lease bounds.
+ *
+ * <p>The segment locks are a {@link LockProtocol} given to the constructor (the registry gives
+ * {@code dslr}), used through the lock SPI only: its table of {@code S + 1} locks is this
+ * protocol's table, its clients lock the segments. It must keep one 8-byte word per lock
+ * ({@link SsLayout#WORD_BYTES}), as DSLR does; the constructor checks.
  */
 public final class SsProtocol implements RangeLockProtocol {
     /** How an entry derives its segment size. */
@@ -71,21 +76,33 @@ public final class SsProtocol implements RangeLockProtocol {
             "DSLR lease of each segment lock (default inf: no recovery; a waiting request holds its earlier segments"
                     + " for unbounded time)");
 
-    /** DSLR's options passed through to the segment locks (the lease with another default). */
-    private static final List<LockOption> DSLR_OPTIONS = List.of(DslrProtocol.OMEGA_NS, DslrProtocol.MAX_WAIT_NS,
-            DslrProtocol.COUNT_MAX, DslrProtocol.RESET_BACKOFF_NS, LEASE_NS, DslrProtocol.MAX_RESTARTS);
-
-    private static final DslrProtocol DSLR = new DslrProtocol();
-
     private final Preset preset;
+    /** The protocol of the segment locks (DSLR). */
+    private final LockProtocol segmentLocks;
+    /** Its options passed through to the segment locks, in its order, the lease replaced by {@link #LEASE_NS}. */
+    private final List<LockOption> segmentOptions;
 
-    public SsProtocol(Preset preset) {
+    /**
+     * An entry that locks segments with {@code segmentLocks}.
+     *
+     * @throws IllegalArgumentException if {@code segmentLocks} does not keep one {@link SsLayout#WORD_BYTES} word
+     *                                  per lock
+     */
+    public SsProtocol(Preset preset, LockProtocol segmentLocks) {
         this.preset = java.util.Objects.requireNonNull(preset, "preset");
+        this.segmentLocks = java.util.Objects.requireNonNull(segmentLocks, "segmentLocks");
+        TableSpec probe = segmentLocks.tableSpec("ss-probe", 1, LockOptions.DEFAULTS);
+        if (probe.bytes() != SsLayout.WORD_BYTES) {
+            throw new IllegalArgumentException("static segmentation needs segment locks of " + SsLayout.WORD_BYTES
+                    + " bytes each; " + segmentLocks.name() + " takes " + probe.bytes());
+        }
+        this.segmentOptions = segmentLocks.options().stream()
+                .map(o -> o.name().equals(LEASE_NS.name()) ? LEASE_NS : o).toList();
     }
 
-    /** {@code ss}, {@code ss-exact}, {@code ss-over}, {@code ss-under}. */
-    public static List<SsProtocol> all() {
-        return java.util.Arrays.stream(Preset.values()).map(SsProtocol::new).toList();
+    /** {@code ss}, {@code ss-exact}, {@code ss-over}, {@code ss-under}, locking segments with {@code segmentLocks}. */
+    public static List<SsProtocol> all(LockProtocol segmentLocks) {
+        return java.util.Arrays.stream(Preset.values()).map(p -> new SsProtocol(p, segmentLocks)).toList();
     }
 
     @Override
@@ -120,13 +137,13 @@ public final class SsProtocol implements RangeLockProtocol {
         List<LockOption> all = new ArrayList<>();
         all.add(UNITS);
         all.add(preset == Preset.CUSTOM ? SEGMENT : RANGE_SIZE);
-        all.addAll(DSLR_OPTIONS);
+        all.addAll(segmentOptions);
         return all;
     }
 
     /**
      * None by default. With a finite {@code lease-ns}, each segment lock recovers as DSLR's does
-     * ({@link DslrProtocol#failureModel}), under DSLR's assumption that a holder keeps a segment at
+     * (the segment protocol's {@link LockProtocol#failureModel}), under DSLR's assumption that a holder keeps a segment at
      * most one lease, which a request still waiting for a later segment may break.
      */
     @Override
@@ -134,17 +151,17 @@ public final class SsProtocol implements RangeLockProtocol {
         if (options.get(LEASE_NS) == Long.MAX_VALUE) {
             return FailureModel.NONE;
         }
-        FailureModel dslr = DSLR.failureModel(dslrOptions(options));
+        FailureModel dslr = segmentLocks.failureModel(dslrOptions(options));
         return FailureModel.lease(dslr.leaseNs(), dslr.recoveryBoundNs(), "per segment, as dslr: " + dslr.summary()
                 + "; a request that waits longer than the lease for a later segment may lose the earlier ones");
     }
 
-    private static LockOptions dslrOptions(LockOptions options) {
+    private LockOptions dslrOptions(LockOptions options) {
         Map<String, Long> dslr = new HashMap<>();
-        for (LockOption o : DSLR_OPTIONS) {
+        for (LockOption o : segmentOptions) {
             dslr.put(o.name(), options.get(o));
         }
-        return LockOptions.of(dslr).validate(DslrProtocol.NAME, DSLR.options());
+        return LockOptions.of(dslr).validate(segmentLocks.name(), segmentLocks.options());
     }
 
     /** The segment size these options give. */
@@ -175,7 +192,7 @@ public final class SsProtocol implements RangeLockProtocol {
         if (table.spec().locks() != layout.locks() || table.spec().bytes() != layout.tableBytes()) {
             throw new IllegalArgumentException("table " + table.spec() + " is not an " + name() + " table of " + layout);
         }
-        LockClient segments = DSLR.client(endpoint, table, dslrOptions(options));
+        LockClient segments = segmentLocks.client(endpoint, table, dslrOptions(options));
         return new SsClient(name(), layout, segments);
     }
 }

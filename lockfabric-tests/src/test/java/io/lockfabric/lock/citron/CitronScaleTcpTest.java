@@ -12,7 +12,6 @@ import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.net.TcpFabric;
 import io.lockfabric.net.TcpMemoryNode;
-import io.lockfabric.protocols.TcpProtocolDefaults;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,9 +45,7 @@ class CitronScaleTcpTest {
         int perFabric = 4;
         int ops = 120;
         var citron = RangeLockProtocols.byName("citron");
-        List<String> pairs = new ArrayList<>(TcpProtocolDefaults.pairs(citron.name(), citron.options()));
-        pairs.addAll(List.of("units=256", "scale-poll-ns=200us"));
-        var opts = LockOptions.parse(pairs);
+        var opts = LockOptions.parse(List.of("units=256", "scale-poll-ns=200us")).on(TcpFabric.TIMING);
         try (TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(64L << 20).start();
              TcpFabric fa = TcpFabric.connect(server.uri());
              TcpFabric fb = TcpFabric.connect(server.uri())) {

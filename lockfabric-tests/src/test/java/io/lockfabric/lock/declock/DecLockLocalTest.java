@@ -39,7 +39,12 @@ class DecLockLocalTest {
 
     @Test
     void policyNamesAreCheckedAndCapacityHasAFloor() {
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.parse(List.of("policy=fastest")));
+        // a word is kept until the protocol's own option resolves it: an unknown one fails there
+        LockOptions fastest = LockOptions.parse(List.of("policy=fastest"));
+        IllegalArgumentException notAPolicy = assertThrows(IllegalArgumentException.class,
+                () -> fastest.validate("declock-tf", LockProtocols.byName("declock-tf").options()));
+        assertEquals("option policy: 'fastest' is not one of " + DecLockProtocol.POLICY.choices(), notAPolicy.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> fastest.get(DecLockProtocol.POLICY));
         assertEquals(2, LockOptions.parse(List.of("policy=local-prefer")).get(DecLockProtocol.POLICY));
         try (LocalFabric fabric = LocalFabric.builder().build(); Endpoint e = fabric.newEndpoint()) {
             LockProtocol p = LockProtocols.byName("declock-tf");

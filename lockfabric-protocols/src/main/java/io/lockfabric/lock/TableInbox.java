@@ -1,10 +1,10 @@
-package io.lockfabric.lock.mcs;
+package io.lockfabric.lock;
 
+import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Mailbox;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.Table;
-import io.lockfabric.lock.Inbox;
 
 /**
  * The messages of one lock table as seen by one client: a view of its endpoint's {@link Inbox} on
@@ -12,7 +12,8 @@ import io.lockfabric.lock.Inbox;
  * may receive a {@code Successor} for one while it waits for a {@code Handover} of another; the
  * inbox keeps the former until it releases that lock.
  *
- * <p>Used by the queue locks that hand over by SEND ({@code mcs}, {@code rmarw}). Not thread-safe
+ * <p>Used by the queue locks that hand over by SEND ({@code mcs}, {@code rmarw}); in the lock SPI so
+ * that neither protocol package imports the other. Not thread-safe
  * beyond what the endpoint is: one thread at a time.
  */
 public final class TableInbox {
@@ -20,9 +21,9 @@ public final class TableInbox {
     private final Inbox inbox;
     private final int channel;
 
-    public TableInbox(Mailbox mailbox, Table table) {
-        this.mailbox = mailbox;
-        this.inbox = Inbox.of(mailbox);
+    public TableInbox(Endpoint endpoint, Table table) {
+        this.mailbox = endpoint.mailbox();
+        this.inbox = Inbox.of(endpoint);
         this.channel = Inbox.channelOf(table);
     }
 

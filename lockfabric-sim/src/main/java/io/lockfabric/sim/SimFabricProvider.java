@@ -1,0 +1,68 @@
+package io.lockfabric.sim;
+
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricAddress;
+import io.lockfabric.fabric.FabricProvider;
+
+import java.util.List;
+
+/**
+ * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N]}: a {@link SimFabric} of
+ * {@code cns} compute nodes of {@code clients-per-cn} clients each (or {@code clients} spread
+ * evenly over them), {@code mns} memory nodes, everything else {@link SimConfig}'s defaults (the
+ * calibrated testbed). As the command line builds it: one compute node of
+ * {@value SimConfig#DEFAULT_CLIENTS_PER_CN} clients unless told otherwise. Found by
+ * {@link io.lockfabric.fabric.Fabrics#open}.
+ */
+public final class SimFabricProvider implements FabricProvider {
+    @Override
+    public String scheme() {
+        return "sim";
+    }
+
+    @Override
+    public String usage() {
+        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N]";
+    }
+
+    @Override
+    public List<String> parameters() {
+        return List.of("cns", "clients-per-cn", "clients", "mns", "seed");
+    }
+
+    @Override
+    public Fabric open(FabricAddress address) {
+        return new SimFabric(config(address));
+    }
+
+    /** The cluster {@code address} describes (sim addresses only). */
+    public SimConfig config(FabricAddress address) {
+        if (!address.location().isEmpty()) {
+            throw new IllegalArgumentException("fabric sim has no location: give " + usage() + ", not '" + address + "'");
+        }
+        address.checkParameters(parameters());
+        int cns = address.intParameter("cns", SimConfig.DEFAULT_COMPUTE_NODES, 1, 1 << 16);
+        int perCn;
+        if (address.parameters().containsKey("clients-per-cn")) {
+            perCn = address.intParameter("clients-per-cn", SimConfig.DEFAULT_CLIENTS_PER_CN, 1, 1 << 20);
+            if (address.parameters().containsKey("clients")
+                    && address.intParameter("clients", 0, 1, Integer.MAX_VALUE) != (long) cns * perCn) {
+                throw new IllegalArgumentException("fabric sim: clients=" + address.parameter("clients", "")
+                        + " disagrees with cns=" + cns + " x clients-per-cn=" + perCn + "; give one or the other");
+            }
+        } else if (address.parameters().containsKey("clients")) {
+            int clients = address.intParameter("clients", 0, 1, Integer.MAX_VALUE);
+            if (clients % cns != 0) {
+                throw new IllegalArgumentException("fabric sim: " + clients + " clients do not fill " + cns
+                        + " compute nodes evenly; give clients-per-cn");
+            }
+            perCn = clients / cns;
+        } else {
+            perCn = SimConfig.DEFAULT_CLIENTS_PER_CN;
+        }
+        return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn)
+                .memoryNodes(address.intParameter("mns", 1, 1, 1024))
+                .seed(address.longParameter("seed", SimConfig.defaults().seed(), Long.MIN_VALUE, Long.MAX_VALUE))
+                .build();
+    }
+}
