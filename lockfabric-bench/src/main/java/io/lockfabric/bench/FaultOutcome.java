@@ -8,7 +8,9 @@ import java.util.List;
 
 /**
  * What the injected faults of a simulated run did, and what the run's liveness and recovery checks
- * found.
+ * found: the {@link RunDriver}'s account of a run. The simulator's driver
+ * ({@link io.lockfabric.bench.sim.SimDriver}) fills it in for every run, faulty or not; a driver
+ * that only joins threads reports {@link #NONE}.
  *
  * @param plan             the fault plan, as written ({@code none} without faults)
  * @param faults           the crashes and pauses scheduled (from the seed)

@@ -116,6 +116,13 @@ public final class ProtocolOptions {
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
     }
 
+    /** The pairs (normalized) that apply to {@code protocol}: its own and the unqualified ones it has an option for. */
+    public List<String> pairsFor(LockProtocol protocol) {
+        return entries.stream()
+                .filter(e -> e.protocol() == null ? has(protocol, e.name()) : e.protocol().equals(protocol.name()))
+                .map(e -> e.protocol() == null ? e.pair() : e.protocol() + "." + e.pair()).toList();
+    }
+
     /** The choices of the first option called {@code name} that has some, of {@code protocol} or any registered one. */
     private static List<String> choicesOf(String protocol, String name) {
         List<LockProtocol> candidates = protocol == null ? LockProtocols.all() : List.of(LockProtocols.byName(protocol));

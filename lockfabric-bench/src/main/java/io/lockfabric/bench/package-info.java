@@ -1,11 +1,16 @@
 /**
- * Workloads, the runner, metrics and reports.
+ * One benchmark harness: workloads, the runner, results and reports.
  *
- * <p>{@link io.lockfabric.bench.MicroBenchConfig} describes the mutex / reader-writer
- * microbenchmark, {@link io.lockfabric.bench.Runner} runs it for one protocol on a fabric and
- * returns a {@link io.lockfabric.bench.RunResult}, and a {@link io.lockfabric.bench.Report}
- * ({@link io.lockfabric.bench.ReportFormat}: table, CSV, JSON Lines) renders results. Lock choice is
- * {@link io.lockfabric.bench.ZipfGenerator}. Nothing here is protocol-specific: every protocol of
- * {@link io.lockfabric.protocols.LockProtocols} runs the same way.
+ * <p>A {@link io.lockfabric.bench.Workload} is a kind of session of lock operations each client
+ * runs ({@link io.lockfabric.bench.point.PointWorkload}: mutex / reader-writer locks;
+ * {@link io.lockfabric.bench.range.RangeWorkload}: ranges), with its {@link io.lockfabric.bench.Phases}.
+ * The {@link io.lockfabric.bench.Runner} runs any workload for one protocol on a fabric, through a
+ * {@link io.lockfabric.bench.RunDriver} that runs the client threads to their end (joins them; on
+ * the simulator, {@link io.lockfabric.bench.sim.SimDriver} with its faults and liveness bound), and
+ * returns a {@link io.lockfabric.bench.RunResult}; a {@link io.lockfabric.bench.Report}
+ * ({@link io.lockfabric.bench.ReportFormat}: table, CSV, JSON Lines) renders results in the columns
+ * their workload's {@link io.lockfabric.bench.ReportLayout} gives. Nothing here is
+ * protocol-specific: every registered protocol runs the same way and is reported with whatever
+ * statistics it keeps.
  */
 package io.lockfabric.bench;

@@ -1,9 +1,11 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.local.LocalFabric;
-import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.juc.JucProtocol;
+import io.lockfabric.protocols.LockProtocols;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +22,10 @@ class ReportTest {
 
     @BeforeAll
     static void run() {
-        MicroBenchConfig config = MicroBenchConfig.builder().clients(2).locks(8).operations(500).warmupNs(0)
+        PointWorkload config = PointWorkload.builder().clients(2).locks(8).operations(500).warmupNs(0)
                 .cs(2).readRatio(0).check(true).build();
         try (LocalFabric fabric = LocalFabric.builder().build()) {
-            result = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+            result = new Runner(RunDriver.threads(fabric), false, new PrintStream(OutputStream.nullOutputStream()))
                     .run(LockProtocols.byName(JucProtocol.NAME), config);
         }
     }

@@ -1,5 +1,7 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+
 import io.lockfabric.check.Violation;
 import io.lockfabric.local.LocalFabric;
 import org.junit.jupiter.api.Test;
@@ -19,12 +21,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class RunnerCheckTest {
     private static Runner quietRunner(LocalFabric fabric) {
-        return new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()));
+        return new Runner(RunDriver.threads(fabric), false, new PrintStream(OutputStream.nullOutputStream()));
     }
 
     @Test
     void aProtocolWithoutExclusionIsCaught() {
-        MicroBenchConfig config = MicroBenchConfig.builder().clients(4).locks(1).readRatio(0).cs(8)
+        PointWorkload config = PointWorkload.builder().clients(4).locks(1).readRatio(0).cs(8)
                 .operations(40_000).warmupNs(0).check(true).build();
         try (LocalFabric fabric = LocalFabric.builder().build()) {
             RunResult r = quietRunner(fabric).run(FaultyProtocols.noExclusion(), config);
@@ -39,7 +41,7 @@ class RunnerCheckTest {
 
     @Test
     void aFailingClientFailsTheRunWithTheCause() {
-        MicroBenchConfig config = MicroBenchConfig.builder().clients(3).locks(4).operations(3_000).warmupNs(0).build();
+        PointWorkload config = PointWorkload.builder().clients(3).locks(4).operations(3_000).warmupNs(0).build();
         try (LocalFabric fabric = LocalFabric.builder().build()) {
             BenchmarkFailedException e = assertThrows(BenchmarkFailedException.class,
                     () -> quietRunner(fabric).run(FaultyProtocols.failingAfter(100), config));

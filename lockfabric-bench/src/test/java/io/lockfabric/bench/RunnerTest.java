@@ -1,17 +1,19 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.juc.JucProtocol;
+import io.lockfabric.protocols.LockProtocols;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -26,8 +28,8 @@ class RunnerTest {
         return LockProtocols.all();
     }
 
-    private static MicroBenchConfig small() {
-        return MicroBenchConfig.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9).build();
+    private static PointWorkload small() {
+        return PointWorkload.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9).build();
     }
 
     /**
@@ -36,16 +38,16 @@ class RunnerTest {
      * shared 2-core machine can be descheduled (a reader once held 5.3 ms here and a writer came in):
      * the lease hazard, not a bug, so drtm runs here with leases it can keep (the tcp fabric's).
      */
-    private static MicroBenchConfig smallFor(LockProtocol protocol) {
+    private static PointWorkload smallFor(LockProtocol protocol) {
         if (!"drtm".equals(protocol.name())) {
             return small();
         }
-        return MicroBenchConfig.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9)
+        return PointWorkload.builder().clients(4).locks(16).operations(OPS).warmupNs(0).check(true).seed(9)
                 .options(ProtocolOptions.parse(List.of("lease-ns=20ms", "tx-time-ns=15ms"))).build();
     }
 
     private static Runner quietRunner(LocalFabric fabric) {
-        return new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()));
+        return new Runner(RunDriver.threads(fabric), false, new PrintStream(OutputStream.nullOutputStream()));
     }
 
     @ParameterizedTest
@@ -75,7 +77,7 @@ class RunnerTest {
 
     @Test
     void jucIssuesNoRemoteOperationsAndCsIsExact() {
-        MicroBenchConfig config = small().toBuilder().cs(2).readRatio(0).build();
+        PointWorkload config = small().toBuilder().cs(2).readRatio(0).build();
         try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
             RunResult r = quietRunner(fabric).run(LockProtocols.byName(JucProtocol.NAME), config);
             for (VerbKind k : VerbKind.values()) {
@@ -93,7 +95,7 @@ class RunnerTest {
 
     @Test
     void readOnlyWithoutCheckReadsOnly() {
-        MicroBenchConfig config = small().toBuilder().cs(3).readRatio(1).check(false).build();
+        PointWorkload config = small().toBuilder().cs(3).readRatio(1).check(false).build();
         try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
             RunResult r = quietRunner(fabric).run(LockProtocols.byName(JucProtocol.NAME), config);
             assertEquals(3.0, r.csOpsPerCycle().get(VerbKind.READ), 1e-12);
@@ -105,7 +107,7 @@ class RunnerTest {
     @Test
     void durationRunMeasuresAboutTheDuration() {
         long durationNs = 300_000_000L;
-        MicroBenchConfig config = MicroBenchConfig.builder().clients(2).locks(100).durationNs(durationNs)
+        PointWorkload config = PointWorkload.builder().clients(2).locks(100).durationNs(durationNs)
                 .warmupNs(100_000_000L).build();
         try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
             RunResult r = quietRunner(fabric).run(LockProtocols.byName(JucProtocol.NAME), config);

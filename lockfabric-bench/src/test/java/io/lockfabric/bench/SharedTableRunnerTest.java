@@ -1,5 +1,7 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,16 +21,16 @@ import org.junit.jupiter.api.Test;
 
 /** Runs on shared tables ({@link Runner#withSharedTable}): one table per protocol and name, reused. */
 class SharedTableRunnerTest {
-    private static MicroBenchConfig config(long locks) {
-        return MicroBenchConfig.builder().clients(2).locks(locks).operations(200).warmupNs(0).seed(3).build();
+    private static PointWorkload config(long locks) {
+        return PointWorkload.builder().clients(2).locks(locks).operations(200).warmupNs(0).seed(3).build();
     }
 
     @Test
     void runsWithOneNameShareTheTableAndAnotherShapeIsRefused() {
         LockProtocol cas = LockProtocols.byName("cas");
         try (LocalFabric fabric = LocalFabric.builder().seed(1).build()) {
-            Runner runner = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
-                    .withSharedTable("s1");
+            Runner runner = new Runner(RunDriver.threads(fabric), false,
+                    new PrintStream(OutputStream.nullOutputStream())).withSharedTable("s1");
             assertEquals(200, runner.run(cas, config(8)).measuredOps());
             assertEquals(200, runner.run(cas, config(8)).measuredOps(), "a second run opens the same table");
             try (Endpoint e = fabric.newEndpoint()) {

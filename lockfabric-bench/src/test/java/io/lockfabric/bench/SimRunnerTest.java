@@ -1,5 +1,8 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimDriver;
+
 import io.lockfabric.check.Violation;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
@@ -22,19 +25,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** The runner on the simulated cluster: virtual-time measurement, faults, liveness, recovery, hazards. */
+/** The runner through the {@link SimDriver}: virtual-time measurement, faults, liveness, recovery, hazards. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SimRunnerTest {
     private static final SimConfig CLUSTER = SimConfig.builder().computeNodes(2).clientsPerComputeNode(2).build();
-    private static final MicroBenchConfig WORKLOAD = MicroBenchConfig.builder().clients(4).locks(2).readRatio(0)
+    private static final PointWorkload WORKLOAD = PointWorkload.builder().clients(4).locks(2).readRatio(0)
             .durationNs(5_000_000).warmupNs(0).check(true).build();
     /** dslr with a short lease, so recoveries fit in short runs. */
     private static final ProtocolOptions SHORT_LEASE = ProtocolOptions.parse(
             List.of("dslr.lease-ns=1ms", "dslr.max-wait-ns=100us"));
 
-    private static RunResult run(LockProtocol protocol, MicroBenchConfig workload, FaultPlan faults, long seed) {
+    private static RunResult run(LockProtocol protocol, PointWorkload workload, FaultPlan faults, long seed) {
         try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(seed).build())) {
-            return new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream())).withFaults(faults)
+            return new Runner(new SimDriver(fabric).withFaults(faults), false,
+                    new PrintStream(OutputStream.nullOutputStream()))
                     .run(protocol, workload.toBuilder().seed(seed).build());
         }
     }
@@ -45,16 +49,16 @@ class SimRunnerTest {
      */
     @Test
     void aHoldObserverSeesEveryHoldAndChangesNothing() {
-        MicroBenchConfig unchecked = WORKLOAD.toBuilder().check(false).readRatio(0.5).warmupNs(500_000).seed(3).build();
+        PointWorkload unchecked = WORKLOAD.toBuilder().check(false).readRatio(0.5).warmupNs(500_000).seed(3).build();
         java.util.List<io.lockfabric.check.Hold> holds = new java.util.ArrayList<>();
         RunResult plain;
         RunResult observed;
         try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(3).build())) {
-            plain = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+            plain = new Runner(new SimDriver(fabric), false, new PrintStream(OutputStream.nullOutputStream()))
                     .run(LockProtocols.byName("shiftlock"), unchecked);
         }
         try (SimFabric fabric = new SimFabric(CLUSTER.toBuilder().seed(3).build())) {
-            observed = new Runner(fabric, false, new PrintStream(OutputStream.nullOutputStream()))
+            observed = new Runner(new SimDriver(fabric), false, new PrintStream(OutputStream.nullOutputStream()))
                     .withHoldObserver(holds::addAll).run(LockProtocols.byName("shiftlock"), unchecked);
         }
         assertEquals(plain.measuredOps(), observed.measuredOps());
@@ -104,7 +108,7 @@ class SimRunnerTest {
     @Test
     void aCrashedCasHolderBlocksItsLockButThatIsNotAViolation() {
         LockProtocol cas = LockProtocols.byName("cas");
-        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).build();
+        PointWorkload oneLock = WORKLOAD.toBuilder().locks(1).build();
         for (long seed = 1; seed <= 20; seed++) {
             RunResult r = run(cas, oneLock, FaultPlan.parse("crash"), seed);
             assertTrue(r.violations().isEmpty(), "seed " + seed + ": " + r.violations());
@@ -121,7 +125,7 @@ class SimRunnerTest {
     @Test
     void aCrashedDslrHolderIsRecoveredWithinTheBoundAndNotBeforeTheLease() {
         LockProtocol dslr = LockProtocols.byName("dslr");
-        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
+        PointWorkload oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
         var model = dslr.failureModel(SHORT_LEASE.forProtocol(dslr));
         int recovered = 0;
         for (long seed = 1; seed <= 100 && recovered < 3; seed++) {
@@ -142,7 +146,7 @@ class SimRunnerTest {
     @Test
     void pausesPastTheLeaseAreHazardsAndShorterOnesAreHarmless() {
         LockProtocol dslr = LockProtocols.byName("dslr");
-        MicroBenchConfig oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
+        PointWorkload oneLock = WORKLOAD.toBuilder().locks(1).options(SHORT_LEASE).build();
         long hazards = 0;
         for (long seed = 1; seed <= 100 && hazards == 0; seed++) {
             RunResult r = run(dslr, oneLock, FaultPlan.parse("pause=4@5ms"), seed);
@@ -175,9 +179,9 @@ class SimRunnerTest {
     @Test
     void faultsNeedTheSimulatorAndADuration() {
         try (var local = io.lockfabric.local.LocalFabric.builder().build()) {
-            assertThrows(IllegalArgumentException.class, () -> new Runner(local).withFaults(FaultPlan.parse("crash")));
+            assertThrows(IllegalArgumentException.class, () -> SimDriver.of(local), "faults need the simulator");
         }
-        MicroBenchConfig byOps = WORKLOAD.toBuilder().operations(100).build();
+        PointWorkload byOps = WORKLOAD.toBuilder().operations(100).build();
         assertThrows(IllegalArgumentException.class,
                 () -> run(LockProtocols.byName("cas"), byOps, FaultPlan.parse("pause"), 1));
     }

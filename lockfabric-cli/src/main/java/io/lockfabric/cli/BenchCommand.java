@@ -1,45 +1,33 @@
 package io.lockfabric.cli;
 
-import io.lockfabric.bench.FaultSummary;
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.ReportFormat;
 import io.lockfabric.bench.RunResult;
-import io.lockfabric.bench.Runner;
-import io.lockfabric.fabric.Fabric;
-import io.lockfabric.fabric.FabricException;
-import io.lockfabric.fabric.TableMismatchException;
-import io.lockfabric.local.LocalFabric;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
-import io.lockfabric.lock.LockOption;
-import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.net.TcpFabric;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
-import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /**
- * {@code lockfabric bench}: the mutex / reader-writer microbenchmark over one or more protocols,
- * one run per protocol (each on a fresh fabric), then one report.
+ * {@code lockfabric bench}: a benchmark over one or more protocols, one run per protocol (each on a
+ * fresh fabric), then one report. The workload is the mutex / reader-writer microbenchmark
+ * ({@code --workload point}, the default) or the range microbenchmark ({@code --workload range},
+ * which {@code range-bench} runs with its own flags); both go through one runner and one report.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -49,10 +37,12 @@ import java.util.stream.Collectors;
                         + "lock's 8-byte data object, and releases it.",
                 "Reports goodput, acquire and operation latency percentiles, and remote operations per "
                         + "acquire-release cycle by verb kind (the protocol's own apart from the critical section's).",
+                "With --workload range: the range microbenchmark of 'lockfabric range-bench' over the range "
+                        + "protocols (--range-size, --units; --cs is then how long a range is held).",
                 "With no options: every registered protocol on the default workload, as a table."})
 final class BenchCommand implements Callable<Integer> {
-    static final String LOCAL_FABRIC = "local";
-    static final String SIM_FABRIC = "sim";
+    static final String POINT_WORKLOAD = PointWorkload.KIND;
+    static final String RANGE_WORKLOAD = RangeWorkload.KIND;
     /** Measured virtual time of a sim run unless --virtual-duration says otherwise. */
     static final long DEFAULT_VIRTUAL_DURATION_NS = 100_000_000L;
     static final long DEFAULT_VIRTUAL_WARMUP_NS = 10_000_000L;
@@ -60,7 +50,13 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = LOCAL_FABRIC,
+    @Option(names = "--workload", paramLabel = "KIND", defaultValue = POINT_WORKLOAD,
+            description = "What each client does: point (take a lock of the table, touch its data, release it) "
+                    + "or range (take a range [x, x + L) of [0, N), hold it, release it; as 'lockfabric range-bench'). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String workload;
+
+    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchExecution.LOCAL_FABRIC,
             description = "Fabric to run on: 'local' (memory node and client threads in this JVM, wall-clock "
                     + "time), 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
                     + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults) or "
@@ -73,7 +69,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--virtual-duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Sim fabric: length of the measured phase in virtual time. Default: 100ms "
-                    + "(after a 10ms virtual warmup unless --warmup says otherwise).")
+                    + "(after a 10ms virtual warmup unless --warmup says otherwise; range: 10ms after 2ms).")
     Long virtualDurationNs;
 
     @Option(names = "--faults", paramLabel = "LIST",
@@ -84,30 +80,45 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--protocols", paramLabel = "NAME", split = ",",
             description = "Protocols to compare, comma-separated. Default: every registered protocol "
-                    + "(see 'lockfabric protocols'; on the sim fabric, those that do not need one JVM).")
+                    + "(see 'lockfabric protocols'; on the sim fabric, those that do not need one JVM); with "
+                    + "--workload range, every registered range protocol.")
     List<String> protocols;
 
     @Option(names = "--clients", paramLabel = "N",
             description = "Clients, each with its own endpoint and lock client. Default: "
-                    + MicroBenchConfig.DEFAULT_CLIENTS + " (sim: --cns x --clients-per-cn when given).")
+                    + PointWorkload.DEFAULT_CLIENTS + " (sim: --cns x --clients-per-cn when given).")
     Integer clients;
 
-    @Option(names = "--locks", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_LOCKS,
-            description = "Locks in the table. Default: ${DEFAULT-VALUE}.")
-    long locks;
+    @Option(names = "--locks", paramLabel = "N",
+            description = "Locks in the table (point workload). Default: " + PointWorkload.DEFAULT_LOCKS + ".")
+    Long locks;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + MicroBenchConfig.DEFAULT_ZIPF,
-            description = "Zipf skew of the lock choice, >= 0; 0 is uniform. Default: ${DEFAULT-VALUE}.")
-    double zipf;
+    @Option(names = "--range-size", paramLabel = "L",
+            description = "Range workload: range size in units: 1, 16, 256 (any positive number) or mixed (a third "
+                    + "of the clients each 1, 16, 256). Default: 16.")
+    String rangeSize;
 
-    @Option(names = "--read-ratio", paramLabel = "R", defaultValue = "" + MicroBenchConfig.DEFAULT_READ_RATIO,
-            description = "Share of operations that take the lock shared, in [0, 1]. Default: ${DEFAULT-VALUE}.")
-    double readRatio;
+    @Option(names = "--units", paramLabel = "N",
+            description = "Range workload: address space N, borders drawn over [0, N - L]; protocols with a 'units' "
+                    + "option get it too. Default: " + RangeWorkload.DEFAULT_UNITS + " (2^28).")
+    Long units;
 
-    @Option(names = "--cs", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_CS_OPS,
-            description = "Remote operations in each critical section (READs if shared, WRITEs if exclusive). "
-                    + "Default: ${DEFAULT-VALUE}.")
-    int cs;
+    @Option(names = "--zipf", paramLabel = "THETA",
+            description = "Zipf skew of the lock choice (range: of the left border), >= 0; 0 is uniform. "
+                    + "Default: " + PointWorkload.DEFAULT_ZIPF + ". Range workload: " + RangeWorkload.DEFAULT_ZIPF
+                    + ".")
+    Double zipf;
+
+    @Option(names = "--read-ratio", paramLabel = "R",
+            description = "Share of operations that take the lock shared, in [0, 1] (point workload). Default: "
+                    + PointWorkload.DEFAULT_READ_RATIO + ".")
+    Double readRatio;
+
+    @Option(names = "--cs", paramLabel = "N|TIME",
+            description = "Critical section. Point workload: remote operations in it (READs if shared, WRITEs if "
+                    + "exclusive), default " + PointWorkload.DEFAULT_CS_OPS + ". Range workload: how long each range "
+                    + "is held, with a unit (5us), default 0: release at once.")
+    String cs;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Length of the measured phase, with a unit: 2s, 500ms, 1m. Default: 2s "
@@ -123,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
                     + "0 with --ops.")
     Long warmupNs;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "" + MicroBenchConfig.DEFAULT_SEED,
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "" + PointWorkload.DEFAULT_SEED,
             description = "Seed of the clients' random lock and mode choices; on the sim fabric also of the "
                     + "network jitter, clock rates and fault schedule, so a sim run is replayed exactly. "
                     + "Default: ${DEFAULT-VALUE}.")
@@ -138,7 +149,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Record every grant and release and verify mutual exclusion, fencing order (for "
                     + "protocols with strict fencing) and guarded counters; print violations and exit 1 if any. "
                     + "Exclusive holders then also increment a guarded counter (one READ + WRITE, counted in "
-                    + "cs ops). Keeps the whole history in memory: use short runs.")
+                    + "cs ops). Keeps the whole history in memory: use short runs. Range runs always check "
+                    + "range exclusion.")
     boolean check;
 
     @Option(names = "--option", paramLabel = "[PROTO.]NAME=VALUE",
@@ -161,17 +173,25 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean sim = SIM_FABRIC.equals(fabric);
-        boolean tcp = fabric.startsWith(TcpFabric.SCHEME + ":");
-        if (!sim && !tcp && !LOCAL_FABRIC.equals(fabric)) {
+        boolean sim = BenchExecution.SIM_FABRIC.equals(fabric);
+        boolean tcp = BenchExecution.isTcp(fabric);
+        if (!sim && !tcp && !BenchExecution.LOCAL_FABRIC.equals(fabric)) {
             throw new BadInputException("unknown fabric '" + fabric + "': give local, sim or tcp://HOST:PORT");
         }
-        if (tcp) {
-            checkReachable(fabric);
+        boolean range = kind();
+        if (tcp && !range) {
+            BenchExecution.checkReachable(fabric);
         }
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
                     + "--fabric sim only");
+        }
+        if (range) {
+            return RangeBenchCommand.execute(spec, new RangeBenchCommand.Settings(fabric, topology, virtualDurationNs,
+                    protocols, rangeSize == null ? "16" : rangeSize,
+                    units == null ? RangeWorkload.DEFAULT_UNITS : units, zipf == null ? RangeWorkload.DEFAULT_ZIPF : zipf,
+                    clients, cs == null ? null : rangeCs(cs), durationNs, operations, warmupNs, seed, format, options,
+                    sharedTable, output, faults));
         }
         if (sharedTable != null && (!tcp || check)) {
             throw new BadInputException(!tcp ? "--shared-table applies to --fabric tcp://HOST:PORT only"
@@ -179,96 +199,63 @@ final class BenchCommand implements Callable<Integer> {
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
-        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? withTcpDefaults(selected.stream().collect(Collectors.toMap(
-                LockProtocol::name, LockProtocol::options, (x, y) -> x, LinkedHashMap::new)), options,
-                spec.commandLine().getErr()) : options);
+        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? BenchExecution.withTcpDefaults(selected.stream()
+                .collect(Collectors.toMap(LockProtocol::name, LockProtocol::options, (x, y) -> x, LinkedHashMap::new)),
+                options, spec.commandLine().getErr()) : options);
         protocolOptions.validate(selected);
-        SimConfig cluster = sim ? topology.cluster(clients, MicroBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
+        SimConfig cluster = sim ? topology.cluster(clients, PointWorkload.DEFAULT_CLIENTS, 1, seed) : null;
         FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
-        MicroBenchConfig config = config(protocolOptions, cluster);
+        PointWorkload config = config(protocolOptions, cluster);
 
-        PrintWriter err = spec.commandLine().getErr();
-        List<RunResult> results = new ArrayList<>();
-        for (LockProtocol protocol : selected) {
-            try (Fabric f = sim ? new SimFabric(cluster)
-                    : tcp ? TcpFabric.builder().uri(fabric).seed(seed).build()
-                    : LocalFabric.builder().seed(seed).build()) {
-                Runner runner = new Runner(f).withFaults(plan);
-                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(protocol, config));
-            } catch (TableMismatchException e) {
-                if (sharedTable == null) {
-                    throw e;
-                }
-                throw new BadInputException("--shared-table " + sharedTable + ": another process made " + protocol.name()
-                        + "'s table with another shape (other --locks or options?): " + e.getMessage());
-            }
-        }
-        String report = reportFormat.report().render(results);
-        if (reportFormat == ReportFormat.TABLE) {
-            StringBuilder sb = new StringBuilder(describe(config, cluster)).append('\n').append(report);
-            for (RunResult r : results) {
-                if (!r.faults().plan().equals(FaultPlan.NONE.spec())) {
-                    sb.append(FaultSummary.describe(r));
-                }
-            }
-            report = sb.toString();
-        }
-        emit(report);
-
-        return exitStatus(err, results.stream().flatMap(r -> r.violations().stream()
-                .map(v -> r.protocol() + ": " + v.description())).toList());
+        List<RunResult> results = new BenchExecution<LockProtocol>(fabric, cluster, seed, plan, sharedTable,
+                LockProtocol::name, "other --locks or options?").run(selected, config);
+        BenchExecution.emit(spec, output, BenchExecution.render(results, reportFormat, describe(config, cluster)));
+        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
     }
 
     /**
-     * Prints each checker finding ("protocol: description") and a summary on {@code err}; the
-     * command's exit status. Shared by {@code bench} and {@code range-bench}.
-     */
-    static int exitStatus(PrintWriter err, List<String> findings) {
-        findings.forEach(err::println);
-        if (findings.isEmpty()) {
-            return Main.EXIT_OK;
-        }
-        err.println("check failed: " + findings.size() + " violation(s)");
-        err.flush();
-        return Main.EXIT_VIOLATIONS;
-    }
-
-    /**
-     * The protocols' waits scaled to the tcp fabric's timing ({@link TcpFabric#TIMING}, through
-     * {@link LockOptions#timedDefaults}), each
-     * qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
-     * overrides an earlier one). Says on {@code err} what it added, since the report's numbers depend
-     * on it. Shared by {@code bench} and {@code range-bench}.
+     * Whether the workload is the range one, checking that no option of the other kind was given.
      *
-     * @param optionsByProtocol the selected protocols' names and the options each has, in run order
+     * @throws BadInputException for an unknown kind or a flag of the other kind
      */
-    static List<String> withTcpDefaults(Map<String, List<LockOption>> optionsByProtocol, List<String> user,
-                                        PrintWriter err) {
-        List<String> pairs = new ArrayList<>();
-        optionsByProtocol.forEach((name, known) -> {
-            for (String pair : LockOptions.timedDefaults(TcpFabric.TIMING, known)) {
-                pairs.add(name + "." + pair);
+    private boolean kind() {
+        if (RANGE_WORKLOAD.equals(workload)) {
+            if (locks != null || readRatio != null) {
+                throw new BadInputException("--locks and --read-ratio apply to --workload point only");
             }
-        });
-        if (!pairs.isEmpty()) {
-            err.println("tcp fabric: waits stretched for TCP round trips (an --option of the same name overrides): "
-                    + String.join(" ", pairs));
+            return true;
         }
-        pairs.addAll(user);
-        return pairs;
+        if (!POINT_WORKLOAD.equals(workload)) {
+            throw new BadInputException("unknown workload '" + workload + "': give " + POINT_WORKLOAD + " or "
+                    + RANGE_WORKLOAD);
+        }
+        if (rangeSize != null || units != null) {
+            throw new BadInputException("--range-size and --units apply to --workload range only");
+        }
+        return false;
     }
 
-    /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */
-    static void checkReachable(String uri) {
-        try (TcpFabric probe = TcpFabric.builder().uri(uri).build()) {
-            probe.memoryNodeCounters(0);
-        } catch (FabricException e) {
-            throw new BadInputException("no memory node answers at " + uri + " (start one with 'lockfabric serve'): "
+    /** The range workload's --cs: a time with a unit. */
+    private static long rangeCs(String text) {
+        try {
+            return Durations.parseNanos(text);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--cs of the range workload is how long a range is held, with a unit (5us): "
                     + e.getMessage());
         }
     }
 
-    private MicroBenchConfig config(ProtocolOptions protocolOptions, SimConfig cluster) {
+    /** The point workload's --cs: a number of remote operations. */
+    private static int pointCs(String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new BadInputException("--cs of the point workload is a number of remote operations, got '" + text
+                    + "'");
+        }
+    }
+
+    private PointWorkload config(ProtocolOptions protocolOptions, SimConfig cluster) {
         if (cluster != null) {
             if (durationNs != null) {
                 throw new BadInputException("--duration is wall-clock time; on the sim fabric give --virtual-duration");
@@ -290,19 +277,22 @@ final class BenchCommand implements Callable<Integer> {
         if (durationNs != null && durationNs < 1) {
             throw new BadInputException("--duration must be positive");
         }
-        int n = cluster != null ? cluster.clients() : clients == null ? MicroBenchConfig.DEFAULT_CLIENTS : clients;
-        var b = MicroBenchConfig.builder().clients(n).locks(locks).zipf(zipf).readRatio(readRatio).cs(cs)
-                .seed(seed).check(check).options(protocolOptions);
+        int n = cluster != null ? cluster.clients() : clients == null ? PointWorkload.DEFAULT_CLIENTS : clients;
+        var b = PointWorkload.builder().clients(n).locks(locks == null ? PointWorkload.DEFAULT_LOCKS : locks)
+                .zipf(zipf == null ? PointWorkload.DEFAULT_ZIPF : zipf)
+                .readRatio(readRatio == null ? PointWorkload.DEFAULT_READ_RATIO : readRatio)
+                .cs(cs == null ? PointWorkload.DEFAULT_CS_OPS : pointCs(cs)).seed(seed).check(check)
+                .options(protocolOptions);
         if (operations != null) {
             b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
         } else {
-            b.durationNs(durationNs == null ? MicroBenchConfig.DEFAULT_DURATION_NS : durationNs)
-                    .warmupNs(warmupNs == null ? MicroBenchConfig.DEFAULT_WARMUP_NS : warmupNs);
+            b.durationNs(durationNs == null ? PointWorkload.DEFAULT_DURATION_NS : durationNs)
+                    .warmupNs(warmupNs == null ? PointWorkload.DEFAULT_WARMUP_NS : warmupNs);
         }
         return b.build();
     }
 
-    private String describe(MicroBenchConfig c, SimConfig cluster) {
+    private String describe(PointWorkload c, SimConfig cluster) {
         String virtual = cluster == null ? "" : " virtual";
         String phase = c.byOperations()
                 ? String.format(Locale.ROOT, "%,d ops", c.operations())
@@ -317,19 +307,5 @@ final class BenchCommand implements Callable<Integer> {
                 Durations.format(c.warmupNs()), virtual, c.seed(), c.check() || faults != null ? ", checked" : "",
                 faults == null ? "" : ", faults " + FaultPlan.parse(faults).spec(),
                 c.options().isEmpty() ? "" : ", options " + c.options());
-    }
-
-    private void emit(String report) {
-        if (output == null) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(report);
-            out.flush();
-            return;
-        }
-        try {
-            Files.writeString(output, report, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
-        }
     }
 }

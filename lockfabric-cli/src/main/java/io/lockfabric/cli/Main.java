@@ -2,8 +2,8 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.BenchmarkFailedException;
 import io.lockfabric.lock.LockOption;
-import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.RangeLockProtocol;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.protocols.RangeLockProtocols;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,6 +71,7 @@ public final class Main implements Runnable {
         CommandLine bench = cli.getSubcommands().get("bench");
         bench.getCommandSpec().usageMessage().footer(
                 "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
+                "Registered range protocols (--workload range): " + String.join(", ", RangeLockProtocols.names()) + ".",
                 "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed.");
         List<String> rangeFooter = new ArrayList<>(List.of("",
                 "Registered range protocols and their options:"));

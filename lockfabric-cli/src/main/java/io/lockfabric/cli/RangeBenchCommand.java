@@ -1,29 +1,19 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.bench.ReportFormat;
-import io.lockfabric.bench.range.RangeBenchConfig;
-import io.lockfabric.bench.range.RangeReport;
-import io.lockfabric.bench.range.RangeRunResult;
-import io.lockfabric.bench.range.RangeRunner;
-import io.lockfabric.fabric.Fabric;
-import io.lockfabric.fabric.TableMismatchException;
-import io.lockfabric.local.LocalFabric;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.protocols.RangeLockProtocols;
-import io.lockfabric.net.TcpFabric;
+import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
-import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * {@code lockfabric range-bench}: the range-lock microbenchmark (CITRON §4.2) over one or more
  * range protocols, one run per protocol on a fresh fabric, then one report. Every run checks range
- * exclusion.
+ * exclusion. An alias of {@code bench --workload range} that keeps its own flags ({@code --cs} is a
+ * time here); both end in {@link #execute}.
  */
 @Command(name = "range-bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -51,7 +42,7 @@ final class RangeBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchCommand.LOCAL_FABRIC,
+    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchExecution.LOCAL_FABRIC,
             description = "local (threads, wall-clock time), sim (simulated RDMA cluster, virtual time; see --cns, "
                     + "--clients-per-cn, --mns, --virtual-duration) or tcp://HOST:PORT (the memory node a 'lockfabric "
                     + "serve' runs, clients in this JVM over TCP; the protocols' waits are stretched for TCP round "
@@ -74,17 +65,17 @@ final class RangeBenchCommand implements Callable<Integer> {
             description = "Range size in units: 1, 16, 256 (any positive number) or mixed. Default: ${DEFAULT-VALUE}.")
     String rangeSize;
 
-    @Option(names = "--units", paramLabel = "N", defaultValue = "" + RangeBenchConfig.DEFAULT_UNITS,
+    @Option(names = "--units", paramLabel = "N", defaultValue = "" + RangeWorkload.DEFAULT_UNITS,
             description = "Address space N: borders are drawn over [0, N - L]; protocols with a 'units' option "
                     + "(citron's tree size) get it too. Default: ${DEFAULT-VALUE} (2^28).")
     long units;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + RangeBenchConfig.DEFAULT_ZIPF,
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + RangeWorkload.DEFAULT_ZIPF,
             description = "Zipf skew of the left border, >= 0; 0 is uniform. Default: ${DEFAULT-VALUE}.")
     double zipf;
 
     @Option(names = "--clients", paramLabel = "N",
-            description = "Clients. Default: " + RangeBenchConfig.DEFAULT_CLIENTS
+            description = "Clients. Default: " + RangeWorkload.DEFAULT_CLIENTS
                     + " (sim: --cns x --clients-per-cn when given).")
     Integer clients;
 
@@ -129,55 +120,59 @@ final class RangeBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean sim = BenchCommand.SIM_FABRIC.equals(fabric);
-        boolean tcp = fabric.startsWith(TcpFabric.SCHEME + ":");
-        if (!sim && !tcp && !BenchCommand.LOCAL_FABRIC.equals(fabric)) {
+        return execute(spec, new Settings(fabric, topology, virtualDurationNs, protocols, rangeSize, units, zipf,
+                clients, csNs, durationNs, operations, warmupNs, seed, format, options, sharedTable, output, null));
+    }
+
+    /**
+     * A range benchmark's command line, as {@code range-bench} or {@code bench --workload range}
+     * gives it; null where an option was not given.
+     *
+     * @param faults the sim runs' fault plan ({@code bench --faults}), or null for none
+     */
+    record Settings(String fabric, SimTopologyOptions topology, Long virtualDurationNs, List<String> protocols,
+                    String rangeSize, long units, double zipf, Integer clients, Long csNs, Long durationNs,
+                    Long operations, Long warmupNs, long seed, String format, List<String> options,
+                    String sharedTable, Path output, String faults) {
+    }
+
+    /** Runs the range benchmark {@code s} describes and prints its report; the exit status. */
+    static int execute(CommandSpec spec, Settings s) {
+        String fabric = s.fabric();
+        boolean sim = BenchExecution.SIM_FABRIC.equals(fabric);
+        boolean tcp = BenchExecution.isTcp(fabric);
+        if (!sim && !tcp && !BenchExecution.LOCAL_FABRIC.equals(fabric)) {
             throw new BadInputException("unknown fabric '" + fabric + "' for range-bench: give local, sim or "
                     + "tcp://HOST:PORT");
         }
-        if (!sim && (topology.anyGiven() || virtualDurationNs != null)) {
+        if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
         }
-        if (sharedTable != null && !tcp) {
+        if (s.sharedTable() != null && !tcp) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
         }
-        ReportFormat reportFormat = ReportFormat.byName(format);
-        List<RangeLockProtocol> selected = select();
+        ReportFormat reportFormat = ReportFormat.byName(s.format());
+        List<RangeLockProtocol> selected = select(s.protocols());
+        List<String> options = s.options();
         if (tcp) {
-            BenchCommand.checkReachable(fabric);
-            options = BenchCommand.withTcpDefaults(selected.stream().collect(Collectors.toMap(
+            BenchExecution.checkReachable(fabric);
+            options = BenchExecution.withTcpDefaults(selected.stream().collect(Collectors.toMap(
                     RangeLockProtocol::name, RangeLockProtocol::options, (x, y) -> x, LinkedHashMap::new)), options,
                     spec.commandLine().getErr());
         }
-        SimConfig cluster = sim ? topology.cluster(clients, RangeBenchConfig.DEFAULT_CLIENTS, 1, seed) : null;
-        RangeBenchConfig config = config(cluster);
+        SimConfig cluster = sim ? s.topology().cluster(s.clients(), RangeWorkload.DEFAULT_CLIENTS, 1, s.seed()) : null;
+        RangeWorkload config = config(s, options, cluster);
         config.validateOptions(selected);
-        List<RangeRunResult> results = new ArrayList<>();
-        for (RangeLockProtocol p : selected) {
-            try (Fabric f = sim ? new SimFabric(cluster)
-                    : tcp ? TcpFabric.builder().uri(fabric).seed(seed).build()
-                    : LocalFabric.builder().seed(seed).build()) {
-                RangeRunner runner = new RangeRunner(f);
-                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(p, config));
-            } catch (TableMismatchException e) {
-                if (sharedTable == null) {
-                    throw e;
-                }
-                throw new BadInputException("--shared-table " + sharedTable + ": another process made " + p.name()
-                        + "'s table with another shape (other --units, --range-size or options?): " + e.getMessage());
-            }
-        }
-        String report = RangeReport.render(results, reportFormat);
-        if (reportFormat == ReportFormat.TABLE) {
-            report = describe(config, cluster) + "\n" + report;
-        }
-        emit(report);
-        PrintWriter err = spec.commandLine().getErr();
-        return BenchCommand.exitStatus(err, results.stream().flatMap(r -> r.violations().stream()
-                .map(v -> r.protocol() + ": " + v.description())).toList());
+        FaultPlan faults = s.faults() == null ? FaultPlan.NONE : FaultPlan.parse(s.faults());
+        List<RunResult> results = new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults,
+                s.sharedTable(), RangeLockProtocol::name, "other --units, --range-size or options?")
+                .run(selected, config);
+        BenchExecution.emit(spec, s.output(), BenchExecution.render(results, reportFormat, describe(s, config, cluster,
+                faults)));
+        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
     }
 
-    private List<RangeLockProtocol> select() {
+    private static List<RangeLockProtocol> select(List<String> protocols) {
         if (protocols == null || protocols.isEmpty()) {
             return RangeLockProtocols.all();
         }
@@ -194,20 +189,23 @@ final class RangeBenchCommand implements Callable<Integer> {
         return names.stream().map(RangeLockProtocols::byName).toList();
     }
 
-    private RangeBenchConfig config(SimConfig cluster) {
-        if (cluster != null && durationNs != null) {
+    private static RangeWorkload config(Settings s, List<String> options, SimConfig cluster) {
+        if (cluster != null && s.durationNs() != null) {
             throw new BadInputException("--duration is wall-clock time; on the sim fabric give --virtual-duration");
         }
-        Long measured = cluster != null ? virtualDurationNs : durationNs;
+        Long measured = cluster != null ? s.virtualDurationNs() : s.durationNs();
+        Long operations = s.operations();
+        Long warmupNs = s.warmupNs();
         if (measured != null && operations != null) {
             throw new BadInputException("give either a duration or --ops, not both");
         }
         if (operations != null && operations < 1) {
             throw new BadInputException("--ops must be >= 1, got " + operations);
         }
-        int n = cluster != null ? cluster.clients() : clients == null ? RangeBenchConfig.DEFAULT_CLIENTS : clients;
-        var b = RangeBenchConfig.builder().clients(n).units(units).sizes(RangeBenchConfig.parseSizes(rangeSize))
-                .zipf(zipf).csNs(csNs == null ? 0 : csNs).seed(seed).options(options);
+        int n = cluster != null ? cluster.clients()
+                : s.clients() == null ? RangeWorkload.DEFAULT_CLIENTS : s.clients();
+        var b = RangeWorkload.builder().clients(n).units(s.units()).sizes(RangeWorkload.parseSizes(s.rangeSize()))
+                .zipf(s.zipf()).csNs(s.csNs() == null ? 0 : s.csNs()).seed(s.seed()).options(options);
         if (operations != null) {
             b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
         } else if (cluster != null) {
@@ -219,31 +217,18 @@ final class RangeBenchCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private String describe(RangeBenchConfig c, SimConfig cluster) {
+    private static String describe(Settings s, RangeWorkload c, SimConfig cluster, FaultPlan faults) {
         String phase = c.byOperations() ? String.format(Locale.ROOT, "%,d ops", c.operations())
                 : Durations.format(c.durationNs()) + (cluster == null ? "" : " virtual");
         String who = cluster == null ? c.clients() + " clients"
                 : String.format(Locale.ROOT, "%d CN(s) x %d clients, %d MN(s)", cluster.computeNodes(),
                         cluster.clientsPerComputeNode(), cluster.memoryNodes());
         return String.format(Locale.ROOT, "# %s fabric: %s, N %,d, L %s, zipf %s, cs %s, %s after %s warmup, seed %d, "
-                        + "range exclusion checked%s%s",
-                fabric, who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,
+                        + "range exclusion checked%s%s%s",
+                s.fabric(), who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,
                 Durations.format(c.warmupNs()), c.seed(),
-                sharedTable == null ? "" : " (this process's holds; shared table " + sharedTable + ")",
+                s.sharedTable() == null ? "" : " (this process's holds; shared table " + s.sharedTable() + ")",
+                faults.isNone() ? "" : ", faults " + faults.spec(),
                 c.options().isEmpty() ? "" : ", options " + String.join(" ", c.options()));
-    }
-
-    private void emit(String report) {
-        if (output == null) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(report);
-            out.flush();
-            return;
-        }
-        try {
-            Files.writeString(output, report, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
-        }
     }
 }

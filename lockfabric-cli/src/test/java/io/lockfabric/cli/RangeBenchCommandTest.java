@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code lockfabric range-bench}: a small sim run in each format, and bad input. */
+/** {@code lockfabric range-bench} and {@code bench --workload range}: a small sim run in each format, and bad input. */
 class RangeBenchCommandTest {
     private static final String[] SMALL = {"range-bench", "--fabric", "sim", "--clients", "6", "--units", "16384",
             "--range-size", "mixed", "--virtual-duration", "1ms", "--warmup", "200us"};
@@ -46,6 +46,36 @@ class RangeBenchCommandTest {
         assertEquals(Main.EXIT_OK, json.status(), json.err());
         assertTrue(json.out().startsWith("{\"protocol\":\"citron\""), json.out());
         assertTrue(json.out().contains("\"goodput_by_size\":{\"1\":"), json.out());
+    }
+
+    /** {@code range-bench} is {@code bench --workload range} under its own flags: the same runs, byte for byte. */
+    @Test
+    void benchWithTheRangeWorkloadPrintsWhatRangeBenchPrints() {
+        for (String format : new String[] {"table", "csv", "json"}) {
+            MainTest.Outcome alias = run("--protocols", "citron,ss-exact", "--cs", "1us", "--format", format);
+            MainTest.Outcome bench = MainTest.run("bench", "--workload", "range", "--fabric", "sim", "--clients", "6",
+                    "--units", "16384", "--range-size", "mixed", "--virtual-duration", "1ms", "--warmup", "200us",
+                    "--protocols", "citron,ss-exact", "--cs", "1us", "--format", format);
+            assertEquals(Main.EXIT_OK, bench.status(), bench.err());
+            assertEquals(alias.out(), bench.out(), format);
+            assertEquals(alias.err(), bench.err(), format);
+        }
+    }
+
+    @Test
+    void benchRefusesFlagsOfTheOtherWorkloadKind() {
+        for (String[] bad : new String[][] {{"--workload", "range", "--locks", "5"},
+                {"--workload", "range", "--read-ratio", "0.5"}, {"--range-size", "16"}, {"--units", "4096"},
+                {"--workload", "txn"}, {"--workload", "range", "--cs", "5"}, {"--cs", "5us"}}) {
+            String[] argv = new String[bad.length + 3];
+            argv[0] = "bench";
+            argv[1] = "--ops";
+            argv[2] = "10";
+            System.arraycopy(bad, 0, argv, 3, bad.length);
+            MainTest.Outcome o = MainTest.run(argv);
+            assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", bad) + ": " + o.err());
+            assertEquals(1, o.err().strip().split("\n").length, o.err());
+        }
     }
 
     @Test

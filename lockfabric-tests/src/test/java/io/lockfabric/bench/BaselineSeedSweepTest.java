@@ -1,5 +1,8 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimCheck;
+import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
@@ -26,10 +29,10 @@ class BaselineSeedSweepTest {
     @ValueSource(strings = {"mcs", "rmarw"})
     void pausesNeverBreakTheQueue(String protocol) {
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(2).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(4).locks(2).readRatio(0.5).cs(1)
+        PointWorkload workload = PointWorkload.builder().clients(4).locks(2).readRatio(0.5).cs(1)
                 .durationNs(3_000_000).warmupNs(0).check(true)
                 .options(ProtocolOptions.parse(List.of("rmarw.write-threshold=2", "rmarw.reader-threshold=4"))).build();
-        SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse("pause@10us..3ms"));
+        SimCheck<LockProtocol> check = new SimCheck<>(cluster, workload, FaultPlan.parse("pause@10us..3ms"));
         SimCheck.Tally tally = new SimCheck.Tally(protocol);
         for (long seed = 1; seed <= SEEDS; seed++) {
             tally.add(seed, check.run(LockProtocols.byName(protocol), seed));

@@ -1,7 +1,10 @@
 package io.lockfabric.bench;
 
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimCheck;
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.Violation;
+import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
@@ -33,9 +36,9 @@ class CqlSeedSweepTest {
 
     private static SimCheck.Tally sweep(String protocol, String faults, double readRatio, List<String> options, int seeds) {
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(3).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(6).locks(2).readRatio(readRatio).cs(1)
+        PointWorkload workload = PointWorkload.builder().clients(6).locks(2).readRatio(readRatio).cs(1)
                 .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(options)).build();
-        SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse(faults));
+        SimCheck<LockProtocol> check = new SimCheck<>(cluster, workload, FaultPlan.parse(faults));
         SimCheck.Tally tally = new SimCheck.Tally(protocol);
         for (long seed = 1; seed <= seeds; seed++) {
             tally.add(seed, check.run(LockProtocols.byName(protocol), seed));
@@ -81,9 +84,9 @@ class CqlSeedSweepTest {
     void onlyClientsPausedWhileHoldingOverlapOthers(String protocol) {
         List<String> options = List.of(protocol + ".lease-ns=1ms", protocol + ".timeout-ns=1ms");
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(8).locks(1).readRatio(0.5).cs(1)
+        PointWorkload workload = PointWorkload.builder().clients(8).locks(1).readRatio(0.5).cs(1)
                 .durationNs(10_000_000).warmupNs(0).check(true).options(ProtocolOptions.parse(options)).build();
-        SimCheck check = new SimCheck(cluster, workload, FaultPlan.parse("pause=4@2ms..4ms"));
+        SimCheck<LockProtocol> check = new SimCheck<>(cluster, workload, FaultPlan.parse("pause=4@2ms..4ms"));
         long overlaps = 0;
         for (long seed = 1; seed <= SEEDS / 2; seed++) {
             RunResult r = check.run(LockProtocols.byName(protocol), seed);

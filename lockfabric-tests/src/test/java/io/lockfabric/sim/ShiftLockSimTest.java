@@ -5,14 +5,14 @@ import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.Grant;
-import io.lockfabric.lock.LatencyBreakdown;
-import io.lockfabric.lock.LatencyBreakdown.Item;
-import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 import io.lockfabric.lock.shiftlock.ShiftLockProbe;
 import io.lockfabric.lock.shiftlock.ShiftLockProtocol;
 
@@ -315,7 +315,7 @@ class ShiftLockSimTest {
                 h.client(Mode.SHARED, 1_000, 0, 2_000_000);
             }
             h.runAll();
-            LatencyBreakdown b = h.totalStats().breakdown();
+            LatencyBreakdown b = LatencyBreakdown.of(h.totalStats());
             long writes = h.holds.stream().filter(x -> x.mode() == Mode.EXCLUSIVE).count();
             long reads = h.holds.size() - writes;
             assertEquals(writes, b.operations(Part.WRITER_ACQUIRE), b.toString());

@@ -5,7 +5,7 @@
  * {@link io.lockfabric.bench.experiment.ExperimentRow}s with a
  * {@link io.lockfabric.bench.experiment.Band}, rendered by
  * {@link io.lockfabric.bench.experiment.ExperimentReport}. The first is
- * {@link io.lockfabric.bench.experiment.ShiftLockRetryExperiment} ({@code shiftlock-2.3}), against
+ * {@link io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment} ({@code shiftlock-2.3}), against
  * which the simulator's defaults are calibrated.
  */
 package io.lockfabric.bench.experiment;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -52,9 +53,13 @@ import java.util.random.RandomGenerator;
  *
  * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
  *
+ * <p>{@link #stats()} reports retries and aborts, the counts of {@link CitronCounters} and the
+ * phase profile of {@link CitronProfile}; {@link #units()} and {@link #scaleDown} are for callers
+ * that opened the client through {@link CitronProtocol} and know it runs CITRON.
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
-final class CitronClient implements RangeLockClient {
+public final class CitronClient implements RangeLockClient {
     /** Tunables, validated by {@link CitronProtocol}. */
     record Params(int k, int m, long tWaitNs, double drift, boolean fastPath, long pollNs, long starveNs,
                   long holdWaitNs, int maxRestarts, long leaseNs, long scalePollNs, int scaleLevels, boolean fencing,
@@ -220,9 +225,14 @@ final class CitronClient implements RangeLockClient {
         releaser.post(b, owed);
     }
 
+    /** Retries and aborts (no resets), the counts of {@link CitronCounters} and the {@link CitronProfile}. */
     @Override
     public LockStats stats() {
-        return new LockStats(nodes.retries(), locker.aborts(), 0);
+        long[] r = recoveries();
+        LockStats.Builder b = LockStats.builder().counter(LockStats.RETRIES, nodes.retries())
+                .counter(LockStats.ABORTS, locker.aborts()).counter(LockStats.RESETS, 0);
+        new CitronCounters(timingAborts(), yields(), escalations(), r[0], r[1], r[2], r[3]).addTo(b);
+        return ctx.profile.snapshot().addTo(b).build();
     }
 
     @Override
@@ -259,7 +269,7 @@ final class CitronClient implements RangeLockClient {
      *                                  of the current tree
      * @throws IllegalStateException    if this client holds a grant
      */
-    void scaleDown(long units) {
+    public void scaleDown(long units) {
         if (!outstanding.isEmpty()) {
             throw new IllegalStateException("scale-down drains the tree: release this client's grants first");
         }
@@ -300,29 +310,30 @@ final class CitronClient implements RangeLockClient {
 
     /**
      * What the memory word at {@code address} is in this client's table: a node of the tree as
-     * first created (index, level, units), a header word, or null if it is neither (an expansion
+     * first created (index, level, units), a header word, or empty if it is neither (an expansion
      * table's node, another table).
      */
-    String describeWord(long address) {
+    @Override
+    public Optional<String> describeAddress(long address) {
         long base = table.at(CitronLayout.TREE_OFFSET);
         if (address >= base && address < base + baseTree.nodes() * CitronLayout.WORD_BYTES) {
             long x = (address - base) / CitronLayout.WORD_BYTES + CitronLayout.ROOT;
-            return "node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "") + ", units ["
-                    + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))";
+            return Optional.of("node " + x + " (level " + baseTree.level(x) + (baseTree.isLeaf(x) ? ", leaf" : "")
+                    + ", units [" + baseTree.rangeStart(x) + ", " + baseTree.rangeEnd(x) + "))");
         }
         if (address == maximizerAddress) {
-            return "maximizer";
+            return Optional.of("maximizer");
         }
         if (address == config.wordAddress()) {
-            return "configuration word";
+            return Optional.of("configuration word");
         }
         if (address == fencing.address()) {
-            return "fencing counter";
+            return Optional.of("fencing counter");
         }
         if (address == table.at(CitronLayout.SPILLOVER_OFFSET)) {
-            return "spillover mutex";
+            return Optional.of("spillover mutex");
         }
-        return null;
+        return Optional.empty();
     }
 
     /** Scale-ups this client completed after another scaler's crash (see {@link TreeScaler#INTERRUPTED_MARGIN}). */
@@ -360,8 +371,8 @@ final class CitronClient implements RangeLockClient {
         return config.refetches();
     }
 
-    /** Units the client's current tree covers. */
-    long units() {
+    /** Units the client's current tree covers now (N; grows when it takes part in or sees a scale-up). */
+    public long units() {
         return config.layout().units();
     }
 

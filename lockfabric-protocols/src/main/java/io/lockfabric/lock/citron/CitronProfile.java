@@ -1,5 +1,7 @@
 package io.lockfabric.lock.citron;
 
+import io.lockfabric.lock.LockStats;
+
 /**
  * Where one citron client's acquisitions spent their time, on its own clock (virtual time on the
  * simulator), by phase of Algorithm 2, plus the counts that explain the phases. Every nanosecond
@@ -25,7 +27,8 @@ package io.lockfabric.lock.citron;
  * {@code spans} notifications checked and their summed {@code spanNs} = t2 − t1 (from posting the
  * last ancestor READs to the notifications' completion, the interval T_wait must cover), of which
  * {@code ancestorReadNs} went to the ancestor READ batch's round trip. Cumulative since the client
- * was opened; {@link #minus} gives a phase of a run.
+ * was opened; {@link #minus} gives a phase of a run. A client reports its profile in its
+ * {@link LockStats} as counters named {@code profile.*} ({@link #of} reads it back).
  */
 public record CitronProfile(long acquisitions, long nodeAttempts, long nodesAcquired, long leafCasFailures,
                             long childLockFailures, long ticketNs, long ancestorNs, long lockNs, long leafRetryNs,
@@ -33,6 +36,41 @@ public record CitronProfile(long acquisitions, long nodeAttempts, long nodesAcqu
                             long ancestorReadNs) {
     /** Nothing counted. */
     public static final CitronProfile ZERO = new CitronProfile(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    /** The profile's statistics are named {@code profile.<count>} and {@code profile.<phase>-ns}. */
+    public static final String STAT_PREFIX = "profile.";
+    /** The profile's statistics, in the order of the record's components. */
+    private static final String[] STATS = {"acquisitions", "node-attempts", "nodes-acquired", "leaf-cas-failures",
+            "child-lock-failures", "ticket-ns", "ancestor-ns", "lock-ns", "leaf-retry-ns", "t-wait-ns",
+            "descendant-ns", "backoff-ns", "other-ns", "spans", "span-ns", "ancestor-read-ns"};
+
+    /**
+     * The profile a citron client reported in {@code stats}; {@link #ZERO} for statistics without
+     * one (another protocol's).
+     */
+    public static CitronProfile of(LockStats stats) {
+        long[] v = new long[STATS.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = stats.counter(STAT_PREFIX + STATS[i]);
+        }
+        return new CitronProfile(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+                v[13], v[14], v[15]);
+    }
+
+    /** Whether {@code stats} hold a citron profile (a citron client's, or a sum of them). */
+    public static boolean reportedBy(LockStats stats) {
+        return stats.has(STAT_PREFIX + STATS[0]);
+    }
+
+    /** Adds this profile to {@code stats}: what {@link #of} reads back. */
+    LockStats.Builder addTo(LockStats.Builder stats) {
+        long[] v = {acquisitions, nodeAttempts, nodesAcquired, leafCasFailures, childLockFailures, ticketNs,
+                ancestorNs, lockNs, leafRetryNs, tWaitNs, descendantNs, backoffNs, otherNs, spans, spanNs,
+                ancestorReadNs};
+        for (int i = 0; i < v.length; i++) {
+            stats.counter(STAT_PREFIX + STATS[i], v[i]);
+        }
+        return stats;
+    }
 
     /** The phases of Algorithm 2 (and around it) an acquisition's time is split into. */
     enum Phase { TICKET, ANCESTORS, LOCK, LEAF_RETRY, T_WAIT, DESCENDANTS, BACKOFF, OTHER }

@@ -6,7 +6,6 @@ import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
-import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
 
 import java.util.List;
@@ -15,7 +14,10 @@ import java.util.List;
  * {@code citron}: CITRON's range lock (FAST'23 §3) over [0, ∞): a segment-tree lock for [0, N)
  * ({@link CitronLayout}) and a spillover mutex for [N, ∞). See {@link CitronClient} for the
  * protocol (lease recovery, fencing tokens, scale-up and scale-down included). Exclusive only:
- * shared requests are granted exclusive.
+ * shared requests are granted exclusive. Its clients are {@link CitronClient}s: code that knows it
+ * runs CITRON opens them here to reach CITRON's own operations (tree size, scale-down); what they
+ * counted is in their {@link io.lockfabric.lock.LockStats} ({@link CitronCounters#of},
+ * {@link CitronProfile#of}).
  */
 public final class CitronProtocol implements RangeLockProtocol {
     public static final String NAME = "citron";
@@ -164,72 +166,6 @@ public final class CitronProtocol implements RangeLockProtocol {
                 SCALE_POLL_NS, SCALE_FACTOR, FENCING, MAX_RESTARTS);
     }
 
-    /**
-     * The citron-specific counts of a client this protocol made.
-     *
-     * @throws IllegalArgumentException if {@code client} is not a citron client
-     */
-    public static CitronCounters counters(RangeLockClient client) {
-        if (!(client instanceof CitronClient c)) {
-            throw new IllegalArgumentException("not a citron client: " + client);
-        }
-        long[] r = c.recoveries();
-        return new CitronCounters(c.timingAborts(), c.yields(), c.escalations(), r[0], r[1], r[2], r[3]);
-    }
-
-    /**
-     * Where {@code client}'s acquisitions spent their time, by phase of Algorithm 2.
-     *
-     * @throws IllegalArgumentException if {@code client} is not a citron client
-     */
-    public static CitronProfile profile(RangeLockClient client) {
-        if (!(client instanceof CitronClient c)) {
-            throw new IllegalArgumentException("not a citron client: " + client);
-        }
-        return c.profile();
-    }
-
-    /**
-     * What the memory word at {@code address} is in {@code client}'s table (e.g. "node 86 (level 3,
-     * units [0, 4194304))", "fencing counter"), or null if it is not in the table's first tree or
-     * header (for reports that name hot words).
-     *
-     * @throws IllegalArgumentException if {@code client} is not a citron client
-     */
-    public static String describeWord(RangeLockClient client, long address) {
-        if (!(client instanceof CitronClient c)) {
-            throw new IllegalArgumentException("not a citron client: " + client);
-        }
-        return c.describeWord(address);
-    }
-
-    /**
-     * Units {@code client}'s tree covers now (N; grows when it takes part in or sees a scale-up).
-     *
-     * @throws IllegalArgumentException if {@code client} is not a citron client
-     */
-    public static long treeUnits(RangeLockClient client) {
-        if (!(client instanceof CitronClient c)) {
-            throw new IllegalArgumentException("not a citron client: " + client);
-        }
-        return c.units();
-    }
-
-    /**
-     * Blocking scale-down (§3.9.2): shrinks {@code client}'s tree to an earlier size {@code units}
-     * (keeping the subtree over [0, units)); requests past it take the spillover mutex again. See
-     * {@code CitronClient.scaleDown}.
-     *
-     * @throws IllegalArgumentException if {@code client} is not a citron client or {@code units} is
-     *                                  not an earlier size of its tree
-     */
-    public static void scaleDown(RangeLockClient client, long units) {
-        if (!(client instanceof CitronClient c)) {
-            throw new IllegalArgumentException("not a citron client: " + client);
-        }
-        c.scaleDown(units);
-    }
-
     /** The tree geometry the options ask for (at least two levels). */
     public static CitronLayout layout(LockOptions options) {
         var tree = new CitronLayout(options.get(UNITS));
@@ -249,8 +185,15 @@ public final class CitronProtocol implements RangeLockProtocol {
                         CitronService.factory(tableName)));
     }
 
+    /** Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a citron client. */
     @Override
-    public RangeLockClient client(Endpoint endpoint, Table table, LockOptions options) {
+    public CitronClient open(Endpoint endpoint, String tableName, LockOptions options) {
+        options.validate(name(), options());
+        return client(endpoint, endpoint.openTable(tableSpec(tableName, options)), options);
+    }
+
+    @Override
+    public CitronClient client(Endpoint endpoint, Table table, LockOptions options) {
         CitronLayout tree = layout(options);
         if (table.spec().bytes() != tree.tableBytes()) {
             throw new IllegalArgumentException("table " + table.spec() + " is not a citron table of " + tree);

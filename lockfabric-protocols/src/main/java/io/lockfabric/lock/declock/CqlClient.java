@@ -134,10 +134,13 @@ public final class CqlClient implements LockClient {
         return engine.locks();
     }
 
-    /** Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this client. */
+    /**
+     * Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this
+     * client; and the counts and reset latencies of {@link DecLockCounters}.
+     */
     @Override
     public LockStats stats() {
-        return engine.stats();
+        return engine.stats().build();
     }
 
     /** The duration of each reset this client completed, RST set to fresh header in place, in order. */

@@ -15,6 +15,7 @@ import io.lockfabric.lock.Inbox;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.ValueHistogram;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -792,9 +793,15 @@ final class CqlEngine {
         return table.spec().locks();
     }
 
-    /** Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this client. */
-    LockStats stats() {
-        return new LockStats(retries, aborts, resets);
+    /**
+     * Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this
+     * client; and the counts and reset latencies of {@link DecLockCounters}.
+     */
+    LockStats.Builder stats() {
+        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, aborts)
+                .counter(LockStats.RESETS, resets).counter(DecLockCounters.FORCED_RESETS, forcedResets)
+                .counter(DecLockCounters.REFETCH_READS, refetchReads).counter(DecLockCounters.MEMBER_READS, memberReads)
+                .histogram(DecLockCounters.RESET_LATENCY_NS, ValueHistogram.of(resetLatenciesNs()));
     }
 
     Clock clock() {

@@ -660,10 +660,16 @@ public final class DecLockClient implements LockClient {
         return engine.locks();
     }
 
-    /** The CQL engine's counts, with local grants given back because of a reset counted as aborts. */
+    /**
+     * The CQL engine's counts, with local grants given back because of a reset counted as aborts,
+     * and this client's local handovers, CQL acquisitions and dead locals ({@link DecLockCounters}).
+     */
     @Override
     public LockStats stats() {
-        return engine.stats().plus(new LockStats(0, localAborts, 0));
+        return engine.stats().add(LockStats.ABORTS, localAborts)
+                .counter(DecLockCounters.LOCAL_HANDOVERS, localHandovers)
+                .counter(DecLockCounters.CQL_ACQUISITIONS, cqlAcquisitions)
+                .counter(DecLockCounters.DEAD_LOCALS, deadLocals).build();
     }
 
     /** Grants handed over within the node without a memory-node operation. */

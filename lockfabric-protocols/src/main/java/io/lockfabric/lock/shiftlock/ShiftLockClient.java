@@ -11,14 +11,13 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Inbox;
-import io.lockfabric.lock.LatencyBreakdown;
-import io.lockfabric.lock.LatencyBreakdown.Item;
-import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 
 import java.util.function.Predicate;
 
@@ -538,7 +537,8 @@ final class ShiftLockClient implements LockClient {
      */
     @Override
     public LockStats stats() {
-        return new LockStats(retries, aborts, recoveries, times.snapshot());
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, aborts).counter(LockStats.RESETS, recoveries)).build();
     }
 
     /** Adds the time since {@code since} to {@code item} of {@code part}; returns now. */

@@ -95,8 +95,8 @@ class CitronLeafClearSimTest {
             List<Hold> holds = history.holds();
             List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
             v.addAll(RangeExclusionChecker.fencing(holds));
-            return new Run(holds, v, CitronProtocol.counters(locks.get(ESCALATOR)),
-                    CitronProtocol.counters(locks.get(SLOW)), threads.get(SLOW).crashed());
+            return new Run(holds, v, CitronCounters.of(locks.get(ESCALATOR).stats()),
+                    CitronCounters.of(locks.get(SLOW).stats()), threads.get(SLOW).crashed());
         }
     }
 

@@ -124,8 +124,8 @@ class CitronLeaseSimTest {
                     (times[3] - times[2]) / 1e3, bound / 1e3);
             assertTrue(times[1] - times[0] <= bound, "waiter served within the recovery bound");
             assertTrue(times[3] - times[2] <= bound, "later request served within the recovery bound");
-            var wc = CitronProtocol.counters(waiter);
-            var ac = CitronProtocol.counters(later);
+            var wc = CitronCounters.of(waiter.stats());
+            var ac = CitronCounters.of(later.stats());
             return new CitronCounters(wc.timingAborts(), wc.yields(), wc.escalations() + ac.escalations(),
                     wc.ticketResets() + ac.ticketResets(), wc.ancestorEscalations() + ac.ancestorEscalations(),
                     wc.descendantResets() + ac.descendantResets(), wc.leafClears() + ac.leafClears());
@@ -261,7 +261,7 @@ class CitronLeaseSimTest {
                 for (int i = 0; i < clients; i++) {
                     var p = (SimProcess) threads.get(i);
                     assertTrue(p.crashed() || p.failure() == null, "seed " + seed + " client " + i + ": " + p.failure());
-                    totalRecoveries += CitronProtocol.counters(locks.get(i)).recoveries();
+                    totalRecoveries += CitronCounters.of(locks.get(i).stats()).recoveries();
                     scaleUps += ((CitronClient) locks.get(i)).scaleUps();
                 }
             }

@@ -90,7 +90,7 @@ class CitronPauseSweepSimTest {
             long resets = 0;
             for (RangeLockClient l : locks) {
                 ups += ((CitronClient) l).scaleUps();
-                resets += CitronProtocol.counters(l).descendantResets();
+                resets += CitronCounters.of(l.stats()).descendantResets();
             }
             return new Outcome(bad, all.size() - bad.size(), ups, resets);
         }

@@ -14,15 +14,16 @@ import io.lockfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link CitronProtocol#profile}: every nanosecond of an acquire lands in one phase, a leaf spends
- * none in step (a), a request queued behind a holder of its internal node spends the wait there;
- * and {@link CitronProtocol#describeWord} names tree nodes and header words (tree N = 16 384).
+ * {@link CitronProfile#of} a client's statistics: every nanosecond of an acquire lands in one
+ * phase, a leaf spends none in step (a), a request queued behind a holder of its internal node
+ * spends the wait there; and {@link CitronClient#describeAddress} names tree nodes and header words
+ * (tree N = 16 384).
  */
 class CitronProfileSimTest {
     private static final long US = 1_000;
@@ -42,7 +43,7 @@ class CitronProfileSimTest {
                 long t = ea.clock().nanoTime();
                 RangeGrant leaf = a.acquire(5, 6, Mode.EXCLUSIVE); // a leaf, nobody else around
                 elapsed[0] = ea.clock().nanoTime() - t;
-                seen[0] = CitronProtocol.profile(a);
+                seen[0] = CitronProfile.of(a.stats());
                 a.release(leaf);
                 t = ea.clock().nanoTime();
                 RangeGrant g = a.acquire(0, 256, Mode.EXCLUSIVE); // the level-3 node over [0, 256)
@@ -55,7 +56,7 @@ class CitronProfileSimTest {
                 long t = eb.clock().nanoTime();
                 RangeGrant g = b.acquire(0, 256, Mode.EXCLUSIVE);
                 elapsed[2] = eb.clock().nanoTime() - t;
-                seen[2] = CitronProtocol.profile(b);
+                seen[2] = CitronProfile.of(b.stats());
                 b.release(g);
             });
             holder.join();
@@ -69,7 +70,7 @@ class CitronProfileSimTest {
             assertTrue(leaf.ancestorNs() > 0 && leaf.lockNs() > 0, leaf.toString());
             assertEquals(1, leaf.spans());
             assertTrue(leaf.spanNs() > 0 && leaf.spanNs() < CitronProtocol.T_WAIT_NS.defaultValue(), leaf.toString());
-            CitronProfile both = CitronProtocol.profile(a);
+            CitronProfile both = CitronProfile.of(a.stats());
             assertEquals(elapsed[0] + elapsed[1], both.totalNs());
             CitronProfile queued = seen[2];
             assertEquals(elapsed[2], queued.totalNs(), queued.toString());
@@ -85,13 +86,17 @@ class CitronProfileSimTest {
             Endpoint e = fabric.newEndpoint();
             RangeLockClient c = citron.open(e, "names", OPTIONS);
             Table t = e.openTable(citron.tableSpec("names", OPTIONS));
-            assertEquals("node 1 (level 0, units [0, 16384))", CitronProtocol.describeWord(c, t.at(CitronLayout.TREE_OFFSET)));
+            assertEquals(Optional.of("node 1 (level 0, units [0, 16384))"),
+                    c.describeAddress(t.at(CitronLayout.TREE_OFFSET)));
             long firstLeaf = CitronLayout.levelStart(4);
-            assertEquals("node " + firstLeaf + " (level 4, leaf, units [0, 64))",
-                    CitronProtocol.describeWord(c, t.at(CitronLayout.TREE_OFFSET + (firstLeaf - 1) * CitronLayout.WORD_BYTES)));
-            assertEquals("fencing counter", CitronProtocol.describeWord(c, t.at(CitronLayout.FENCE_OFFSET)));
-            assertEquals("spillover mutex", CitronProtocol.describeWord(c, t.at(CitronLayout.SPILLOVER_OFFSET)));
-            assertNull(CitronProtocol.describeWord(c, t.address() + t.spec().bytes()));
+            assertEquals(Optional.of("node " + firstLeaf + " (level 4, leaf, units [0, 64))"),
+                    c.describeAddress(t.at(CitronLayout.TREE_OFFSET + (firstLeaf - 1) * CitronLayout.WORD_BYTES)));
+            assertEquals(Optional.of("fencing counter"), c.describeAddress(t.at(CitronLayout.FENCE_OFFSET)));
+            assertEquals(Optional.of("spillover mutex"), c.describeAddress(t.at(CitronLayout.SPILLOVER_OFFSET)));
+            assertEquals(Optional.empty(), c.describeAddress(t.address() + t.spec().bytes()));
+            RangeLockClient other = RangeLockProtocols.byName("ss-exact").open(e, "other", LockOptions.DEFAULTS);
+            assertEquals(Optional.empty(), other.describeAddress(t.at(CitronLayout.TREE_OFFSET)),
+                    "a protocol that names no words says nothing");
         }
     }
 }

@@ -516,9 +516,9 @@ class CitronScaleSimTest {
                 manager.scaleUp();
                 unitsSeen[0] = manager.units();
                 me.clock().sleepNanos(300 * US);
-                assertThrows(IllegalArgumentException.class, () -> CitronProtocol.scaleDown(manager, 1_024));
+                assertThrows(IllegalArgumentException.class, () -> manager.scaleDown(1_024));
                 long t = fabric.observerNanoTime();
-                CitronProtocol.scaleDown(manager, 256);
+                manager.scaleDown(256);
                 took[0] = fabric.observerNanoTime() - t;
                 unitsSeen[1] = manager.units();
                 me.clock().sleepNanos(300 * US);

@@ -241,7 +241,7 @@ class CitronSimTest {
                 var violations = RangeExclusionChecker.violations(history.holds());
                 assertTrue(violations.isEmpty(), "pause at " + pauseAt + " ns: " + violations);
                 assertEquals(2, history.holds().size(), "both granted (pause at " + pauseAt + " ns)");
-                timingAborts += CitronProtocol.counters(bob).timingAborts();
+                timingAborts += CitronCounters.of(bob.stats()).timingAborts();
             }
         }
         assertTrue(timingAborts > 0, "some pause fell between Bob's READ and his notification");

@@ -95,7 +95,7 @@ class CitronSlowRequestSimTest {
             List<Hold> holds = history.holds();
             List<Violation> v = new ArrayList<>(RangeExclusionChecker.violations(holds));
             v.addAll(RangeExclusionChecker.fencing(holds));
-            return new Run(holds, v, CitronProtocol.counters(locks.get(SLOW)), CitronProtocol.counters(locks.get(2)),
+            return new Run(holds, v, CitronCounters.of(locks.get(SLOW).stats()), CitronCounters.of(locks.get(2).stats()),
                     ((CitronClient) locks.get(SLOW)).staleNotifications());
         }
     }
@@ -167,8 +167,8 @@ class CitronSlowRequestSimTest {
             List<Hold> holds = history.holds();
             List<Violation> all = new ArrayList<>(RangeExclusionChecker.violations(holds));
             List<Violation> bad = all.stream().filter(v -> !involvesLongHold(v)).toList();
-            long resets = CitronProtocol.counters(locks.get(1)).ticketResets()
-                    + CitronProtocol.counters(locks.get(2)).ticketResets();
+            long resets = CitronCounters.of(locks.get(1).stats()).ticketResets()
+                    + CitronCounters.of(locks.get(2).stats()).ticketResets();
             System.out.printf("late vacate: %d grants, %d hazards, %d ticket resets%n", holds.size(),
                     all.size() - bad.size(), resets);
             assertTrue(resets > 0, "a waiter took the stuck turn over");

@@ -7,8 +7,8 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.range.RangeBenchConfig;
-import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.sim.SimConfig;
 
 import java.util.ArrayList;
@@ -62,18 +62,18 @@ public final class CitronAbortRateExperiment implements Experiment {
     @Override
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
-        List<RangeRunResult> all = new ArrayList<>();
+        List<RunResult> all = new ArrayList<>();
         int total = CLIENTS.length + MS.length + T_WAITS_NS.length + FENCING_CLIENTS.length
                 + SERIAL_CLIENTS.length * SERIAL_NS.length;
         // (the runs of the clients sweep come first in 'all': the fencing table reuses them)
         int[] done = {0};
         ExperimentTable.Builder byClients = new ExperimentTable.Builder("vs clients (m = 4, T_wait = 15 us)",
                 "clients", "abort rate", "goodput, Mops/s", "p50/p99, us");
-        RangeRunResult first = null;
-        RangeRunResult last = null;
+        RunResult first = null;
+        RunResult last = null;
         double peak = 0;
         for (int n : CLIENTS) {
-            RangeRunResult r = run(settings, n, List.of(), "clients " + n, done, total);
+            RunResult r = run(settings, n, List.of(), "clients " + n, done, total);
             all.add(r);
             byClients.row(Integer.toString(n), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
             first = first == null ? r : first;
@@ -83,14 +83,14 @@ public final class CitronAbortRateExperiment implements Experiment {
         ExperimentTable.Builder byM = new ExperimentTable.Builder("vs m (" + FIXED_CLIENTS + " clients, T_wait = 15 us)",
                 "m", "abort rate", "goodput, Mops/s", "p50/p99, us");
         for (int m : MS) {
-            RangeRunResult r = run(settings, FIXED_CLIENTS, List.of("citron.m=" + m), "m " + m, done, total);
+            RunResult r = run(settings, FIXED_CLIENTS, List.of("citron.m=" + m), "m " + m, done, total);
             all.add(r);
             byM.row(Integer.toString(m), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
         }
         ExperimentTable.Builder byT = new ExperimentTable.Builder("vs T_wait (" + FIXED_CLIENTS + " clients, m = 4)",
                 "T_wait, us", "abort rate", "goodput, Mops/s", "p50/p99, us");
         for (long t : T_WAITS_NS) {
-            RangeRunResult r = run(settings, FIXED_CLIENTS, List.of("citron.t-wait-ns=" + t), "T_wait " + t + " ns",
+            RunResult r = run(settings, FIXED_CLIENTS, List.of("citron.t-wait-ns=" + t), "T_wait " + t + " ns",
                     done, total);
             all.add(r);
             byT.row(Long.toString(t / 1_000), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
@@ -99,12 +99,12 @@ public final class CitronAbortRateExperiment implements Experiment {
         ExperimentTable.Builder fencing = new ExperimentTable.Builder(
                 "cost of fencing tokens (option fencing; not in the paper, which has none)", "clients",
                 "goodput off / on, Mops/s", "on / off", "p50/p99 off, us", "p50/p99 on, us", "abort rate off / on");
-        RangeRunResult fenceOn = null; // the last row's fencing-on run
+        RunResult fenceOn = null; // the last row's fencing-on run
         for (int n : FENCING_CLIENTS) {
             int same = java.util.Arrays.stream(CLIENTS).boxed().toList().indexOf(n);
-            RangeRunResult off = same >= 0 ? all.get(same) // the clients sweep's run (fencing off)
+            RunResult off = same >= 0 ? all.get(same) // the clients sweep's run (fencing off)
                     : run(settings, n, List.of(), "fencing off, clients " + n, done, total);
-            RangeRunResult on = run(settings, n, List.of("citron.fencing=1"), "fencing on, clients " + n, done, total);
+            RunResult on = run(settings, n, List.of("citron.fencing=1"), "fencing on, clients " + n, done, total);
             all.add(on);
             fenceOn = on;
             fencing.row(Integer.toString(n), RangeMicrobench.f2(off.goodput() / 1e6) + " / "
@@ -122,7 +122,7 @@ public final class CitronAbortRateExperiment implements Experiment {
         ExperimentTable.Builder serial = new ExperimentTable.Builder("sensitivity to the simulator's serialization of "
                 + "atomics on one word (SimConfig.sameWordSerialNs; not a protocol option): abort rate / goodput, "
                 + "Mops/s", serialColumns.toArray(String[]::new));
-        RangeRunResult[][] bySerial = new RangeRunResult[SERIAL_CLIENTS.length][SERIAL_NS.length];
+        RunResult[][] bySerial = new RunResult[SERIAL_CLIENTS.length][SERIAL_NS.length];
         for (int i = 0; i < SERIAL_CLIENTS.length; i++) {
             int n = SERIAL_CLIENTS[i];
             List<String> row = new ArrayList<>(List.of(Integer.toString(n)));
@@ -130,7 +130,7 @@ public final class CitronAbortRateExperiment implements Experiment {
             for (int j = 0; j < SERIAL_NS.length; j++) {
                 long ns = SERIAL_NS[j];
                 settings.progress(++done[0], total, "clients " + n + ", " + ns + " ns per atomic on one word");
-                RangeRunResult r = RangeMicrobench.of("citron", RangeBenchConfig.MIXED, 0.9, n).withSameWordSerialNs(ns)
+                RunResult r = RangeMicrobench.of("citron", RangeWorkload.MIXED, 0.9, n).withSameWordSerialNs(ns)
                         .run(settings);
                 all.add(r);
                 bySerial[i][j] = r;
@@ -138,9 +138,9 @@ public final class CitronAbortRateExperiment implements Experiment {
             }
             serial.row(row.toArray(String[]::new));
         }
-        RangeRunResult fenceOff = all.get(java.util.Arrays.stream(CLIENTS).boxed().toList()
+        RunResult fenceOff = all.get(java.util.Arrays.stream(CLIENTS).boxed().toList()
                 .indexOf(FENCING_CLIENTS[FENCING_CLIENTS.length - 1]));
-        RangeRunResult last150 = bySerial[SERIAL_CLIENTS.length - 1][0];
+        RunResult last150 = bySerial[SERIAL_CLIENTS.length - 1][0];
         double peak150 = java.util.Arrays.stream(bySerial).mapToDouble(r -> r[0].goodput()).max().orElse(0);
         String discussion = String.format(java.util.Locale.ROOT, "Agrees: the abort rate grows with clients and "
                 + "falls as T_wait or m grows, and m = 4 / T_wait = 15 us is a reasonable middle. Differs: (1) no abort "
@@ -166,11 +166,11 @@ public final class CitronAbortRateExperiment implements Experiment {
                 + "round trips leave room. Fencing tokens (not in the paper) change goodput by %+.0f%% at %d "
                 + "clients (within run-to-run noise if near 0): one more FAA per node acquisition, on one word "
                 + "every acquisition hits (3.7 M/s at 270 ns).",
-                last.timingAbortsPerAcquisition(), peak == 0 ? 0 : 100 * last.goodput() / peak,
-                SERIAL_NS[0], last150.timingAbortsPerAcquisition(),
+                last.timingAbortsPerOperation(), peak == 0 ? 0 : 100 * last.goodput() / peak,
+                SERIAL_NS[0], last150.timingAbortsPerOperation(),
                 Math.abs(log10(last150) + 2) <= 1 ? "inside" : "outside", last150.goodput() / 1e6,
                 peak150 == 0 ? 0 : 100 * last150.goodput() / peak150, peak == 0 ? 0 : 100 * last.goodput() / peak,
-                SERIAL_NS[1], bySerial[SERIAL_CLIENTS.length - 1][1].timingAbortsPerAcquisition(),
+                SERIAL_NS[1], bySerial[SERIAL_CLIENTS.length - 1][1].timingAbortsPerOperation(),
                 fenceOff.goodput() == 0 ? 0 : 100 * (fenceOn.goodput() / fenceOff.goodput() - 1),
                 FENCING_CLIENTS[FENCING_CLIENTS.length - 1]);
         List<ExperimentRow> rows = new ArrayList<>();
@@ -192,23 +192,23 @@ public final class CitronAbortRateExperiment implements Experiment {
                 discussion, System.nanoTime() - wallStart);
     }
 
-    private static RangeRunResult run(ExperimentSettings settings, int clients, List<String> options, String label,
+    private static RunResult run(ExperimentSettings settings, int clients, List<String> options, String label,
                                       int[] done, int total) {
         settings.progress(++done[0], total, label);
-        return RangeMicrobench.of("citron", RangeBenchConfig.MIXED, 0.9, clients).withOptions(options).run(settings);
+        return RangeMicrobench.of("citron", RangeWorkload.MIXED, 0.9, clients).withOptions(options).run(settings);
     }
 
-    private static String rate(RangeRunResult r) {
-        return String.format(Locale.ROOT, "%.2e", r.timingAbortsPerAcquisition()) + RangeMicrobench.stuckNote(r);
+    private static String rate(RunResult r) {
+        return String.format(Locale.ROOT, "%.2e", r.timingAbortsPerOperation()) + RangeMicrobench.stuckNote(r);
     }
 
-    private static String serialCell(RangeRunResult r) {
-        return String.format(Locale.ROOT, "%.2e / %.2f", r.timingAbortsPerAcquisition(), r.goodput() / 1e6)
+    private static String serialCell(RunResult r) {
+        return String.format(Locale.ROOT, "%.2e / %.2f", r.timingAbortsPerOperation(), r.goodput() / 1e6)
                 + RangeMicrobench.stuckNote(r);
     }
 
-    private static double log10(RangeRunResult r) {
-        double rate = r.timingAbortsPerAcquisition();
+    private static double log10(RunResult r) {
+        double rate = r.timingAbortsPerOperation();
         return rate <= 0 ? FLOOR_LOG10 : Math.max(FLOOR_LOG10, Math.log10(rate));
     }
 }

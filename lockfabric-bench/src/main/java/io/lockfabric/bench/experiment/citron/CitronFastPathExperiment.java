@@ -7,7 +7,7 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.RunResult;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,7 +62,7 @@ public final class CitronFastPathExperiment implements Experiment {
     @Override
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
-        Map<String, RangeRunResult> runs = new LinkedHashMap<>();
+        Map<String, RunResult> runs = new LinkedHashMap<>();
         int total = SIZES.length * ALPHAS.length * 2;
         int done = 0;
         for (long size : SIZES) {
@@ -87,7 +87,7 @@ public final class CitronFastPathExperiment implements Experiment {
                 List<String> g = new ArrayList<>(List.of("L=" + size + ", " + (fast == 1 ? "on" : "off")));
                 List<String> l = new ArrayList<>(g);
                 for (double alpha : ALPHAS) {
-                    RangeRunResult r = runs.get(key(size, alpha, fast));
+                    RunResult r = runs.get(key(size, alpha, fast));
                     g.add(RangeMicrobench.goodputCell(r));
                     l.add(RangeMicrobench.latencyCell(r));
                 }
@@ -111,7 +111,7 @@ public final class CitronFastPathExperiment implements Experiment {
     }
 
     /** Mean over α in [lo, hi] of (on / off − 1) in percent, of goodput or of the median. */
-    private static double meanChange(Map<String, RangeRunResult> runs, long size, double lo, double hi,
+    private static double meanChange(Map<String, RunResult> runs, long size, double lo, double hi,
                                      boolean goodput) {
         double sum = 0;
         int n = 0;
@@ -119,8 +119,8 @@ public final class CitronFastPathExperiment implements Experiment {
             if (alpha < lo || alpha > hi) {
                 continue;
             }
-            RangeRunResult on = runs.get(key(size, alpha, 1));
-            RangeRunResult off = runs.get(key(size, alpha, 0));
+            RunResult on = runs.get(key(size, alpha, 1));
+            RunResult off = runs.get(key(size, alpha, 0));
             double a = goodput ? on.goodput() : on.acquireLatency().p50Us();
             double b = goodput ? off.goodput() : off.acquireLatency().p50Us();
             if (b > 0) {

@@ -2,8 +2,9 @@ package io.lockfabric.bench.experiment.citron;
 
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.range.RangeMechanism;
-import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.NicProbe;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.citron.CitronProfile;
 import io.lockfabric.sim.NicQueueing;
 
@@ -34,11 +35,11 @@ final class CitronMechanism {
      * Where citron's acquisitions spent their time, one row per labelled run (a run that granted
      * nothing in its measured phase shows dashes: there is nothing to divide by).
      */
-    static ExperimentTable timeTable(String title, Map<String, RangeRunResult> runs) {
+    static ExperimentTable timeTable(String title, Map<String, RunResult> runs) {
         var t = new ExperimentTable.Builder(title, TIME_COLUMNS);
-        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
-            RangeRunResult r = e.getValue();
-            CitronProfile c = r.mechanism().citron();
+        for (Map.Entry<String, RunResult> e : runs.entrySet()) {
+            RunResult r = e.getValue();
+            CitronProfile c = profile(r);
             double ops = r.measuredOps();
             if (ops == 0) {
                 t.row(dashes(TIME_COLUMNS.length, e.getKey(), f2(r.goodput() / 1e6)));
@@ -53,16 +54,16 @@ final class CitronMechanism {
     }
 
     /** The per-size split of step (a)'s ticket waits: us per acquisition of each size, total / ticket. */
-    static ExperimentTable sizeTable(String title, Map<String, RangeRunResult> runs, List<Long> sizes) {
+    static ExperimentTable sizeTable(String title, Map<String, RunResult> runs, List<Long> sizes) {
         String[] columns = new String[sizes.size() + 1];
         columns[0] = "case";
         for (int i = 0; i < sizes.size(); i++) {
             columns[i + 1] = "L=" + sizes.get(i) + ": us/acq, (a) ticket";
         }
         var t = new ExperimentTable.Builder(title, columns);
-        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
-            RangeRunResult r = e.getValue();
-            if (r.mechanism().citronBySize().isEmpty()) {
+        for (Map.Entry<String, RunResult> e : runs.entrySet()) {
+            RunResult r = e.getValue();
+            if (r.statsByGroup().values().stream().noneMatch(CitronProfile::reportedBy)) {
                 continue;
             }
             String[] row = new String[sizes.size() + 1];
@@ -76,18 +77,18 @@ final class CitronMechanism {
     }
 
     /** The memory node's RNIC queueing in each labelled run (dashes where it was not tracked or nothing was granted). */
-    static ExperimentTable nicTable(String title, Map<String, RangeRunResult> runs) {
+    static ExperimentTable nicTable(String title, Map<String, RunResult> runs) {
         var t = new ExperimentTable.Builder(title, NIC_COLUMNS);
-        for (Map.Entry<String, RangeRunResult> e : runs.entrySet()) {
-            RangeRunResult r = e.getValue();
-            NicQueueing q = r.mechanism().nic();
+        for (Map.Entry<String, RunResult> e : runs.entrySet()) {
+            RunResult r = e.getValue();
+            NicQueueing q = queueing(r);
             double ops = r.measuredOps();
             if (q == null || q.verbs() == 0 || ops == 0) {
                 t.row(dashes(NIC_COLUMNS.length, e.getKey()));
                 continue;
             }
-            String[] hot = word(r.mechanism(), q, 0, ops);
-            String[] second = word(r.mechanism(), q, 1, ops);
+            String[] hot = word(r.nic(), q, 0, ops);
+            String[] second = word(r.nic(), q, 1, ops);
             t.row(e.getKey(), f1(q.verbs() / ops), f2(q.unitWaitNs() / 1e3 / q.verbs()),
                     f2(q.wordWaitNs() / 1e3 / q.verbs()), hot[0], hot[1], hot[2], second[0], second[1]);
         }
@@ -103,13 +104,30 @@ final class CitronMechanism {
     }
 
     /** {name, atomics per acquisition, wait per delayed verb} of the {@code i}-th costliest word. */
-    private static String[] word(RangeMechanism m, NicQueueing q, int i, double ops) {
+    private static String[] word(NicProbe m, NicQueueing q, int i, double ops) {
         if (q.words().size() <= i) {
             return new String[] {"-", "-", "-"};
         }
         NicQueueing.Word w = q.words().get(i);
         return new String[] {m.nameOf(w.address()), f2(w.exclusiveVerbs() / ops),
                 f2(w.delayedVerbs() == 0 ? 0 : w.wordWaitNs() / 1e3 / w.delayedVerbs())};
+    }
+
+    /** The memory node's queueing over the run's measured phase, or null if it was not probed. */
+    private static NicQueueing queueing(RunResult r) {
+        NicProbe probe = r.nic();
+        return probe == null ? null : probe.queueing();
+    }
+
+    /** Citron's phase profile over the run's measured phase ({@link CitronProfile#ZERO} for another protocol). */
+    static CitronProfile profile(RunResult r) {
+        return CitronProfile.of(r.stats());
+    }
+
+    /** Citron's phase profile of the clients of range size {@code size}, or null if there is none. */
+    private static CitronProfile profileOfSize(RunResult r, long size) {
+        LockStats s = r.statsByGroup().get(size);
+        return s == null || !CitronProfile.reportedBy(s) ? null : CitronProfile.of(s);
     }
 
     /** Mean t2 − t1 of inequation (1), us (0 if none was checked). */
@@ -123,9 +141,9 @@ final class CitronMechanism {
     }
 
     /** "total / ticket" us per acquisition of size {@code size}. */
-    static String perSize(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
-        long ops = r.opsBySize().getOrDefault(size, 0L);
+    static String perSize(RunResult r, long size) {
+        CitronProfile c = profileOfSize(r, size);
+        long ops = r.opsByGroup().getOrDefault(size, 0L);
         if (c == null || ops == 0) {
             return "-";
         }
@@ -133,35 +151,35 @@ final class CitronMechanism {
     }
 
     /** Ticket wait per acquisition of size {@code size}, us (0 if none). */
-    static double ticketUs(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
-        long ops = r.opsBySize().getOrDefault(size, 0L);
+    static double ticketUs(RunResult r, long size) {
+        CitronProfile c = profileOfSize(r, size);
+        long ops = r.opsByGroup().getOrDefault(size, 0L);
         return c == null || ops == 0 ? 0 : c.ticketNs() / 1e3 / ops;
     }
 
     /** Total us per acquisition of size {@code size} (0 if none). */
-    static double totalUs(RangeRunResult r, long size) {
-        CitronProfile c = r.mechanism().citronBySize().get(size);
-        long ops = r.opsBySize().getOrDefault(size, 0L);
+    static double totalUs(RunResult r, long size) {
+        CitronProfile c = profileOfSize(r, size);
+        long ops = r.opsByGroup().getOrDefault(size, 0L);
         return c == null || ops == 0 ? 0 : c.totalNs() / 1e3 / ops;
     }
 
     /** The costliest word's name, or "-". */
-    static String hottestName(RangeRunResult r) {
-        NicQueueing q = r.mechanism().nic();
-        return q == null || q.words().isEmpty() ? "-" : r.mechanism().nameOf(q.words().get(0).address());
+    static String hottestName(RunResult r) {
+        NicQueueing q = queueing(r);
+        return q == null || q.words().isEmpty() ? "-" : r.nic().nameOf(q.words().get(0).address());
     }
 
     /** Atomics and writes per acquisition on the costliest word (0 if unknown). */
-    static double hottestAtomics(RangeRunResult r) {
-        NicQueueing q = r.mechanism().nic();
+    static double hottestAtomics(RunResult r) {
+        NicQueueing q = queueing(r);
         return q == null || q.words().isEmpty() || r.measuredOps() == 0 ? 0
                 : q.words().get(0).exclusiveVerbs() / (double) r.measuredOps();
     }
 
     /** Unit wait per verb, us (0 if unknown). */
-    static double unitWaitUs(RangeRunResult r) {
-        NicQueueing q = r.mechanism().nic();
+    static double unitWaitUs(RunResult r) {
+        NicQueueing q = queueing(r);
         return q == null || q.verbs() == 0 ? 0 : q.unitWaitNs() / 1e3 / q.verbs();
     }
 

@@ -7,8 +7,8 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.range.RangeBenchConfig;
-import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.sim.SimConfig;
 
 import java.util.ArrayList;
@@ -61,8 +61,8 @@ public final class CitronMixedExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         List<String> protocols = RangeMicrobench.protocols(settings, RangeMicrobench.RANGE_PROTOCOLS);
-        Map<String, RangeRunResult> runs = new LinkedHashMap<>();
-        Map<String, RangeRunResult> serialRuns = new LinkedHashMap<>();
+        Map<String, RunResult> runs = new LinkedHashMap<>();
+        Map<String, RunResult> serialRuns = new LinkedHashMap<>();
         long compared = java.util.Arrays.stream(PAPER_GAIN).filter(g -> g != 0).count();
         int total = protocols.size() * (CLIENTS.length + (int) compared);
         int done = 0;
@@ -71,7 +71,7 @@ public final class CitronMixedExperiment implements Experiment {
                 int clients = CLIENTS[i];
                 String key = key(protocol, clients);
                 settings.progress(++done, total, key);
-                RangeMicrobench bench = RangeMicrobench.of(protocol, RangeBenchConfig.MIXED, 0.9, clients);
+                RangeMicrobench bench = RangeMicrobench.of(protocol, RangeWorkload.MIXED, 0.9, clients);
                 runs.put(key, bench.run(settings));
                 if (PAPER_GAIN[i] != 0) {
                     settings.progress(++done, total, key + ", " + SERIAL_NS + " ns per atomic on one word");
@@ -91,7 +91,7 @@ public final class CitronMixedExperiment implements Experiment {
             List<String> g = new ArrayList<>(List.of(protocol));
             List<String> l = new ArrayList<>(List.of(protocol));
             for (int n : CLIENTS) {
-                RangeRunResult r = runs.get(key(protocol, n));
+                RunResult r = runs.get(key(protocol, n));
                 g.add(RangeMicrobench.goodputCell(r) + " (" + RangeMicrobench.f2(r.goodput(1) / 1e6) + " / "
                         + RangeMicrobench.f2(r.goodput(16) / 1e6) + " / " + RangeMicrobench.f2(r.goodput(256) / 1e6)
                         + ")");
@@ -121,7 +121,7 @@ public final class CitronMixedExperiment implements Experiment {
             }
             serial.row(row.toArray(String[]::new));
         }
-        Map<String, RangeRunResult> mech = new LinkedHashMap<>();
+        Map<String, RunResult> mech = new LinkedHashMap<>();
         if (protocols.contains("citron")) {
             for (int i = 0; i < CLIENTS.length; i++) {
                 if (PAPER_GAIN[i] != 0) {
@@ -137,7 +137,7 @@ public final class CitronMixedExperiment implements Experiment {
                     + "acquisition by step of Algorithm 2, node attempts and timing aborts per acquisition, inequation "
                     + "(1)'s mean t2 - t1 (T_wait = 15 us) and the ancestor READ batch's share of it", mech));
             tables.add(CitronMechanism.sizeTable("citron by range size: us per acquisition, total / in step (a) "
-                    + "ticket waits", mech, RangeBenchConfig.MIXED));
+                    + "ticket waits", mech, RangeWorkload.MIXED));
             tables.add(CitronMechanism.nicTable("citron at the memory node's RNIC (measured phase): verbs per "
                     + "acquisition, waits per verb for a processing unit and for a word, the two words that cost the "
                     + "most word wait", mech));
@@ -198,8 +198,8 @@ public final class CitronMixedExperiment implements Experiment {
         if (protocols.contains("citron")) {
             long starved = 0;
             for (int n : CLIENTS) {
-                RangeRunResult r = runs.get(key("citron", n));
-                for (long size : RangeBenchConfig.MIXED) {
+                RunResult r = runs.get(key("citron", n));
+                for (long size : RangeWorkload.MIXED) {
                     if (r.goodput(size) == 0) {
                         starved++;
                     }
@@ -208,7 +208,7 @@ public final class CitronMixedExperiment implements Experiment {
             rows.add(new ExperimentRow("all client counts", "citron range sizes with no goodput (starved)", 0, starved,
                     "count", Band.absolute(0.5)));
         }
-        List<RangeRunResult> all = new ArrayList<>(runs.values());
+        List<RunResult> all = new ArrayList<>(runs.values());
         all.addAll(serialRuns.values());
         rows.add(RangeMicrobench.exclusionRow(all));
         return new ExperimentResult(NAME, reference(), description(),
@@ -219,7 +219,7 @@ public final class CitronMixedExperiment implements Experiment {
     }
 
     /** Citron's goodput over the best baseline's at {@code clients} (0 if no baseline had any). */
-    private static double citronOverBest(Map<String, RangeRunResult> runs, List<String> baselines, int clients) {
+    private static double citronOverBest(Map<String, RunResult> runs, List<String> baselines, int clients) {
         double best = baselines.stream().mapToDouble(b -> runs.get(key(b, clients)).goodput()).max().orElse(0);
         return best == 0 ? 0 : runs.get(key("citron", clients)).goodput() / best;
     }
@@ -232,16 +232,16 @@ public final class CitronMixedExperiment implements Experiment {
      * The measured "why" of the discussion, quoting the mechanism tables: the timing-abort collapse
      * at the default serialization and the ticket queue that bounds goodput without it.
      */
-    static String whyMeasured(Map<String, RangeRunResult> mech) {
+    static String whyMeasured(Map<String, RunResult> mech) {
         long def = SimConfig.DEFAULT_SAME_WORD_SERIAL_NS;
-        RangeRunResult low = mech.get(mechKey(63, def));
-        RangeRunResult mid = mech.get(mechKey(129, def));
-        RangeRunResult mid150 = mech.get(mechKey(129, SERIAL_NS));
-        RangeRunResult top150 = mech.get(mechKey(192, SERIAL_NS));
+        RunResult low = mech.get(mechKey(63, def));
+        RunResult mid = mech.get(mechKey(129, def));
+        RunResult mid150 = mech.get(mechKey(129, SERIAL_NS));
+        RunResult top150 = mech.get(mechKey(192, SERIAL_NS));
         if (low == null || mid == null || mid150 == null || top150 == null) {
             return "(The mechanism tables need citron at 63, 129 and 192 clients.) ";
         }
-        var cm = mid.mechanism().citron();
+        var cm = CitronMechanism.profile(mid);
         double ops = Math.max(1, mid.measuredOps());
         return "Why, measured (the three mechanism tables): at 129 clients and " + def + " ns an acquisition takes "
                 + f1(cm.totalNs() / 1e3 / ops) + " us, " + f1(cm.ticketNs() / 1e3 / ops) + " of them in step (a) "
@@ -249,7 +249,7 @@ public final class CitronMixedExperiment implements Experiment {
                 + " in abort backoff, with " + f2(mid.timingAborts() / ops) + " timing aborts per acquisition (63 "
                 + "clients: " + f2(low.timingAborts() / Math.max(1.0, low.measuredOps())) + "): inequation (1)'s "
                 + "t2 - t1 averages " + f1(CitronMechanism.spanUs(cm)) + " us against T_wait = 15 us (63 clients: "
-                + f1(CitronMechanism.spanUs(low.mechanism().citron())) + " us), " + f1(CitronMechanism.ancestorReadUs(cm))
+                + f1(CitronMechanism.spanUs(CitronMechanism.profile(low))) + " us), " + f1(CitronMechanism.ancestorReadUs(cm))
                 + " us of it the step (b) batch of ancestor READs, which the simulated RNIC runs one verb after "
                 + "another. The word that costs the most wait is " + CitronMechanism.hottestName(mid) + ", the "
                 + "stand-in for the top m - 1 levels that every request in [0, N/64) notifies (most of the Zipf-0.9 "
@@ -258,7 +258,7 @@ public final class CitronMixedExperiment implements Experiment {
                 + "NIC units, so the wait per verb for a unit grows from " + f2(CitronMechanism.unitWaitUs(low)) + " to "
                 + f2(CitronMechanism.unitWaitUs(mid)) + " us, round trips stretch past T_wait, and each abort puts two "
                 + "more atomics on that word: a collapse. Verbs per acquisition grow from "
-                + f1(low.verbsPerAcquisition().oneSided()) + " to " + f1(mid.verbsPerAcquisition().oneSided()) + " (a "
+                + f1(low.lockOpsPerCycle().oneSided()) + " to " + f1(mid.lockOpsPerCycle().oneSided()) + " (a "
                 + "leaf acquired and released without contention takes 20 at N = 2^28: 11 ancestor READs, the MCAS, "
                 + "3 MFAAs and the root READ, then an MCAS and 3 MFAAs; the paper counts round trips, two at best). "
                 + "Our client matches the paper on this path (notify set and stand-in, batches, abort test); its "

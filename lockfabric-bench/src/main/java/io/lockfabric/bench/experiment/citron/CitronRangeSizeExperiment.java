@@ -7,7 +7,7 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.range.RangeRunResult;
+import io.lockfabric.bench.RunResult;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,7 +80,7 @@ public final class CitronRangeSizeExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         List<String> protocols = RangeMicrobench.protocols(settings, RangeMicrobench.RANGE_PROTOCOLS);
-        Map<String, RangeRunResult> runs = new LinkedHashMap<>();
+        Map<String, RunResult> runs = new LinkedHashMap<>();
         int total = SIZES.length * protocols.size() * CLIENTS.length;
         int done = 0;
         for (long size : SIZES) {
@@ -96,9 +96,9 @@ public final class CitronRangeSizeExperiment implements Experiment {
         tables.add(matrix("goodput, Mops/s", protocols, runs, RangeMicrobench::goodputCell));
         tables.add(matrix("acquire latency p50 / p99, us", protocols, runs, RangeMicrobench::latencyCell));
         tables.add(matrix("verbs per acquisition / aborts per acquisition", protocols, runs,
-                r -> RangeMicrobench.f2(r.verbsPerAcquisition().oneSided()) + " / "
-                        + RangeMicrobench.f2(r.abortsPerAcquisition())));
-        Map<String, RangeRunResult> mech = new LinkedHashMap<>();
+                r -> RangeMicrobench.f2(r.lockOpsPerCycle().oneSided()) + " / "
+                        + RangeMicrobench.f2(r.abortsPerOperation())));
+        Map<String, RunResult> mech = new LinkedHashMap<>();
         if (protocols.contains("citron")) {
             for (long size : SIZES) {
                 for (int clients : MECHANISM_CLIENTS) {
@@ -116,7 +116,7 @@ public final class CitronRangeSizeExperiment implements Experiment {
         List<String> leftOut = new ArrayList<>();
         Compare c = new Compare(runs, protocols, rows, leftOut);
         c.mean("L=1", "goodput citron / ss-exact (mean over clients)", 1 - 0.446, "citron", "ss-exact", 1,
-                RangeRunResult::goodput);
+                RunResult::goodput);
         c.mean("L=1", "p99 citron / ss-exact (mean)", 1.83, "citron", "ss-exact", 1, CitronRangeSizeExperiment::p99);
         c.peak("L=1", "peak goodput ss-over / citron", 0.832, "ss-over", "citron", 1);
         c.peak("L=1", "peak goodput ss-under / citron", 0.166, "ss-under", "citron", 1);
@@ -144,20 +144,20 @@ public final class CitronRangeSizeExperiment implements Experiment {
     }
 
     /** The discussion's measured sentence, quoting the mechanism tables ("" without citron). */
-    static String measuredWhy(Map<String, RangeRunResult> mech) {
-        RangeRunResult l1 = mech.get(mechKey(1, 192));
-        RangeRunResult l1peak = mech.get(mechKey(1, 24));
-        RangeRunResult l256 = mech.get(mechKey(256, 192));
+    static String measuredWhy(Map<String, RunResult> mech) {
+        RunResult l1 = mech.get(mechKey(1, 192));
+        RunResult l1peak = mech.get(mechKey(1, 24));
+        RunResult l256 = mech.get(mechKey(256, 192));
         if (l1 == null || l1peak == null || l256 == null) {
             return "";
         }
-        var c1 = l1.mechanism().citron();
-        var c256 = l256.mechanism().citron();
+        var c1 = CitronMechanism.profile(l1);
+        var c256 = CitronMechanism.profile(l256);
         double ops1 = Math.max(1, l1.measuredOps());
         double ops256 = Math.max(1, l256.measuredOps());
         return " Measured (mechanism tables): for (1), at L = 1 and 192 clients inequation (1)'s t2 - t1 averages "
                 + CitronMechanism.f1(CitronMechanism.spanUs(c1)) + " us against T_wait = 15 us (24 clients: "
-                + CitronMechanism.f1(CitronMechanism.spanUs(l1peak.mechanism().citron())) + " us), "
+                + CitronMechanism.f1(CitronMechanism.spanUs(CitronMechanism.profile(l1peak))) + " us), "
                 + CitronMechanism.f2(l1.timingAborts() / ops1) + " timing aborts and "
                 + CitronMechanism.f2(c1.nodeAttempts() / ops1) + " node attempts per acquisition; the costliest word is "
                 + CitronMechanism.hottestName(l1) + " with " + CitronMechanism.f2(CitronMechanism.hottestAtomics(l1))
@@ -169,12 +169,12 @@ public final class CitronRangeSizeExperiment implements Experiment {
                 + "of the level-10 node over [0, 256), which every range starting in [0, 192] locks.";
     }
 
-    static double p99(RangeRunResult r) {
+    static double p99(RunResult r) {
         return r.acquireLatency().p99Us();
     }
 
     /** Ratios of two protocols' runs at one size, added as rows when both ran. */
-    record Compare(Map<String, RangeRunResult> runs, List<String> protocols, List<ExperimentRow> rows,
+    record Compare(Map<String, RunResult> runs, List<String> protocols, List<ExperimentRow> rows,
                    List<String> leftOut) {
         boolean ran(String metric, String a, String b) {
             if (protocols.contains(a) && protocols.contains(b)) {
@@ -197,7 +197,7 @@ public final class CitronRangeSizeExperiment implements Experiment {
         }
 
         void mean(String caseName, String metric, double paper, String a, String b, long size,
-                  ToDoubleFunction<RangeRunResult> value) {
+                  ToDoubleFunction<RunResult> value) {
             if (ran(caseName + " " + metric, a, b)) {
                 double sum = 0;
                 int n = 0;
@@ -214,11 +214,11 @@ public final class CitronRangeSizeExperiment implements Experiment {
     }
 
     private interface Cell {
-        String of(RangeRunResult r);
+        String of(RunResult r);
     }
 
     /** Rows: protocol at each size; columns: clients. */
-    private static ExperimentTable matrix(String title, List<String> protocols, Map<String, RangeRunResult> runs,
+    private static ExperimentTable matrix(String title, List<String> protocols, Map<String, RunResult> runs,
                                           Cell cell) {
         List<String> columns = new ArrayList<>(List.of("protocol, L"));
         for (int n : CLIENTS) {

@@ -15,7 +15,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
-import io.lockfabric.lock.RangeLockClient;
+import io.lockfabric.lock.citron.CitronClient;
 import io.lockfabric.lock.citron.CitronProtocol;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -148,7 +148,7 @@ public final class CitronScaleUpExperiment implements Experiment {
         try (SimFabric fabric = new SimFabric(cluster)) {
             History history = new History(fabric::observerNanoTime);
             List<Endpoint> endpoints = new ArrayList<>();
-            List<RangeLockClient> clients = new ArrayList<>();
+            List<CitronClient> clients = new ArrayList<>();
             String table = "fig10-" + units + "-" + settings.seed();
             for (int i = 0; i < WRITERS; i++) {
                 Endpoint e = fabric.newEndpoint();
@@ -161,7 +161,7 @@ public final class CitronScaleUpExperiment implements Experiment {
             List<SimProcess> processes = new ArrayList<>();
             for (int i = 0; i < WRITERS; i++) {
                 int writer = i;
-                RangeLockClient c = clients.get(i);
+                CitronClient c = clients.get(i);
                 History.Recorder rec = history.recorder(i);
                 ClientThread th = fabric.spawn("fig10-writer-" + i, () -> {
                     for (long j = 0; fabric.observerNanoTime() < end; j++) {
@@ -172,7 +172,7 @@ public final class CitronScaleUpExperiment implements Experiment {
                         RangeGrant g = c.acquire(first, last, Mode.EXCLUSIVE);
                         rec.granted(g);
                         long now = fabric.observerNanoTime();
-                        long n = CitronProtocol.treeUnits(c);
+                        long n = c.units();
                         if (now < end) {
                             perBucket[(int) ((now - start) / (BUCKET_MS * 1_000_000))]++;
                         }
@@ -192,7 +192,7 @@ public final class CitronScaleUpExperiment implements Experiment {
             long stuck = processes.stream().filter(pr -> !pr.finished()).count();
             var holds = history.holds();
             List<Violation> v = RangeExclusionChecker.violations(holds);
-            for (RangeLockClient c : clients) {
+            for (CitronClient c : clients) {
                 c.close();
             }
             for (Endpoint e : endpoints) {

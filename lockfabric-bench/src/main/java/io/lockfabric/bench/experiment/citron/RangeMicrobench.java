@@ -4,13 +4,14 @@ import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
-import io.lockfabric.bench.range.RangeBenchConfig;
-import io.lockfabric.bench.range.RangeRunResult;
-import io.lockfabric.bench.range.RangeRunner;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.range.RangeWorkload;
+import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.check.Violation;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.lock.citron.CitronProtocol;
+import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 
@@ -68,17 +69,17 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
     }
 
     /** Runs on a fresh simulated cluster: clients over as many of the 3 CNs as they fill evenly. */
-    RangeRunResult run(ExperimentSettings settings) {
+    RunResult run(ExperimentSettings settings) {
         int cns = clients % TESTBED_COMPUTE_NODES == 0 ? TESTBED_COMPUTE_NODES : 1;
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(clients / cns)
                 .sameWordSerialNs(sameWordSerialNs).seed(settings.seed()).build();
-        RangeBenchConfig workload = RangeBenchConfig.builder().clients(clients).sizes(sizes).zipf(zipf)
+        RangeWorkload workload = RangeWorkload.builder().clients(clients).sizes(sizes).zipf(zipf)
                 .warmupNs(settings.warmupOr(warmupNs)).durationNs(settings.durationOr(durationNs))
                 .seed(settings.seed()).options(options).build();
         RangeLockProtocol p = RangeLockProtocols.byName(protocol);
         workload.validateOptions(List.of(p));
         try (SimFabric fabric = new SimFabric(cluster)) {
-            return new RangeRunner(fabric, false, settings.progressOut()).run(p, workload);
+            return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(p, workload);
         }
     }
 
@@ -107,31 +108,31 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
      * Overlaps of exclusive ranges found by the checker (a correctness failure, never expected);
      * stuck clients are liveness findings, shown in the tables instead.
      */
-    static long overlaps(RangeRunResult r) {
+    static long overlaps(RunResult r) {
         return r.violations().stream().filter(v -> !(v instanceof Violation.Stuck)).count();
     }
 
-    static long stuck(RangeRunResult r) {
+    static long stuck(RunResult r) {
         return r.violations().stream().filter(v -> v instanceof Violation.Stuck).count();
     }
 
     /** A goodput cell in Mops/s, with {@code (N stuck)} when clients never finished. */
-    static String goodputCell(RangeRunResult r) {
+    static String goodputCell(RunResult r) {
         return String.format(Locale.ROOT, "%.2f", r.goodput() / 1e6) + stuckNote(r);
     }
 
-    static String latencyCell(RangeRunResult r) {
+    static String latencyCell(RunResult r) {
         return String.format(Locale.ROOT, "%.1f/%.0f", r.acquireLatency().p50Us(), r.acquireLatency().p99Us())
                 + stuckNote(r);
     }
 
-    static String stuckNote(RangeRunResult r) {
+    static String stuckNote(RunResult r) {
         long s = stuck(r);
         return s == 0 ? "" : " (" + s + " stuck)";
     }
 
     /** The correctness row every range experiment carries: no overlap of exclusive ranges in any run. */
-    static ExperimentRow exclusionRow(List<RangeRunResult> runs) {
+    static ExperimentRow exclusionRow(List<RunResult> runs) {
         long overlaps = runs.stream().mapToLong(RangeMicrobench::overlaps).sum();
         return new ExperimentRow("all runs", "range exclusion violations", 0, overlaps, "count", Band.absolute(0.5));
     }

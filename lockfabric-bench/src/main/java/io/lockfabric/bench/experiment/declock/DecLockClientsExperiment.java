@@ -8,7 +8,7 @@ import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
 import io.lockfabric.bench.RunResult;
-import io.lockfabric.lock.declock.DecLockClient;
+import io.lockfabric.lock.declock.DecLockCounters;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,11 +73,10 @@ public final class DecLockClientsExperiment implements Experiment {
                 settings.progress(++done, total, key);
                 long[] handovers = new long[2];
                 runs.put(key, DecLockMicrobench.testbed(protocol, WARMUP_NS, DURATION_NS)
-                        .withClients(point[0], point[1]).run(settings, c -> {
-                            if (c instanceof DecLockClient d) {
-                                handovers[0] += d.localHandovers();
-                                handovers[1] += d.cqlAcquisitions();
-                            }
+                        .withClients(point[0], point[1]).run(settings, stats -> {
+                            DecLockCounters d = DecLockCounters.of(stats);
+                            handovers[0] += d.localHandovers();
+                            handovers[1] += d.cqlAcquisitions();
                         }));
                 if (handovers[1] > 0) {
                     localPerCql.put(key, handovers[0] / (double) handovers[1]);

@@ -3,13 +3,14 @@ package io.lockfabric.bench.experiment.declock;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.check.Hold;
 import io.lockfabric.fabric.VerbKind;
-import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockStats;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.NicQueueing;
 import io.lockfabric.sim.SimConfig;
@@ -124,8 +125,11 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
         return run(settings, c -> { });
     }
 
-    /** As {@link #run(ExperimentSettings)}, handing every lock client to {@code observer} after the run. */
-    RunResult run(ExperimentSettings settings, Consumer<LockClient> observer) {
+    /**
+     * As {@link #run(ExperimentSettings)}, handing every lock client's statistics (whole run) to
+     * {@code observer} after the run.
+     */
+    RunResult run(ExperimentSettings settings, Consumer<LockStats> observer) {
         return run(settings, observer, null);
     }
 
@@ -155,15 +159,16 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * the run's history and the memory node's NIC queueing; recording adds no verb, so the run is
      * the unprobed one.
      */
-    RunResult run(ExperimentSettings settings, Consumer<LockClient> observer, Probe probe) {
+    RunResult run(ExperimentSettings settings, Consumer<LockStats> observer, Probe probe) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
+        PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
                 .options(ProtocolOptions.parse(runOptions())).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
-            Runner runner = new Runner(fabric, false, settings.progressOut()).withClientObserver(observer);
+            Runner runner = new Runner(new SimDriver(fabric), false, settings.progressOut())
+                    .withStatsObserver(observer);
             if (probe == null) {
                 return runner.run(LockProtocols.byName(protocol), workload);
             }

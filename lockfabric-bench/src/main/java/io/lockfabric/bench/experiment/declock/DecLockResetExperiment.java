@@ -9,6 +9,7 @@ import io.lockfabric.bench.experiment.ExperimentTable;
 
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.lock.declock.CqlClient;
+import io.lockfabric.lock.declock.DecLockCounters;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +26,7 @@ import java.util.OptionalDouble;
  * to acquire that often ({@link CqlClient#forceReset}), exactly as a waiter that timed out would
  * (§4.4 Steps 1–3), while everyone else runs the workload with the default 10 ms timeout. Mostly
  * the reset lock is a hot one (Zipf), with holders and waiters. The latency of a reset is the
- * resetter's, from RST set to the fresh header in place ({@link CqlClient#resetLatenciesNs()}).
+ * resetter's, from RST set to the fresh header in place ({@link DecLockCounters#resetLatenciesNs()}).
  *
  * <p>The paper: the reset latency rises from 83.29 µs to 520.72 µs as clients grow.
  */
@@ -87,9 +88,10 @@ public final class DecLockResetExperiment implements Experiment {
             runs.add(DecLockMicrobench.testbed(PROTOCOL, WARMUP_NS, DURATION_NS).withClients(point[0], point[1])
                     .withOptions(List.of(PROTOCOL + "." + FORCE_OPTION + "=" + FORCE_RESET,
                             PROTOCOL + "." + LEASE_OPTION + "=" + LEASE))
-                    .run(settings, c -> {
-                        if (c instanceof CqlClient cql && cql.forcedResets() > 0) {
-                            for (long ns : cql.resetLatenciesNs()) {
+                    .run(settings, stats -> {
+                        DecLockCounters cql = DecLockCounters.of(stats);
+                        if (cql.forcedResets() > 0) {
+                            for (long ns : cql.resetLatenciesNs().values()) {
                                 resetNs.add(ns);
                             }
                         }

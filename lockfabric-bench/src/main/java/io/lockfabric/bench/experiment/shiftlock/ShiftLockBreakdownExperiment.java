@@ -9,9 +9,9 @@ import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
 import io.lockfabric.bench.RunResult;
-import io.lockfabric.lock.LatencyBreakdown;
-import io.lockfabric.lock.LatencyBreakdown.Item;
-import io.lockfabric.lock.LatencyBreakdown.Part;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +101,7 @@ public final class ShiftLockBreakdownExperiment implements Experiment {
                 settings.progress(++done, total, workload + " " + CLIENTS[i] + " clients");
                 RunResult r = SimMicrobench.testbed("shiftlock", reads, SimMicrobench.ZIPF, WARMUP_NS, DURATION_NS)
                         .withClients(CLIENTS[i]).run(settings);
-                LatencyBreakdown b = r.breakdown();
+                LatencyBreakdown b = LatencyBreakdown.of(r.stats());
                 if (b.isEmpty()) {
                     throw new IllegalStateException("shiftlock reported no latency breakdown");
                 }

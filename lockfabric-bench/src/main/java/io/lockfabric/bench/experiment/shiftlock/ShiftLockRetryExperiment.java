@@ -7,14 +7,15 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.experiment.shiftlock.IdealCasOracle;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.lock.LockProtocol;
-import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.TruncatedExponentialBackoff;
-import io.lockfabric.bench.experiment.shiftlock.IdealCasOracle;
+import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 
@@ -178,7 +179,7 @@ public final class ShiftLockRetryExperiment implements Experiment {
 
     private Measured measure(Case c, ExperimentSettings settings, long warmupNs, long durationNs) {
         SimConfig testbed = testbed(settings.seed());
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(testbed.clients()).locks(1).zipf(0)
+        PointWorkload workload = PointWorkload.builder().clients(testbed.clients()).locks(1).zipf(0)
                 .readRatio(0).cs(0).warmupNs(warmupNs).durationNs(durationNs).seed(settings.seed()).build();
         try (SimFabric fabric = new SimFabric(testbed)) {
             CounterSnapshot[] at = new CounterSnapshot[PROFILE_BINS + 1];
@@ -188,7 +189,7 @@ public final class ShiftLockRetryExperiment implements Experiment {
                 fabric.simulation().schedule(start + durationNs * k / PROFILE_BINS,
                         () -> at[bin] = fabric.memoryNodeCounters(0));
             }
-            new Runner(fabric, settings.showProgress(), settings.progressOut())
+            new Runner(new SimDriver(fabric), settings.showProgress(), settings.progressOut())
                     .run(c.protocol().apply(fabric), workload);
             if (at[PROFILE_BINS] == null) { // every client ended exactly at the window's end, before its snapshot
                 at[PROFILE_BINS] = fabric.memoryNodeCounters(0);

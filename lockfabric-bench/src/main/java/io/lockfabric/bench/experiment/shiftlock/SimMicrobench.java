@@ -3,10 +3,11 @@ package io.lockfabric.bench.experiment.shiftlock;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -78,12 +79,13 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
     RunResult run(ExperimentSettings settings) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
-        MicroBenchConfig workload = MicroBenchConfig.builder().clients(clients()).locks(locks).zipf(zipf)
+        PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
                 .options(ProtocolOptions.parse(ArtifactOptions.of(protocol, options))).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
-            return new Runner(fabric, false, settings.progressOut()).run(LockProtocols.byName(protocol), workload);
+            return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(LockProtocols.byName(protocol),
+                    workload);
         }
     }
 

@@ -6,11 +6,12 @@ import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 import io.lockfabric.bench.experiment.Experiments;
 
-import io.lockfabric.bench.MicroBenchConfig;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.point.PointWorkload;
+import io.lockfabric.bench.sim.SimDriver;
+import io.lockfabric.lock.declock.DecLockCounters;
 import io.lockfabric.protocols.LockProtocols;
-import io.lockfabric.lock.declock.CqlClient;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;
@@ -81,15 +82,16 @@ class DecLockExperimentsTest {
      */
     @Test
     void cqlRefetchesAreTheReadsBeyondOnePerRelease() {
-        MicroBenchConfig config = MicroBenchConfig.builder().clients(64).locks(100).zipf(0.99).readRatio(0.5).cs(0)
+        PointWorkload config = PointWorkload.builder().clients(64).locks(100).zipf(0.99).readRatio(0.5).cs(0)
                 .warmupNs(0).operations(20_000).build();
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(4).clientsPerComputeNode(16).build();
         long[] refetches = new long[2];
         RunResult r;
         try (SimFabric fabric = new SimFabric(cluster)) {
-            r = new Runner(fabric, false, System.err).withClientObserver(c -> {
-                refetches[0] += ((CqlClient) c).refetchReads();
-                refetches[1] += ((CqlClient) c).memberReads();
+            r = new Runner(new SimDriver(fabric), false, System.err).withStatsObserver(stats -> {
+                DecLockCounters cql = DecLockCounters.of(stats);
+                refetches[0] += cql.refetchReads();
+                refetches[1] += cql.memberReads();
             }).run(LockProtocols.byName(DecLockMicrobench.CQL), config);
         }
         assertEquals(0, r.resets(), "no reset in this run, so no other READs");

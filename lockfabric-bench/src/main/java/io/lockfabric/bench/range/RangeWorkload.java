@@ -1,5 +1,11 @@
 package io.lockfabric.bench.range;
 
+import io.lockfabric.bench.Phases;
+import io.lockfabric.bench.ReportLayout;
+import io.lockfabric.bench.Trial;
+import io.lockfabric.bench.Workload;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.RangeLockProtocol;
@@ -12,22 +18,36 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The range-lock microbenchmark (spec/workloads.md "Range-lock microbenchmarks", CITRON §4.2): each
- * of {@code clients} clients repeatedly takes an exclusive range [x, x + L) of the address space
- * [0, {@code units}), with the left border x drawn Zipf({@code zipf}) over [0, units − L] (border 0
- * hottest), holds it {@code csNs} (0: release at once, as the paper's lock/unlock runs) and
- * releases it. Client {@code i} always asks for size {@code sizes[i mod sizes.size()]}: one size
- * for a fixed-size run, {1, 16, 256} for the mixed workload (a third of the clients each).
+ * The range-lock microbenchmark (spec/workloads.md "Range-lock microbenchmarks", CITRON §4.2), the
+ * {@code range} kind of {@link Workload}: each client repeatedly takes an exclusive range
+ * [x, x + L) of the address space [0, {@code units}), with the left border x drawn
+ * Zipf({@code zipf}) over [0, units − L] (border 0 hottest), holds it {@code csNs} (0: release at
+ * once, as the paper's lock/unlock runs) and releases it. Client {@code i} always asks for size
+ * {@code sizes[i mod sizes.size()]}: one size for a fixed-size run, {1, 16, 256} for the mixed
+ * workload (a third of the clients each).
  *
- * <p>The measured phase is {@code durationNs} long or {@code operations} operations in total
- * (exactly one is positive), after {@code warmupNs}. Every run records its history and checks range
- * exclusion. {@code options} are protocol options as {@code name=value} (every selected protocol that
- * has the option) or {@code protocol.name=value}; a protocol with a {@code units} option gets
- * {@code units}, and one with a {@code range-size} option (the ss presets) gets L when all clients ask
- * for one size, unless an option sets them. Validated on construction.
+ * <p>Every run records its history and checks range exclusion (on a shared table among this
+ * process's holds only); its clients are reported by range size
+ * ({@link io.lockfabric.bench.RunResult#goodput(long)}, {@link io.lockfabric.bench.RunResult#statsByGroup()}),
+ * and on the simulator it measures the memory node's queueing over its measured phase.
+ * {@code options} are protocol options as {@code name=value} (every selected protocol that has the
+ * option) or {@code protocol.name=value}; a protocol with a {@code units} option gets
+ * {@code units}, and one with a {@code range-size} option (the ss presets) gets L when all clients
+ * ask for one size, unless an option sets them.
+ *
+ * <p>Reported ({@link ReportLayout}) as a table of goodput (overall and per size), acquire
+ * latencies, aborts and timing aborts per acquisition, verbs per acquisition and the check; as CSV;
+ * and as JSON objects holding {@code protocol}, {@code fabric}, {@code clients}, {@code units},
+ * {@code range_size}, {@code zipf}, {@code cs_ns}, {@code seed}, {@code options},
+ * {@code measured_ops}, {@code measured_s}, {@code goodput}, {@code goodput_by_size},
+ * {@code acquire_us} ({@code p50}, {@code p99}, {@code p999}), {@code verbs_per_acquisition} (the
+ * non-zero verb kinds), {@code aborts_per_acquisition}, {@code timing_aborts} (-1 for protocols
+ * that do not count them), {@code holds_checked} and {@code violations}. Validated on construction.
  */
-public record RangeBenchConfig(int clients, long units, List<Long> sizes, double zipf, long csNs, long durationNs,
-                               long operations, long warmupNs, long seed, List<String> options) {
+public record RangeWorkload(Phases phases, long units, List<Long> sizes, double zipf, long csNs, List<String> options)
+        implements Workload<RangeLockProtocol> {
+    /** The kind's name. */
+    public static final String KIND = "range";
     /** N = 2^28: 1 TB in 4 KB pages, the paper's tree. */
     public static final long DEFAULT_UNITS = 1L << 28;
     public static final double DEFAULT_ZIPF = 0.9;
@@ -38,14 +58,14 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
     static final String UNITS_OPTION = "units";
     /** The ss presets' L, from which they derive their segment size. */
     static final String RANGE_SIZE_OPTION = "range-size";
+    /** Slack a run's live clients get after its planned end, beyond its faults and recovery bound. */
+    static final long LIVENESS_SLACK_NS = 50_000_000L;
 
-    public RangeBenchConfig {
+    public RangeWorkload {
+        Objects.requireNonNull(phases, "phases");
         Objects.requireNonNull(sizes, "sizes");
         options = List.copyOf(options);
         sizes = List.copyOf(sizes);
-        if (clients < 1) {
-            throw new IllegalArgumentException("clients must be >= 1, got " + clients);
-        }
         if (units < 1) {
             throw new IllegalArgumentException("units (address space N) must be >= 1, got " + units);
         }
@@ -62,13 +82,6 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
         }
         if (csNs < 0) {
             throw new IllegalArgumentException("critical section length must be >= 0, got " + csNs + " ns");
-        }
-        if (durationNs < 0 || operations < 0 || warmupNs < 0) {
-            throw new IllegalArgumentException("duration, operation count and warmup must be >= 0");
-        }
-        if ((durationNs > 0) == (operations > 0)) {
-            throw new IllegalArgumentException("give either a duration or an operation count, not "
-                    + (durationNs > 0 ? "both" : "neither"));
         }
         for (String pair : options) {
             parsePair(pair);
@@ -115,14 +128,51 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
         return sizes.get(client % sizes.size());
     }
 
-    public boolean byOperations() {
-        return operations > 0;
+    @Override
+    public String kind() {
+        return KIND;
     }
 
-    /** The measured operations client {@code client} does in an operation-count run. */
-    public long operationsOf(int client) {
-        long share = operations / clients;
-        return share + (client < operations % clients ? 1 : 0);
+    @Override
+    public RangeWorkload withSeed(long seed) {
+        return toBuilder().seed(seed).build();
+    }
+
+    /** Always: every range run checks range exclusion. */
+    @Override
+    public boolean check() {
+        return true;
+    }
+
+    @Override
+    public RangeWorkload checked() {
+        return this;
+    }
+
+    /**
+     * 50 ms, plus for a protocol that recovers from crashed clients its recovery bound once per
+     * crash the run suffers.
+     */
+    @Override
+    public long graceNs(FailureModel model, int crashes) {
+        return Workload.addTimes(LIVENESS_SLACK_NS,
+                model.recoversFromCrash() ? Workload.multiplyTime(model.recoveryBoundNs(), crashes) : 0);
+    }
+
+    /** Yes: where ranges collide on the memory node's words is what explains a range run. */
+    @Override
+    public boolean measuresNicQueueing() {
+        return true;
+    }
+
+    @Override
+    public Trial trial(RangeLockProtocol protocol, Fabric fabric, boolean sharedTable) {
+        return new RangeTrial(this, protocol);
+    }
+
+    @Override
+    public ReportLayout layout() {
+        return RangeLayout.INSTANCE;
     }
 
     /**
@@ -131,14 +181,24 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
      * @throws IllegalArgumentException naming the pair
      */
     public void validateOptions(Collection<RangeLockProtocol> protocols) {
-        for (String raw : options) {
+        validateOptions(options, protocols);
+    }
+
+    /**
+     * Checks that every pair of {@code pairs} lands on at least one of {@code protocols} and is one
+     * of its options.
+     *
+     * @throws IllegalArgumentException naming the pair
+     */
+    public static void validateOptions(List<String> pairs, Collection<RangeLockProtocol> protocols) {
+        for (String raw : pairs) {
             String[] p = parsePair(raw);
             if (p[0] != null) {
                 if (protocols.stream().noneMatch(q -> q.name().equals(p[0]))) {
                     throw new IllegalArgumentException("option '" + raw + "' is for range protocol " + p[0]
                             + ", which is not being run");
                 }
-                RangeLockProtocol q = RangeLockProtocols.byName(p[0]);
+                RangeLockProtocol q = protocols.stream().filter(x -> x.name().equals(p[0])).findFirst().orElseThrow();
                 LockOptions.parse(List.of(p[1] + "=" + p[2])).validate(q.name(), q.options());
             } else if (protocols.stream().noneMatch(q -> has(q, p[1]))) {
                 throw new IllegalArgumentException("no selected range protocol has an option '" + p[1] + "'");
@@ -170,6 +230,18 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
             }
         }
         return LockOptions.parse(pairs).validate(protocol.name(), protocol.options());
+    }
+
+    /** The option pairs as given that apply to {@code protocol}: its own and the unqualified ones it has. */
+    public List<String> optionPairsFor(RangeLockProtocol protocol) {
+        List<String> out = new ArrayList<>();
+        for (String raw : options) {
+            String[] p = parsePair(raw);
+            if (p[0] == null ? has(protocol, p[1]) : p[0].equals(protocol.name())) {
+                out.add(raw);
+            }
+        }
+        return out;
     }
 
     /** {protocol or null, name, value}. */
@@ -205,38 +277,23 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.clients = clients;
-        b.units = units;
-        b.sizes = sizes;
-        b.zipf = zipf;
-        b.csNs = csNs;
-        b.durationNs = durationNs;
-        b.operations = operations;
-        b.warmupNs = warmupNs;
-        b.seed = seed;
-        b.options = options;
-        return b;
+        return new Builder().phases(phases).units(units).sizes(sizes).zipf(zipf).csNs(csNs).options(options);
     }
 
     /** Fluent, unvalidated settings; {@link #build()} validates. Not thread-safe. */
-    public static final class Builder {
-        private int clients = DEFAULT_CLIENTS;
+    public static final class Builder extends Phases.Builder<Builder> {
         private long units = DEFAULT_UNITS;
         private List<Long> sizes = List.of(16L);
         private double zipf = DEFAULT_ZIPF;
         private long csNs;
-        private long durationNs = 1_000_000_000L;
-        private long operations;
-        private long warmupNs = 500_000_000L;
-        private long seed = 42;
         private List<String> options = List.of();
 
         private Builder() {
+            super(DEFAULT_CLIENTS, 1_000_000_000L, 500_000_000L, 42);
         }
 
-        public Builder clients(int value) {
-            clients = value;
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -265,38 +322,13 @@ public record RangeBenchConfig(int clients, long units, List<Long> sizes, double
             return this;
         }
 
-        /** Measures for this long (and clears an operation count). */
-        public Builder durationNs(long value) {
-            durationNs = value;
-            operations = 0;
-            return this;
-        }
-
-        /** Measures this many operations in total (and clears a duration). */
-        public Builder operations(long value) {
-            operations = value;
-            durationNs = 0;
-            return this;
-        }
-
-        public Builder warmupNs(long value) {
-            warmupNs = value;
-            return this;
-        }
-
-        public Builder seed(long value) {
-            seed = value;
-            return this;
-        }
-
         public Builder options(List<String> value) {
             options = value;
             return this;
         }
 
-        public RangeBenchConfig build() {
-            return new RangeBenchConfig(clients, units, sizes, zipf, csNs, durationNs, operations, warmupNs, seed,
-                    options);
+        public RangeWorkload build() {
+            return new RangeWorkload(buildPhases(), units, sizes, zipf, csNs, options);
         }
     }
 }

@@ -1,4 +1,6 @@
-package io.lockfabric.lock;
+package io.lockfabric.lock.shiftlock;
+
+import io.lockfabric.lock.LockStats;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -8,22 +10,36 @@ import java.util.Locale;
  * §4.6 Table 2 times it: for each {@link Part} (writer acquire, reader acquire, release) the total
  * time in each {@link Item} and the number of operations, so that averages per operation can be
  * compared with the paper's Tables 3 and 4. An immutable snapshot; a client accumulates into a
- * {@link Recorder} (one thread) and hands out snapshots through {@link LockStats}.
+ * {@link Recorder} (one thread) and reports it in its {@link LockStats} as counters named
+ * {@code breakdown.<part>.<item>-ns} and {@code breakdown.<part>.operations} ({@link #addTo}), from
+ * which {@link #of} reads it back: a typed view of the named statistics.
  *
- * <p>Times are in the client's own clock (virtual on the simulator). Protocols that do not itemize
- * their time report {@link #EMPTY}.
+ * <p>Times are in the client's own clock (virtual on the simulator). Statistics without a breakdown
+ * read as {@link #EMPTY}.
  */
 public final class LatencyBreakdown {
     /** The operation an item of time belongs to. */
     public enum Part {
-        WRITER_ACQUIRE("Acq (W)"),
-        READER_ACQUIRE("Acq (R)"),
-        RELEASE("Rel");
+        WRITER_ACQUIRE("Acq (W)", "writer-acquire"),
+        READER_ACQUIRE("Acq (R)", "reader-acquire"),
+        RELEASE("Rel", "release");
 
         private final String label;
+        private final String key;
 
-        Part(String label) {
+        Part(String label, String key) {
             this.label = label;
+            this.key = key;
+        }
+
+        /** The name of the part's operation count in a client's statistics. */
+        public String operationsStat() {
+            return STAT_PREFIX + key + ".operations";
+        }
+
+        /** The name of the part's total time in {@code item} in a client's statistics. */
+        public String timeStat(Item item) {
+            return STAT_PREFIX + key + "." + item.name().toLowerCase(Locale.ROOT) + "-ns";
         }
 
         /** The paper's column group: {@code Acq (W)}, {@code Acq (R)}, {@code Rel}. */
@@ -60,6 +76,8 @@ public final class LatencyBreakdown {
         }
     }
 
+    /** Every statistic of the breakdown is named {@code breakdown.<part>....}. */
+    public static final String STAT_PREFIX = "breakdown.";
     private static final int PARTS = Part.values().length;
     private static final int ITEMS = Item.values().length;
 
@@ -71,6 +89,30 @@ public final class LatencyBreakdown {
     private LatencyBreakdown(long[] totalNs, long[] operations) {
         this.totalNs = totalNs;
         this.operations = operations;
+    }
+
+    /** The breakdown a client reported in {@code stats} ({@link #EMPTY} if it reported none). */
+    public static LatencyBreakdown of(LockStats stats) {
+        long[] t = new long[PARTS * ITEMS];
+        long[] n = new long[PARTS];
+        for (Part p : Part.values()) {
+            n[p.ordinal()] = stats.counter(p.operationsStat());
+            for (Item i : Item.values()) {
+                t[index(p, i)] = stats.counter(p.timeStat(i));
+            }
+        }
+        return new LatencyBreakdown(t, n);
+    }
+
+    /** Adds this breakdown's counters to {@code stats}: what {@link #of} reads back. */
+    public LockStats.Builder addTo(LockStats.Builder stats) {
+        for (Part p : Part.values()) {
+            stats.counter(p.operationsStat(), operations(p));
+            for (Item i : Item.values()) {
+                stats.counter(p.timeStat(i), totalNs(p, i));
+            }
+        }
+        return stats;
     }
 
     /** Number of operations of {@code part} counted. */

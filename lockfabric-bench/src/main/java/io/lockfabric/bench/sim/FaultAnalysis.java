@@ -1,5 +1,6 @@
-package io.lockfabric.bench;
+package io.lockfabric.bench.sim;
 
+import io.lockfabric.bench.FaultOutcome;
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.Violation;
 import io.lockfabric.fabric.Durations;

@@ -1,7 +1,8 @@
-package io.lockfabric.lock;
+package io.lockfabric.lock.shiftlock;
 
-import io.lockfabric.lock.LatencyBreakdown.Item;
-import io.lockfabric.lock.LatencyBreakdown.Part;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
+import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,8 +40,11 @@ class LatencyBreakdownTest {
         assertEquals(1, delta.operations(Part.RELEASE));
         assertEquals(300, delta.totalNs(Part.RELEASE, Item.NS));
         assertEquals(after, before.plus(delta));
-        LockStats s = new LockStats(1, 0, 0, after).minus(new LockStats(0, 0, 0, before));
-        assertEquals(delta, s.breakdown());
-        assertEquals(LatencyBreakdown.EMPTY, new LockStats(1, 2, 3).breakdown());
+        LockStats s = after.addTo(LockStats.builder().counter(LockStats.RETRIES, 1)).build()
+                .minus(before.addTo(LockStats.builder().counter(LockStats.RETRIES, 0)).build());
+        assertEquals(delta, LatencyBreakdown.of(s), "the breakdown travels in the named statistics");
+        assertEquals(1, s.retries());
+        assertEquals(LatencyBreakdown.EMPTY, LatencyBreakdown.of(new LockStats(1, 2, 3)));
+        assertTrue(LatencyBreakdown.of(LockStats.ZERO).isEmpty());
     }
 }

@@ -1,4 +1,6 @@
-package io.lockfabric.bench;
+package io.lockfabric.bench.point;
+
+import io.lockfabric.bench.ProtocolOptions;
 
 import io.lockfabric.protocols.LockProtocols;
 import org.junit.jupiter.api.Test;
@@ -10,36 +12,36 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class MicroBenchConfigTest {
+class PointWorkloadTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
-        MicroBenchConfig c = MicroBenchConfig.builder().build();
+        PointWorkload c = PointWorkload.builder().build();
         assertEquals(8, c.clients());
         assertEquals(1_000, c.locks());
         assertEquals(0.99, c.zipf());
         assertEquals(0.5, c.readRatio());
         assertEquals(1, c.cs());
-        assertEquals(MicroBenchConfig.DEFAULT_DURATION_NS, c.durationNs());
+        assertEquals(PointWorkload.DEFAULT_DURATION_NS, c.durationNs());
         assertFalse(c.byOperations());
         assertFalse(c.check());
     }
 
     @Test
     void rejectsBadValues() {
-        var b = MicroBenchConfig.builder();
+        var b = PointWorkload.builder();
         assertThrows(IllegalArgumentException.class, () -> b.clients(0).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().locks(0).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().zipf(-1).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().readRatio(1.01).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().readRatio(Double.NaN).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().cs(-1).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().warmupNs(-1).build());
-        assertThrows(IllegalArgumentException.class, () -> MicroBenchConfig.builder().durationNs(0).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().locks(0).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().zipf(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().readRatio(1.01).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().readRatio(Double.NaN).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().cs(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().warmupNs(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> PointWorkload.builder().durationNs(0).build());
     }
 
     @Test
     void operationsAreSplitWithoutLoss() {
-        MicroBenchConfig c = MicroBenchConfig.builder().clients(3).operations(10).build();
+        PointWorkload c = PointWorkload.builder().clients(3).operations(10).build();
         assertTrue(c.byOperations());
         assertEquals(0, c.durationNs());
         assertEquals(List.of(4L, 3L, 3L), List.of(c.operationsOf(0), c.operationsOf(1), c.operationsOf(2)));

@@ -1,7 +1,10 @@
-package io.lockfabric.bench;
+package io.lockfabric.bench.sim;
 
+import io.lockfabric.bench.FaultOutcome;
+import io.lockfabric.bench.RunResult;
+import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.Workload;
 import io.lockfabric.check.Violation;
-import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
@@ -10,14 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Many seeds of one simulated, checked, faulty workload: each seed gets a fresh {@link SimFabric}
- * (network jitter, clock rates), its own workload choices and its own fault schedule, all from
- * that one seed, so any run can be replayed from its seed alone. A {@link Tally} adds up what a
- * protocol's seeds found.
+ * Many seeds of one simulated, checked, faulty workload of any kind: each seed gets a fresh
+ * {@link SimFabric} (network jitter, clock rates), its own workload choices and its own fault
+ * schedule, all from that one seed, so any run can be replayed from its seed alone. A
+ * {@link Tally} adds up what a protocol's seeds found.
+ *
+ * @param <P> the protocol SPI of the workload (point or range locks)
  */
-public final class SimCheck {
+public final class SimCheck<P> {
     private final SimConfig cluster;
-    private final MicroBenchConfig workload;
+    private final Workload<P> workload;
     private final FaultPlan faults;
 
     /**
@@ -26,7 +31,7 @@ public final class SimCheck {
      *                 check is always on)
      * @param faults   the faults every run suffers
      */
-    public SimCheck(SimConfig cluster, MicroBenchConfig workload, FaultPlan faults) {
+    public SimCheck(SimConfig cluster, Workload<P> workload, FaultPlan faults) {
         if (workload.byOperations()) {
             throw new IllegalArgumentException("a sim check runs for a virtual duration, not an operation count");
         }
@@ -35,7 +40,7 @@ public final class SimCheck {
                     + cluster.clients());
         }
         this.cluster = cluster;
-        this.workload = workload.withCheck(true);
+        this.workload = workload.checked();
         this.faults = faults;
     }
 
@@ -43,7 +48,7 @@ public final class SimCheck {
         return cluster;
     }
 
-    public MicroBenchConfig workload() {
+    public Workload<P> workload() {
         return workload;
     }
 
@@ -52,10 +57,10 @@ public final class SimCheck {
     }
 
     /** Runs {@code protocol} with {@code seed}: a pure function of the two. */
-    public RunResult run(LockProtocol protocol, long seed) {
+    public RunResult run(P protocol, long seed) {
         try (SimFabric fabric = new SimFabric(cluster.toBuilder().seed(seed).build())) {
-            return new Runner(fabric, false, System.err).withFaults(faults)
-                    .run(protocol, workload.toBuilder().seed(seed).build());
+            return new Runner(new SimDriver(fabric).withFaults(faults), false, System.err)
+                    .run(protocol, workload.withSeed(seed));
         }
     }
 

@@ -1,5 +1,7 @@
-package io.lockfabric.bench;
+package io.lockfabric.bench.sim;
 
+import io.lockfabric.bench.FaultOutcome;
+import io.lockfabric.bench.RunResult;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.sim.Fault;
 

@@ -1,0 +1,67 @@
+package io.lockfabric.bench;
+
+/**
+ * What a {@link Session} reports about the operation it just did, for the runner to measure:
+ * when it was granted (for a multi-lock operation, when it held everything) and when it began
+ * releasing, in observer nanoseconds; whether it was on the workload's hottest lock; and the reads
+ * and writes the session issued itself (critical section, guarded counter), which the runner
+ * reports apart from the protocol's. One per client, reused from operation to operation. Not
+ * thread-safe.
+ */
+public final class Operation {
+    private long grantedNs;
+    private long releasingNs;
+    private boolean hottest;
+    private long issuedReads;
+    private long issuedWrites;
+
+    /** Clears what the previous operation reported. */
+    void reset() {
+        grantedNs = 0;
+        releasingNs = 0;
+        hottest = false;
+        issuedReads = 0;
+        issuedWrites = 0;
+    }
+
+    /** The operation was granted at observer time {@code ns}. */
+    public void granted(long ns) {
+        grantedNs = ns;
+    }
+
+    /** The operation began releasing at observer time {@code ns}. */
+    public void releasing(long ns) {
+        releasingNs = ns;
+    }
+
+    /** The operation was on the workload's hottest lock (where a protocol's fairness shows). */
+    public void hottest() {
+        hottest = true;
+    }
+
+    /** The session itself issued {@code reads} READs and {@code writes} WRITEs in this operation. */
+    public void issued(long reads, long writes) {
+        issuedReads += reads;
+        issuedWrites += writes;
+    }
+
+    long grantedNs() {
+        return grantedNs;
+    }
+
+    long releasingNs() {
+        return releasingNs;
+    }
+
+    boolean isHottest() {
+        return hottest;
+    }
+
+    long issuedReads() {
+        return issuedReads;
+    }
+
+    long issuedWrites() {
+        return issuedWrites;
+    }
+}

@@ -1,0 +1,121 @@
+package io.lockfabric.bench.point;
+
+import io.lockfabric.bench.Operation;
+import io.lockfabric.bench.Session;
+import io.lockfabric.bench.ZipfGenerator;
+import io.lockfabric.check.GuardedCounters;
+import io.lockfabric.check.History;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.Mode;
+
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * One client of a {@link PointWorkload} run: an operation picks a lock (Zipf) and a mode, acquires,
+ * does {@code cs} READs (shared request) or WRITEs (exclusive) on the lock's data object, increments
+ * the guarded counter when checked and exclusive, and releases.
+ */
+final class PointSession implements Session {
+    /** {@link ZipfGenerator} makes lock 0 the most likely. */
+    static final long HOTTEST_LOCK = 0;
+
+    private final Endpoint endpoint;
+    private final LockClient client;
+    private final QueuePair dataQp;
+    private final Table data;
+    private final Table guard;
+    private final History.Recorder recorder;
+    private final ZipfGenerator zipf;
+    private final RandomGenerator random;
+    private final double readRatio;
+    private final int cs;
+    private final LongSupplier observerNanos;
+
+    PointSession(Endpoint endpoint, LockClient client, Table data, Table guard, History.Recorder recorder,
+                 ZipfGenerator zipf, RandomGenerator random, PointWorkload workload, LongSupplier observerNanos) {
+        this.endpoint = endpoint;
+        this.client = client;
+        this.dataQp = endpoint.queuePair(data.memoryNode());
+        this.data = data;
+        this.guard = guard;
+        this.recorder = recorder;
+        this.zipf = zipf;
+        this.random = random;
+        this.readRatio = workload.readRatio();
+        this.cs = workload.cs();
+        this.observerNanos = observerNanos;
+    }
+
+    @Override
+    public void operate(Operation op) {
+        long lock = zipf.next(random);
+        Mode requested = random.nextDouble() < readRatio ? Mode.SHARED : Mode.EXCLUSIVE;
+        if (recorder != null) {
+            recorder.requesting();
+        }
+        Grant grant = client.acquire(lock, requested);
+        op.granted(observerNanos.getAsLong());
+        if (recorder != null) {
+            recorder.granted(grant);
+        }
+        try {
+            criticalSection(lock, requested, grant);
+        } finally {
+            if (recorder != null) {
+                recorder.releasing(grant);
+            }
+            op.releasing(observerNanos.getAsLong());
+            client.release(grant);
+        }
+        if (lock == HOTTEST_LOCK) {
+            op.hottest();
+        }
+        if (requested == Mode.SHARED) {
+            op.issued(cs, 0);
+        } else {
+            op.issued(0, cs);
+        }
+        if (guard != null && grant.mode() == Mode.EXCLUSIVE) {
+            op.issued(1, 1);
+        }
+    }
+
+    /** {@code cs} READs (shared request) or WRITEs (exclusive) on the lock's data object, then the guard. */
+    private void criticalSection(long lock, Mode requested, Grant grant) {
+        long address = data.at(lock * PointWorkload.DATA_OBJECT_BYTES);
+        if (requested == Mode.SHARED) {
+            for (int i = 0; i < cs; i++) {
+                dataQp.read8(address);
+            }
+        } else {
+            for (int i = 0; i < cs; i++) {
+                dataQp.write8(address, grant.fencingToken());
+            }
+        }
+        if (guard != null && grant.mode() == Mode.EXCLUSIVE) {
+            GuardedCounters.increment(endpoint.queuePair(guard.memoryNode()), guard, lock);
+        }
+    }
+
+    @Override
+    public LockStats stats() {
+        return client.stats();
+    }
+
+    @Override
+    public Optional<String> describeAddress(long address) {
+        return client.describeAddress(address);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,211 @@
+package io.lockfabric.bench.sim;
+
+import io.lockfabric.bench.CheckResult;
+import io.lockfabric.bench.FaultOutcome;
+import io.lockfabric.bench.NicProbe;
+import io.lockfabric.bench.Phases;
+import io.lockfabric.bench.RunDriver;
+import io.lockfabric.bench.Workload;
+import io.lockfabric.check.Hold;
+import io.lockfabric.check.Violation;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.lock.FailureModel;
+import io.lockfabric.sim.Fault;
+import io.lockfabric.sim.FaultPlan;
+import io.lockfabric.sim.NicQueueing;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs a run's clients on the simulator ({@link SimFabric}) in virtual time. It injects the
+ * faults of a {@link FaultPlan}, scheduled from the workload's seed over warmup plus duration; runs
+ * until every live client is done or a liveness bound passes (the end of the measured phase or of
+ * the last fault, whichever is later, plus the longest message delay and the workload's grace:
+ * {@link Workload#graceNs}); ends the measurements of crashed clients at their crash and of stuck
+ * ones at the bound; and reports stuck clients as liveness violations where the protocol's
+ * {@link FailureModel} promises liveness (no crash, or it recovers from crashes). The run's history
+ * is read in the light of the faults ({@link FaultAnalysis}: a crashed holder's holds end at its
+ * crash, recoveries are timed against the protocol's bound, overlaps of a holder paused past its
+ * lease are hazards, not violations). For a workload that wants it, the memory node's queueing is
+ * tracked over the measured phase (tracking only observes: the run is the same).
+ *
+ * <p>A run measured by operation count gets the simulator's time limit as its bound and may not
+ * suffer faults (they are scheduled over a duration). A faulty run is always checked. Not
+ * thread-safe: one run at a time, on the driving thread.
+ */
+public final class SimDriver implements RunDriver {
+    /** Liveness bound of a simulated run measured by operation count. */
+    static final long OPERATION_RUN_LIMIT_NS = SimFabric.DEFAULT_TIME_LIMIT_NS;
+
+    private final SimFabric fabric;
+    private final FaultPlan faults;
+
+    /** A driver of runs on {@code fabric} without faults. */
+    public SimDriver(SimFabric fabric) {
+        this(fabric, FaultPlan.NONE);
+    }
+
+    private SimDriver(SimFabric fabric, FaultPlan faults) {
+        this.fabric = Objects.requireNonNull(fabric, "fabric");
+        this.faults = Objects.requireNonNull(faults, "faults");
+    }
+
+    /**
+     * A driver of runs on {@code fabric}, which must be the simulator.
+     *
+     * @throws IllegalArgumentException if it is not (only the simulator drives virtual time and faults)
+     */
+    public static SimDriver of(Fabric fabric) {
+        if (!(fabric instanceof SimFabric sim)) {
+            throw new IllegalArgumentException("faults and virtual time need the sim fabric, not " + fabric.name());
+        }
+        return new SimDriver(sim);
+    }
+
+    /** This driver, injecting {@code plan}'s faults in every run. */
+    public SimDriver withFaults(FaultPlan plan) {
+        return new SimDriver(fabric, plan);
+    }
+
+    public FaultPlan faults() {
+        return faults;
+    }
+
+    @Override
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /**
+     * With faults: the workload checked.
+     *
+     * @throws IllegalArgumentException with faults, for a workload measured by operation count
+     */
+    @Override
+    public <P> Workload<P> prepare(Workload<P> workload) {
+        if (faults.isNone()) {
+            return workload;
+        }
+        if (workload.byOperations()) {
+            throw new IllegalArgumentException("a run with faults needs a duration (faults are scheduled over it), "
+                    + "not an operation count");
+        }
+        return workload.checked();
+    }
+
+    @Override
+    public Driven drive(Run run) {
+        Phases phases = run.workload().phases();
+        long startNs = run.startNs();
+        long horizonNs = phases.warmupNs() + phases.durationNs();
+        List<Fault> schedule = faults.isNone() ? List.of()
+                : faults.schedule(phases.seed(), run.threads().size(), fabric.memoryNodes(), startNs, horizonNs);
+        fabric.inject(faults, schedule, run.threads());
+        long lastFaultEnd = schedule.stream().mapToLong(Fault::endNs).max().orElse(startNs);
+        FailureModel model = run.failureModel();
+        long boundNs = phases.byOperations() ? startNs + OPERATION_RUN_LIMIT_NS
+                : Workload.addTimes(Math.max(startNs + horizonNs, lastFaultEnd),
+                        Workload.addTimes(faults.maxDelayNs(), run.workload().graceNs(model, faults.crashes())));
+        List<SimProcess> processes = run.threads().stream().map(SimProcess.class::cast).toList();
+        BooleanSupplier finished = () -> processes.stream().allMatch(SimProcess::finished);
+        NicQueueing queueing = null;
+        if (run.workload().measuresNicQueueing() && !phases.byOperations() && fabric.memoryNodes() == 1
+                && !fabric.runUntil(finished, startNs + phases.warmupNs(), "clients to finish warming up")) {
+            fabric.trackMemoryNodeQueueing(true);
+            fabric.runUntil(finished, startNs + horizonNs, "clients to finish");
+            queueing = fabric.memoryNodeQueueing(0, NicProbe.TOP_WORDS);
+            fabric.trackMemoryNodeQueueing(false);
+        }
+        fabric.runUntil(finished, boundNs, "clients to finish");
+        long now = fabric.observerNanoTime();
+
+        long[] crashedAt = new long[processes.size()];
+        Arrays.fill(crashedAt, -1);
+        List<Integer> crashed = new ArrayList<>();
+        List<Integer> stuck = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            SimProcess p = processes.get(i);
+            if (p.crashed()) {
+                crashed.add(i);
+                crashedAt[i] = crashTime(schedule, i, now);
+                run.clients().get(i).endAt(crashedAt[i]);
+            } else if (!p.finished()) {
+                stuck.add(i);
+                run.clients().get(i).endAt(now);
+            }
+        }
+        boolean livenessAsserted = crashed.isEmpty() || model.recoversFromCrash();
+        List<Violation> stuckViolations = new ArrayList<>();
+        if (livenessAsserted) {
+            for (int i : stuck) {
+                stuckViolations.add(new Violation.Stuck(i, run.clients().get(i).lastProgressNs(), now));
+            }
+        }
+        NicProbe nic = null;
+        if (queueing != null) {
+            Map<Long, String> names = new HashMap<>();
+            for (NicQueueing.Word w : queueing.words()) {
+                run.describeAddress().apply(w.address()).ifPresent(name -> names.put(w.address(), name));
+            }
+            nic = new NicProbe(queueing, names);
+        }
+        return new Simulated(schedule, crashed, stuck, livenessAsserted, stuckViolations,
+                new FaultAnalysis(model, schedule, crashedAt), nic);
+    }
+
+    private static long crashTime(List<Fault> schedule, int client, long otherwise) {
+        return schedule.stream().filter(f -> f.kind() == Fault.Kind.CRASH && f.target() == client)
+                .mapToLong(Fault::atNs).min().orElse(otherwise);
+    }
+
+    /** What running the clients on the simulator found out, beyond their own measurements. */
+    private final class Simulated implements Driven {
+        private final List<Fault> schedule;
+        private final List<Integer> crashed;
+        private final List<Integer> stuck;
+        private final boolean livenessAsserted;
+        private final List<Violation> stuckViolations;
+        private final FaultAnalysis analysis;
+        private final NicProbe nic;
+
+        Simulated(List<Fault> schedule, List<Integer> crashed, List<Integer> stuck, boolean livenessAsserted,
+                  List<Violation> stuckViolations, FaultAnalysis analysis, NicProbe nic) {
+            this.schedule = schedule;
+            this.crashed = crashed;
+            this.stuck = stuck;
+            this.livenessAsserted = livenessAsserted;
+            this.stuckViolations = stuckViolations;
+            this.analysis = analysis;
+            this.nic = nic;
+        }
+
+        @Override
+        public List<Hold> adjust(List<Hold> holds) {
+            return analysis.adjust(holds);
+        }
+
+        @Override
+        public Map<Long, Long> uncertainIncrements() {
+            return analysis.uncertainIncrements();
+        }
+
+        @Override
+        public Outcome finish(CheckResult check, List<Hold> holds) {
+            FaultAnalysis.Split split = analysis.classify(check.violations());
+            List<FaultOutcome.Recovery> recoveries = analysis.recoveries(holds);
+            List<Violation> liveness = new ArrayList<>(stuckViolations);
+            liveness.addAll(analysis.slowRecoveries(recoveries));
+            FaultOutcome outcome = new FaultOutcome(faults.spec(), schedule, crashed, stuck, livenessAsserted,
+                    recoveries, split.hazards(), liveness, fabric.droppedMessages(), fabric.delayedMessages());
+            return new Outcome(check.withViolations(split.violations()), outcome, nic);
+        }
+    }
+}
