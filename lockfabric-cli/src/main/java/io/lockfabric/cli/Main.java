@@ -21,13 +21,15 @@ import java.util.stream.Collectors;
  * check violations, {@value #EXIT_BAD_INPUT} bad input (one line on stderr, no stack trace),
  * {@value #EXIT_RUN_FAILED} a run failed.
  */
-@Command(name = "lockfabric", mixinStandardHelpOptions = true, version = "lockfabric 0.1.0",
+@Command(name = "lockfabric", mixinStandardHelpOptions = true, version = Main.VERSION,
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
         subcommands = {BenchCommand.class, RangeBenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
                 ServeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
 public final class Main implements Runnable {
+    /** What {@code -V} / {@code --version} prints, on every command. */
+    public static final String VERSION = "lockfabric 0.1.0";
     public static final int EXIT_OK = 0;
     public static final int EXIT_VIOLATIONS = 1;
     public static final int EXIT_BAD_INPUT = 2;
@@ -68,6 +70,7 @@ public final class Main implements Runnable {
                     w.flush();
                     return status;
                 });
+        withVersion(cli);
         CommandLine bench = cli.getSubcommands().get("bench");
         bench.getCommandSpec().usageMessage().footer(
                 "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
@@ -83,6 +86,12 @@ public final class Main implements Runnable {
         cli.getSubcommands().get("range-bench").getCommandSpec().usageMessage().footer(
                 rangeFooter.toArray(String[]::new));
         return cli.execute(args);
+    }
+
+    /** Every command answers {@code -V} as the top one does (picocli gives subcommands no version of their own). */
+    private static void withVersion(CommandLine c) {
+        c.getCommandSpec().version(VERSION);
+        c.getSubcommands().values().forEach(Main::withVersion);
     }
 
     private static String commandPath(CommandLine c) {

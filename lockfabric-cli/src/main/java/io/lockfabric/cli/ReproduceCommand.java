@@ -101,7 +101,7 @@ final class ReproduceCommand implements Callable<Integer> {
             settings = settings.withProtocols(protocols.stream().map(String::trim).filter(s -> !s.isEmpty()).toList());
         }
         ExperimentResult result = e.run(settings);
-        out.print(json ? ExperimentReport.json(result) : ExperimentReport.table(result));
+        out.print(json ? ExperimentReport.json(result) : ExperimentReport.table(result, e.simulated()));
         out.flush();
         return result.withinBands() ? Main.EXIT_OK : Main.EXIT_VIOLATIONS;
     }

@@ -30,6 +30,16 @@ class MainTest {
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"", "bench", "range-bench", "sim check", "reproduce", "protocols", "serve"})
+    void everyCommandPrintsTheVersion(String command) {
+        List<String> args = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
+        args.add("-V");
+        Outcome o = run(args.toArray(String[]::new));
+        assertEquals(0, o.status(), o.err());
+        assertEquals(Main.VERSION, o.out().strip(), "'" + command + " -V'");
+    }
+
     @Test
     void benchJsonIsOneObjectPerProtocol() {
         Outcome o = run("bench", "--protocols", "juc", "--ops", "1000", "--clients", "2", "--format", "json", "--check");
@@ -227,5 +237,13 @@ class MainTest {
                     .summary()), p.name());
         }
         assertTrue(o.out().contains("(lease 10ms, recovery bound 23.5ms per crashed client)"), o.out());
+        for (var p : io.lockfabric.protocols.RangeLockProtocols.all()) {
+            assertTrue(o.out().contains(p.name() + "\n") || o.out().contains(p.name() + System.lineSeparator()), p.name());
+            assertTrue(o.out().contains(p.description()), p.description());
+        }
+        assertTrue(o.out().contains("--option declock-tf.policy=VALUE   (default timestamp)"), "choices by name");
+        assertTrue(o.out().contains("--option dslr.lease-ns=VALUE   (default 10ms)"), "durations with a unit");
+        assertTrue(o.out().contains("--option ss.lease-ns=VALUE   (default inf)"), "no limit as inf");
+        assertTrue(o.out().contains("--option citron.units=VALUE   (default 268435456)"), o.out());
     }
 }

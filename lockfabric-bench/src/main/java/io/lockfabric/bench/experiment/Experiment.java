@@ -24,6 +24,15 @@ public interface Experiment {
         return false;
     }
 
+    /**
+     * True if the experiment's numbers come from runs on the simulated cluster; false if they are
+     * computed (from the protocol's arithmetic alone, where timing plays no part), which the report
+     * then says instead of "simulated".
+     */
+    default boolean simulated() {
+        return true;
+    }
+
     /** Runs every case (on fresh simulated clusters) and compares. */
     ExperimentResult run(ExperimentSettings settings);
 }

@@ -21,9 +21,17 @@ public final class ExperimentReport {
 
     /**
      * Heading, the tables of measurements, one row per number the paper gives, a summary line and
-     * the discussion; ends with a newline.
+     * the discussion; ends with a newline. The summary line says how long the simulation took.
      */
     public static String table(ExperimentResult r) {
+        return table(r, true);
+    }
+
+    /**
+     * As {@link #table(ExperimentResult)}; the summary line says the numbers were {@code simulated}
+     * or, if false, computed ({@link Experiment#simulated()}).
+     */
+    public static String table(ExperimentResult r, boolean simulated) {
         TextTable table = new TextTable(HEADER, NUMERIC);
         for (ExperimentRow row : r.rows()) {
             table.row(row.caseName(), row.metric(), number(row.paper()), number(row.sim()), row.unit(),
@@ -45,7 +53,8 @@ public final class ExperimentReport {
         sb.append(outside == 0
                 ? String.format(Locale.ROOT, "all %d numbers within their bands", r.rows().size())
                 : String.format(Locale.ROOT, "%d of %d numbers OUTSIDE their bands", outside, r.rows().size()));
-        sb.append(String.format(Locale.ROOT, " (simulated in %.1f s)%n", r.wallNs() / NANOS_PER_SECOND));
+        sb.append(String.format(Locale.ROOT, " (%s in %.1f s)%n", simulated ? "simulated" : "computed",
+                r.wallNs() / NANOS_PER_SECOND));
         if (!r.discussion().isEmpty()) {
             sb.append('\n').append(r.discussion().strip()).append('\n');
         }

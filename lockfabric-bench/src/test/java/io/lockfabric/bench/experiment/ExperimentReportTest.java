@@ -56,6 +56,14 @@ class ExperimentReportTest {
     }
 
     @Test
+    void aComputedExperimentSaysSoInsteadOfSimulated() {
+        List<String> lines = ExperimentReport.table(RESULT, false).lines().toList();
+        assertEquals("1 of 2 numbers OUTSIDE their bands (computed in 2.5 s)", lines.get(6));
+        assertFalse(Experiments.byName("citron-fig11").simulated(), "citron-fig11 is computed from the splitter");
+        assertTrue(Experiments.byName("citron-fig6").simulated());
+    }
+
+    @Test
     void jsonIsOneObjectWithTheExperimentAndItsRows() {
         String text = ExperimentReport.json(RESULT);
         assertEquals(1, text.lines().count());

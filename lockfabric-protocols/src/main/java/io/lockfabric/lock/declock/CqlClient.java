@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * DecLock's cooperative queue-notify lock (Huang et al., DecLock §4; memory in {@link CqlLayout},
- * messages in {@link CqlMessages}, the protocol steps in {@link CqlEngine}), one client per queue
- * participant.
+ * DecLock's cooperative queue-notify lock (Zhang, Cheng, Chen, Wei and Chen, "DecLock: A Case of
+ * Decoupled Locking for Disaggregated Memory", arXiv 2505.17641, 2025; §4; memory in
+ * {@link CqlLayout}, messages in {@link CqlMessages}, the protocol steps in {@link CqlEngine}), one
+ * client per queue participant.
  *
  * <p><b>The protocol in brief</b> (the design essay, with the paper's sections, is
  * {@link CqlEngine}'s). A lock is an 8-byte header (RST, wcnt, qsize, qhead, reset count) and a

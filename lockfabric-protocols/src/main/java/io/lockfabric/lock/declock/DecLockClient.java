@@ -23,7 +23,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * DecLock with timestamp-based hierarchical locking (Huang et al., DecLock §5, Fig. 10): the
+ * DecLock with timestamp-based hierarchical locking (Zhang, Cheng, Chen, Wei and Chen, "DecLock: A
+ * Case of Decoupled Locking for Disaggregated Memory", arXiv 2505.17641, 2025; §5, Fig. 10): the
  * clients of one compute node (same {@link EndpointId#node()}) share a local lock per lock
  * ({@link LocalLockTable}), and only one of them at a time — the node's representative — takes
  * part in the CQL queue on the memory node ({@link CqlEngine}), so the queue needs one entry per

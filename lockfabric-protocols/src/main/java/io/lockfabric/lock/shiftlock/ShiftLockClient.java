@@ -22,7 +22,7 @@ import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 import java.util.function.Predicate;
 
 /**
- * ShiftLock client (Zhang et al., FAST'25, §3; entry in {@link ShiftLockLayout}, messages in
+ * ShiftLock client (Gao, Wang and Shu, FAST'25, §3; entry in {@link ShiftLockLayout}, messages in
  * {@link ShiftLockMessages}).
  *
  * <p><b>Writers</b> form an MCS queue whose tail is in the entry (§3.3). A writer enqueues with

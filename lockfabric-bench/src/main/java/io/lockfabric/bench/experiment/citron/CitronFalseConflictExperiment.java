@@ -48,6 +48,12 @@ public final class CitronFalseConflictExperiment implements Experiment {
                 + "(computed)";
     }
 
+    /** Computed from the range splitter: no run, no timing. */
+    @Override
+    public boolean simulated() {
+        return false;
+    }
+
     @Override
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
