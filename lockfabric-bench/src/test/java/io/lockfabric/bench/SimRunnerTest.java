@@ -10,6 +10,7 @@ import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /** The runner through the {@link SimDriver}: virtual-time measurement, faults, liveness, recovery, hazards. */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SimRunnerTest {
     private static final SimConfig CLUSTER = SimConfig.builder().computeNodes(2).clientsPerComputeNode(2).build();

@@ -2,6 +2,7 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.Experiments;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code lockfabric reproduce}: listing, bad input, output formats and the exit status. */
+@Tag("experiments")
 class ReproduceCommandTest {
     /** Windows short enough for a test; the backoff case is then still in its start-up collapse. */
     private static final String[] QUICK = {"--warmup", "1ms", "--duration", "3ms"};

@@ -8,6 +8,7 @@ import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeGrant;
 import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -24,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code lockfabric sim check} over range protocols: they run the range workload under faults,
  * seed by seed, and a violation is printed with the command that replays it.
  */
+@Tag("seeds")
+@Tag("faults")
 class SimCheckRangeTest {
     @Test
     void rangeProtocolsAreSweptWithFaultsAndEachSeedReplaysAlone() {

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Timeout;
  * connection (the server closes it or waits for bytes that never come), and the fuzzer reconnects.
  * Seeded: a failure is reproducible from {@link #SEED}.
  */
+@Tag("fuzz")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TcpServerFuzzTest {
     static final long SEED = 0xF0_22L;

@@ -5,6 +5,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Int128;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Anchors of the default model other than the ShiftLock §2.3 experiment it is calibrated on (that
  * one is {@code ShiftLockRetryExperimentTest} in the bench module).
  */
+@Tag("experiments")
 class SimCalibrationTest {
     private static final int CLIENTS = 5;
     private static final int OPS = 1_000;

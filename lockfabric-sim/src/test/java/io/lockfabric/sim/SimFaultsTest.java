@@ -5,6 +5,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Fault plans, their seed-made schedules, and message and memory-node faults on the simulator. */
+@Tag("faults")
 class SimFaultsTest {
     private static final SimConfig QUIET = SimConfig.builder().networkJitterNs(0).clockDrift(0).build();
 

@@ -1,5 +1,7 @@
 package io.lockfabric.bench;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.bench.point.PointWorkload;
 import io.lockfabric.bench.sim.SimCheck;
 import io.lockfabric.lock.LockProtocol;
@@ -22,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * may produce a violation or leave a client stuck. rmarw runs with small thresholds so that mode
  * changes and counter resets happen in every run.
  */
+@Tag("seeds")
+@Tag("faults")
 class BaselineSeedSweepTest {
     static final int SEEDS = 200;
 

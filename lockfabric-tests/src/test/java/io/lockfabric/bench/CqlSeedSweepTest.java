@@ -10,6 +10,7 @@ import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not explained by a pause past the lease, stuck live client, recovery slower than the failure
  * model's bound), and locks held by crashed clients are granted again after a reset.
  */
+@Tag("seeds")
+@Tag("faults")
 class CqlSeedSweepTest {
     static final int SEEDS = 200;
     static final List<String> OPTIONS = List.of("cql.lease-ns=1ms", "cql.timeout-ns=1ms");

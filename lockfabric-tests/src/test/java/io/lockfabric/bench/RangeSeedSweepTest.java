@@ -1,5 +1,7 @@
 package io.lockfabric.bench;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.bench.sim.SimCheck;
 import io.lockfabric.lock.RangeLockProtocol;
@@ -20,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sides of citron's shortened 1 ms lease), checked for range exclusion, liveness where promised and
  * recovery within the bound: no seed may produce a violation.
  */
+@Tag("seeds")
+@Tag("faults")
 class RangeSeedSweepTest {
     static final int SEEDS = 40;
 

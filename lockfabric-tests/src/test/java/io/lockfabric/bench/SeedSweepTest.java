@@ -1,5 +1,7 @@
 package io.lockfabric.bench;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.bench.point.PointWorkload;
 import io.lockfabric.bench.sim.SimCheck;
 import io.lockfabric.lock.LockProtocol;
@@ -20,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * seed may produce a violation (overlap not explained by a pause past the lease, fencing, guarded
  * counter, stuck client where liveness is promised, slow recovery).
  */
+@Tag("seeds")
+@Tag("faults")
 class SeedSweepTest {
     static final int SEEDS = 200;
 

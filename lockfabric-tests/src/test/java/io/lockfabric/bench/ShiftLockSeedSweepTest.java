@@ -10,6 +10,7 @@ import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not explained by a pause past the lease, stuck live client, recovery slower than the failure
  * model's bound), and crashed holders' locks are granted again.
  */
+@Tag("seeds")
+@Tag("faults")
 class ShiftLockSeedSweepTest {
     static final int SEEDS = 200;
 

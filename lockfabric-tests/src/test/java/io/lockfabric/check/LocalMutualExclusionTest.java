@@ -1,5 +1,7 @@
 package io.lockfabric.check;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockOptions;
@@ -8,6 +10,7 @@ import io.lockfabric.lock.LockProtocol;
 import java.util.List;
 
 /** The mutual-exclusion contract on the local fabric: 8 threads × 12 500 cycles per protocol. */
+@Tag("stress")
 class LocalMutualExclusionTest extends MutualExclusionContractTest {
     @Override
     protected Fabric newFabric() {

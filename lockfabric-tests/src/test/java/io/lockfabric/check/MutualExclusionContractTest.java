@@ -6,6 +6,7 @@ import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.Mode;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * conflicting overlap, fencing order, guarded counters exact). Each fabric subclasses this with
  * {@link #newFabric()} and may scale the load with {@link #opsPerClient()}.
  */
+@Tag("contract")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class MutualExclusionContractTest {
     protected abstract Fabric newFabric();

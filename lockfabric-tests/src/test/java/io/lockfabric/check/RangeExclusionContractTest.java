@@ -5,6 +5,7 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.protocols.RangeLockProtocols;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ranges of 1 … 10 000 units, some past and across the protocol's tree size. Each fabric
  * subclasses this with {@link #newFabric()} and its load.
  */
+@Tag("contract")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class RangeExclusionContractTest {
     /** The tree size the tests give a protocol that has one (citron's {@code units}). */

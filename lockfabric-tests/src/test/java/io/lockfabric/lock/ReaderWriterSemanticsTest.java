@@ -5,6 +5,7 @@ import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.local.LocalFabric;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Deterministic two-client scenarios for the reader-writer protocols: who waits for whom. */
+@Tag("contract")
 @Timeout(30)
 class ReaderWriterSemanticsTest {
 

@@ -7,6 +7,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.local.LocalFabric;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumMap;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Remote operations of one uncontended acquire–release cycle are exact counts: the numbers the
  * papers compare (e.g. a CAS cycle is one atomic to take the lock and one verb to give it back).
  */
+@Tag("contract")
 class UncontendedCycleCostTest {
 
     private static Map<VerbKind, Long> cycleCost(String protocol, Mode mode) {

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * scale to its round trips and stalls, which is what the tcp suites and {@code bench --fabric tcp}
  * run with.
  */
+@Tag("contract")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FabricTimingDefaultsTest {
     private static Map<String, List<LockOption>> everyProtocolsOptions() {

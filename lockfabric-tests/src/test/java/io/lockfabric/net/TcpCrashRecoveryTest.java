@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * asserts the grants, the fencing order and the directory, not the time (a busy machine may exceed
  * any bound in real time).
  */
+@Tag("faults")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TcpCrashRecoveryTest {
     private static final Pattern HOLDING = Pattern.compile("HOLDING (\\d+)\\.(\\d+) (-?\\d+)");

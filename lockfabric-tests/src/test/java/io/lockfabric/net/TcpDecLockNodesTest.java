@@ -22,6 +22,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * messages (CQL GRANTs between the processes). An exclusive holder increments a counter on the
  * memory node, so a double grant shows as a lost increment.
  */
+@Tag("stress")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TcpDecLockNodesTest {
     /** CqlMessages' types (package-private there): the queue's grant handover and the local wake-up. */

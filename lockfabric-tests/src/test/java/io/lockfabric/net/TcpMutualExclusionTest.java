@@ -1,5 +1,7 @@
 package io.lockfabric.net;
 
+import org.junit.jupiter.api.Tag;
+
 
 import io.lockfabric.check.MutualExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
@@ -14,6 +16,7 @@ import java.util.List;
  * Tables' rpc services (rpc, shiftlock) are built by the server from the protocol's name: the
  * fabric hands it nothing.
  */
+@Tag("stress")
 class TcpMutualExclusionTest extends MutualExclusionContractTest {
     @Override
     protected Fabric newFabric() {

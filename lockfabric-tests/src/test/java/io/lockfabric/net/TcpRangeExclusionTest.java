@@ -1,5 +1,7 @@
 package io.lockfabric.net;
 
+import org.junit.jupiter.api.Tag;
+
 
 import io.lockfabric.check.RangeExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
@@ -14,6 +16,7 @@ import java.util.List;
  * node in this JVM on loopback, 8 clients over TCP. Tables' services are built by the server from
  * the protocol's name (nothing is shared in-process), as for clients in other processes.
  */
+@Tag("stress")
 class TcpRangeExclusionTest extends RangeExclusionContractTest {
     @Override
     protected Fabric newFabric() {

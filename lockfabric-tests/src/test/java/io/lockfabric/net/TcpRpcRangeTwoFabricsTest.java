@@ -14,6 +14,7 @@ import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.protocols.RangeLockProtocols;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * service from the protocol's name) share: requests from both wait in one FIFO, and no two
  * conflicting ranges are ever granted together.
  */
+@Tag("stress")
 class TcpRpcRangeTwoFabricsTest {
     private static final RangeLockProtocol RPC_RANGE = RangeLockProtocols.byName("rpc-range");
 

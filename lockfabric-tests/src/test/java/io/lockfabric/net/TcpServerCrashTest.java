@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Timeout;
  * the lost connection instead of hanging, new endpoints fail clearly, and messages between live
  * clients, which never go through the server, still arrive.
  */
+@Tag("faults")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class TcpServerCrashTest {
     @Test

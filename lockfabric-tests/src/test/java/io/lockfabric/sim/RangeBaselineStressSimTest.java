@@ -1,5 +1,7 @@
 package io.lockfabric.sim;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.RangeLockStress;
 import io.lockfabric.lock.LockOptions;
@@ -19,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * recycles entries constantly, so stale pointers, stale CASes and the FREE hand-back are exercised;
  * for {@code ss-under} a request takes up to 17 segments; {@code rpc-range} mixes readers in.
  */
+@Tag("stress")
+@Tag("seeds")
 class RangeBaselineStressSimTest {
     @ParameterizedTest(name = "{0} {1} seed {2}")
     @CsvSource({

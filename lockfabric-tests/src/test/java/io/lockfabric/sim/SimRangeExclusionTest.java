@@ -1,9 +1,12 @@
 package io.lockfabric.sim;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.check.RangeExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
 
 /** The range exclusion contract on the simulated cluster (2 compute nodes × 4 clients, drifting clocks). */
+@Tag("seeds")
 class SimRangeExclusionTest extends RangeExclusionContractTest {
     @Override
     protected Fabric newFabric() {

@@ -3,6 +3,7 @@ package io.lockfabric.bench.experiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
 
 import io.lockfabric.bench.MiniJson;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bands, rows and the two renderings of a result, on made-up numbers. */
+@Tag("experiments")
 class ExperimentReportTest {
     private static final ExperimentResult RESULT = new ExperimentResult("paper-1.1", "Paper (CONF'99) §1.1",
             "what is measured", "what ran", List.of(

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.range;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The false-conflict computation against brute force over every pair, on small trees. */
+@Tag("experiments")
 class FalseConflictsTest {
     @Test
     void exactCountEqualsBruteForceOverAllPairs() {

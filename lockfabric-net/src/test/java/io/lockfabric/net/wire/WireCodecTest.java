@@ -26,9 +26,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Round trips of every frame and verb, and what malformed input does to the decoder. */
+@Tag("fuzz")
 class WireCodecTest {
     private static final long A = RemoteAddress.of(3, 0x40);
     private static final Int128 X = Int128.of(0x0123_4567_89AB_CDEFL, -2L);

@@ -19,6 +19,7 @@ import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the slow request's late release cleared it under the later holder: the slow request's retry
  * then overlapped the later holder, though nobody was paused past its lease.
  */
+@Tag("faults")
 class CitronLeafClearSimTest {
     private static final long US = 1_000;
     private static final LockOptions OPTIONS = LockOptions.parse(List.of("units=16384", "fast-path=0",

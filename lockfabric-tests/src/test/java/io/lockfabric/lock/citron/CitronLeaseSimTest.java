@@ -19,6 +19,7 @@ import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of the four waits within the failure model's bound, with ranges exclusive and fencing tokens
  * increasing; then a seed sweep with crashes and pauses.
  */
+@Tag("faults")
 class CitronLeaseSimTest {
     private static final long US = 1_000;
     private static final long N = 16_384;

@@ -1,5 +1,7 @@
 package io.lockfabric.lock.citron;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.RangeLockStress;
 import io.lockfabric.lock.LockOptions;
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * setting of this test) that notifications often come too late (they must then abort), and a
  * deeper tree. 8 simulated clients, ranges of 1 … 10 000 units.
  */
+@Tag("stress")
 class CitronOptionsSimTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {

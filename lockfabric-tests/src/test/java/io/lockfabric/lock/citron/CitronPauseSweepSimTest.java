@@ -18,6 +18,7 @@ import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -34,6 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only if one of its holders held longer than its lease (paused while holding, the case fencing
  * tokens guard); any other is a violation.
  */
+@Tag("seeds")
+@Tag("faults")
 class CitronPauseSweepSimTest {
     private static final long US = 1_000;
     private static final long N = 16_384;

@@ -12,6 +12,7 @@ import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tree scales up): the tree grows by the configured factor until it covers the space, ranges
  * stay exclusive and fencing tokens increase throughout.
  */
+@Tag("stress")
 class CitronScaleSimTest {
     private static final long US = 1_000;
 

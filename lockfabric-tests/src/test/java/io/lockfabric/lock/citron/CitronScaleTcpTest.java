@@ -13,6 +13,7 @@ import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.net.TcpFabric;
 import io.lockfabric.net.TcpMemoryNode;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Ranges stay exclusive, tokens increase, and the clients of both fabrics follow the new
  * configurations. (In this package for the client's scale counters.)
  */
+@Tag("stress")
 class CitronScaleTcpTest {
     private static final long US = 1_000;
 

@@ -15,6 +15,7 @@ import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * check passed while one request below it was still held: overlaps between clients that were
  * never paused, with consecutive tokens, long after.
  */
+@Tag("faults")
 class CitronSlowRequestSimTest {
     private static final long US = 1_000;
     private static final long LEASE_NS = 200 * US;

@@ -1,5 +1,7 @@
 package io.lockfabric.lock.citron;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.RangeLockStress;
 import io.lockfabric.fabric.ClientThread;
@@ -25,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * increase, the guarded counters add up, and the manager really met clients inside old-epoch
  * acquisitions (commits refused) and committed many changes.
  */
+@Tag("stress")
 class CitronTuningSimTest {
     private static final long US = 1_000;
     private static final List<CitronTuning.Setting> CYCLE = List.of(new CitronTuning.Setting(2, 30 * US),

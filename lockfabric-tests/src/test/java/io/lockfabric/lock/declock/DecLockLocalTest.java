@@ -7,6 +7,7 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code declock-tf}/{@code -pf} on the local fabric (all clients on one node): every policy is safe. */
+@Tag("stress")
 @Timeout(120)
 class DecLockLocalTest {
 

@@ -15,6 +15,7 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * recovery bound, holders past their lease do not corrupt the counters, and mutual exclusion holds.
  * Times are asserted only as generous upper bounds.
  */
+@Tag("faults")
 @Timeout(20)
 class DslrLeaseTest {
     /** Short, but long enough that a 2-core machine under a Maven build rarely stalls a holder past it. */

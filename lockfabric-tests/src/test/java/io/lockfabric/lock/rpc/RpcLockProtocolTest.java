@@ -14,6 +14,7 @@ import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.Mode;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code rpc} protocol on the local fabric: its variants under the stress checker, its costs, its errors. */
+@Tag("stress")
 @Timeout(120)
 class RpcLockProtocolTest {
     private static final LockProtocol RPC = LockProtocols.byName("rpc");

@@ -7,6 +7,7 @@ import io.lockfabric.bench.experiment.Experiments;
 
 import io.lockfabric.protocols.RangeLockProtocols;
 import io.lockfabric.sim.SimConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The range experiments' registration and protocol selection (their runs take minutes: not tests). */
+@Tag("experiments")
 class CitronExperimentsTest {
     @Test
     void theRangeExperimentsAreRegistered() {

@@ -14,6 +14,7 @@ import io.lockfabric.lock.declock.DecLockCounters;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * structure (a table row per protocol that ran, a column per case), a few invariants of the numbers,
  * and that a protocol this build lacks is reported as not run rather than given a number.
  */
+@Tag("experiments")
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class DecLockExperimentsTest {
     /** 0.3 ms of warmup and 1 ms measured, virtual. */

@@ -2,6 +2,7 @@ package io.lockfabric.bench.experiment.declock;
 
 import io.lockfabric.check.Hold;
 import io.lockfabric.lock.Mode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The hot-lock trace on hand-made histories: phases, handover kinds, gaps, nodes, the window. */
+@Tag("experiments")
 class HotLockTraceTest {
     private static Hold hold(int client, Mode mode, long requested, long granted, long released) {
         return new Hold(client, 0, 1, mode, 0, requested, granted, released);

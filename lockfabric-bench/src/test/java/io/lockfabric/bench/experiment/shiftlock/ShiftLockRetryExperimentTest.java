@@ -6,6 +6,7 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The calibration scenario of the simulator's defaults, {@code shiftlock-2.3}, run once with its
  * own windows and seed. Virtual-time figures are deterministic, so the bands are asserted exactly.
  */
+@Tag("experiments")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ShiftLockRetryExperimentTest {
     private static final String IDEAL = "ideal (no retries)";

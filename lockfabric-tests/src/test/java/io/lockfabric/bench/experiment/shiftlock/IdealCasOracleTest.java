@@ -13,6 +13,7 @@ import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.Mode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The ideal-lock oracle: exclusive, never a failed CAS, handovers of three one-way trips. */
+@Tag("experiments")
 class IdealCasOracleTest {
     private static final int CLIENTS = 16;
     private static final int OPS = 300;

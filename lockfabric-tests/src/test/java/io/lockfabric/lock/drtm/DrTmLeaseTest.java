@@ -1,4 +1,7 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.drtm;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 
 import io.lockfabric.check.LockStress;
 import io.lockfabric.fabric.ClientThread;
@@ -10,6 +13,7 @@ import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.Mode;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** DrTM's leases in virtual time: shared without writes, waited out by writers. */
+@Tag("faults")
 class DrTmLeaseTest {
     private static final long US = 1_000;
     private static final long LEASE = 1_000 * US;

@@ -1,11 +1,13 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.shiftlock;
+
+import org.junit.jupiter.api.Tag;
 
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.shiftlock.ShiftLockProbe.Point;
 import io.lockfabric.lock.shiftlock.ShiftLockProtocol;
-import io.lockfabric.sim.ShiftLockSimTest.Harness;
-import io.lockfabric.sim.ShiftLockSimTest.Hold;
+import io.lockfabric.lock.shiftlock.ShiftLockSimTest.Harness;
+import io.lockfabric.lock.shiftlock.ShiftLockSimTest.Hold;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * slack) and never again stalls that long, the memory node's recovery is what revived it, and the
  * entry ends idle and consistent.
  */
+@Tag("faults")
 class ShiftLockFaultTest {
     static final long LEASE_NS = 1_000_000;
     static final LockOptions OPTIONS = LockOptions.parse(List.of("lease-ns=1ms"));

@@ -1,4 +1,8 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.shiftlock;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
 
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;

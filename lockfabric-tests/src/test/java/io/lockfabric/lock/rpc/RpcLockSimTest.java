@@ -1,4 +1,9 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.rpc;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
+import io.lockfabric.sim.SimulationStuckException;
 
 import io.lockfabric.check.LockStress;
 import io.lockfabric.fabric.ClientThread;

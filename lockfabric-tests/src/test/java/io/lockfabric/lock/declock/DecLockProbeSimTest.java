@@ -1,4 +1,9 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.declock;
+
+import org.junit.jupiter.api.Tag;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
@@ -28,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * an application in its critical section does. Just before it releases, its mailbox must be empty;
  * when probes were messages, they piled up there (one per waiter per lease/8).
  */
+@Tag("faults")
 class DecLockProbeSimTest {
     static final int WAITERS = 5;
     static final long LEASE_NS = 1_000_000;

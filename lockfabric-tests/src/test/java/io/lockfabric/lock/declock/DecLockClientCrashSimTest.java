@@ -1,4 +1,10 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.declock;
+
+import org.junit.jupiter.api.Tag;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
 
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Endpoint;
@@ -27,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * simulation fails the test), never overlap one another, and some client must have found the dead
  * one. (The seed sweeps in lockfabric-bench check the crashed client's own holds with the checker.)
  */
+@Tag("faults")
 class DecLockClientCrashSimTest {
     static final long CRASH_AT = 60_000;
     static final long WORKERS_START = 30_000;

@@ -1,4 +1,7 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 
 import io.lockfabric.check.LockStress;
 import io.lockfabric.fabric.CounterSnapshot;
@@ -8,6 +11,7 @@ import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.declock.DecLockClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * memory-node operations compared with {@code cql}, where every client queues on the memory node.
  * With {@code sync-cns=4} the four nodes pass the clock barrier first (and nobody hangs in it).
  */
+@Tag("stress")
 class DecLockSimTest {
     static final int CLIENTS = 12;
     static final int OPS = 600;

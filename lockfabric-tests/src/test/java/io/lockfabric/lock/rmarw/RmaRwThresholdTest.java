@@ -1,4 +1,7 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.rmarw;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 
 import io.lockfabric.check.LockStress;
 import io.lockfabric.fabric.ClientThread;

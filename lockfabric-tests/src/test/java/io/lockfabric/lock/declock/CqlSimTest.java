@@ -1,4 +1,7 @@
-package io.lockfabric.sim;
+package io.lockfabric.lock.declock;
+
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
 
 import io.lockfabric.check.Hold;
 import io.lockfabric.check.LockStress;
