@@ -85,6 +85,8 @@ public final class Main implements Runnable {
         rangeFooter.add("Exit status: 0 ok; 1 the range exclusion check found violations; 2 bad input; 3 a run failed.");
         cli.getSubcommands().get("range-bench").getCommandSpec().usageMessage().footer(
                 rangeFooter.toArray(String[]::new));
+        cli.getSubcommands().get("serve").getCommandSpec().usageMessage().footer(
+                ServeCommand.servicesHelp().toArray(String[]::new));
         return cli.execute(args);
     }
 

@@ -8,7 +8,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.RangeLockProtocol;
+import io.lockfabric.protocols.LockProtocols;
+import io.lockfabric.protocols.RangeLockProtocols;
+
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -17,12 +25,35 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run a memory node of the tcp fabric: it hosts lock tables, executes clients' one-sided "
-                + "verbs and batches, serves tables' rpc services (built from the protocol's name: rpc, shiftlock "
-                + "recovery) and keeps the directory through which clients find each other's mailboxes "
-                + "(messages go directly between clients, never through this server).",
-                "Clients connect to tcp://HOST:PORT. Prints the address when ready; logs connections and tables on "
-                        + "stderr; stops cleanly on SIGTERM or Ctrl-C."})
+                + "verbs and batches, serves the rpc services of the tables whose protocol has one (built from the "
+                + "protocol's name; the list is below) and keeps the directory through which clients find each "
+                + "other's mailboxes (messages go directly between clients, never through this server).",
+                "Clients connect to tcp://HOST:PORT. Prints the address and its process id when ready; logs "
+                        + "connections and tables on stderr; stops cleanly on SIGTERM (kill PID) or Ctrl-C. Started "
+                        + "in the background of a shell ('lockfabric serve &'), it stops with 'kill %1' or "
+                        + "'kill PID'."})
 final class ServeCommand implements Callable<Integer> {
+    /**
+     * The lines of {@code serve --help} that name the rpc services the server builds: one per
+     * registered protocol (point or range) whose tables have one, found by asking each protocol for
+     * a table with its default options.
+     */
+    static List<String> servicesHelp() {
+        List<String> lines = new ArrayList<>(List.of("", "Protocols whose tables have an rpc service here, "
+                + "which this server builds from the protocol's name (every other table is memory and verbs only):"));
+        for (LockProtocol p : LockProtocols.all()) {
+            if (!p.requiresInProcessFabric() && p.tableSpec("help", 1, LockOptions.DEFAULTS).service() != null) {
+                lines.add("  " + p.name() + ": " + p.description());
+            }
+        }
+        for (RangeLockProtocol p : RangeLockProtocols.all()) {
+            if (p.tableSpec("help", LockOptions.DEFAULTS).service() != null) {
+                lines.add("  " + p.name() + ": " + p.description());
+            }
+        }
+        return lines;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -70,8 +101,10 @@ final class ServeCommand implements Callable<Integer> {
             out.flush();
         });
         Runtime.getRuntime().addShutdownHook(hook);
-        out.printf("lockfabric serve: memory node listening on %s (%d bytes of memory%s)%n", server.uri(), memoryBytes,
-                memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES ? ", the default" : "");
+        long pid = ProcessHandle.current().pid();
+        out.printf("lockfabric serve: memory node listening on %s (%d bytes of memory%s); pid %d, stop with 'kill %d' "
+                + "or Ctrl-C%n", server.uri(), memoryBytes, memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES
+                ? ", the default" : "", pid, pid);
         out.flush();
         server.awaitClose();
         return Main.EXIT_OK;

@@ -227,6 +227,18 @@ class MainTest {
     }
 
     @Test
+    void serveHelpNamesEveryServiceAndHowToStop() {
+        Outcome o = run("serve", "--help");
+        assertEquals(0, o.status(), o.err());
+        String help = o.out().replaceAll("\\s+", " ");
+        for (String service : List.of("rpc:", "shiftlock:", "citron:", "rpc-range:")) {
+            assertTrue(help.contains(service), service + " in\n" + o.out());
+        }
+        assertFalse(help.contains(" dslr:"), "dslr tables have no service");
+        assertTrue(help.contains("kill %1"), "how to stop a server started in the background");
+    }
+
+    @Test
     void protocolsListsEveryRegisteredProtocol() {
         Outcome o = run("protocols");
         assertEquals(0, o.status());
