@@ -1,0 +1,4 @@
+/**
+ * The distributed MCS queue lock.
+ */
+package io.lockfabric.lock.mcs;

@@ -1,0 +1,4 @@
+/**
+ * Static segmentation: fixed segments, one DSLR lock each (CITRON's SS baseline).
+ */
+package io.lockfabric.lock.ss;
