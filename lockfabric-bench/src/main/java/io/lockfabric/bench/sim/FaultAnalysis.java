@@ -25,7 +25,9 @@ import java.util.Set;
  *   <li>each lock held at a crash is timed until it is granted again, against the recovery bound;</li>
  *   <li>a finding (overlap, fencing, counter) involving a hold whose client was paused longer than
  *       the lease between asking for it and releasing it is the double-holder hazard the protocol's
- *       own assumption excludes, reported apart; any other finding is a violation.</li>
+ *       own assumption excludes, reported apart; any other finding is a violation. Only holds in a
+ *       mode the model leases count ({@link FailureModel#leases}: DrTM leases its readers only, so
+ *       a paused DrTM writer in an overlap is a violation).</li>
  * </ul>
  */
 final class FaultAnalysis {
@@ -165,8 +167,8 @@ final class FaultAnalysis {
 
     private String leaseBreak(Hold h) {
         long lease = model.leaseNs();
-        if (lease <= 0) {
-            return null; // no lease: the protocol assumes nothing about how long a holder takes
+        if (!model.leases(h.mode())) {
+            return null; // no lease for this mode: the protocol assumes nothing about how long such a holder takes
         }
         for (Fault f : faults) {
             if (f.kind() == Fault.Kind.PAUSE && f.target() == h.client() && f.lengthNs() > lease
