@@ -16,8 +16,9 @@ import java.util.List;
  * @param faults           the crashes and pauses scheduled (from the seed)
  * @param crashedClients   clients that did crash (a crash of a client that had already finished is void)
  * @param stuckClients     live clients still blocked when the run's liveness bound passed
- * @param livenessAsserted false when a client crashed and the protocol does not claim to recover
- *                         from crashes: then stuck clients are that protocol's nature, not a bug
+ * @param livenessAsserted false when a client crashed, or a message between clients was lost, and
+ *                         the protocol does not claim to recover from crashes: then stuck clients
+ *                         are that protocol's nature, not a bug
  * @param recoveries       each lock held by a crashing client, and when it was granted again
  * @param hazards          overlaps (and what follows from them) of holders paused longer than the
  *                         protocol's lease: the double-holder hazard that fencing tokens guard against,

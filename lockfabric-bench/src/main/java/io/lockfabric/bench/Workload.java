@@ -44,7 +44,10 @@ public interface Workload<P> {
      * their last operation before they count as stuck: a slack, plus for a protocol whose
      * {@code model} recovers from crashed clients its recovery bound per crash of the run.
      *
-     * @param crashes the client crashes the run is planned to suffer
+     * @param crashes the client crashes the run is planned to suffer; the simulator's driver adds
+     *                the messages lost after a waiting client's last progress, each of which costs
+     *                a recovering protocol what a crash does (its waiters' recovery, if the sender
+     *                cannot make the message up)
      */
     long graceNs(FailureModel model, int crashes);
 

@@ -3,6 +3,7 @@ package io.lockfabric.bench;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockOptions;
@@ -89,6 +90,48 @@ final class FaultyProtocols {
                         if (++releases % every != 0) {
                             real.release(grant);
                         }
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * {@link #forgetfulRelease} that claims lease recovery (bound 2 ms) it does not have, and pings
+     * itself at every acquisition, so a run with message loss loses messages while clients work.
+     */
+    static LockProtocol forgetfulReleaseClaimingRecovery(int every) {
+        LockProtocol forgetful = forgetfulRelease(every);
+        return new Base("forgetful-recovering") {
+            @Override
+            public boolean supportsShared() {
+                return false;
+            }
+
+            @Override
+            public FailureModel failureModel(LockOptions options) {
+                return FailureModel.lease(1_000_000, 2_000_000, "claims recovery it does not have");
+            }
+
+            @Override
+            public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
+                return forgetful.tableSpec(tableName, locks, options);
+            }
+
+            @Override
+            public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+                LockClient real = forgetful.client(endpoint, table, options);
+                return new Client(table.spec().locks()) {
+                    @Override
+                    public Grant acquire(long lockId, Mode mode) {
+                        Grant g = real.acquire(lockId, mode);
+                        endpoint.mailbox().ping(endpoint.id());
+                        return g;
+                    }
+
+                    @Override
+                    public void release(Grant grant) {
+                        real.release(grant);
                     }
                 };
             }

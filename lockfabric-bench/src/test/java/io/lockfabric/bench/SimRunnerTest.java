@@ -164,6 +164,45 @@ class SimRunnerTest {
         assertTrue(hazards > 0, "a 5 ms pause of a holder with a 1 ms lease must let another client in");
     }
 
+    /**
+     * A message lost between live clients is, to its receiver, its sender's crash: mcs, which does
+     * not recover from one, may leave clients blocked (its nature, not a violation), while shiftlock
+     * must still let every live client finish.
+     */
+    @Test
+    void aLostMessageExcusesStuckClientsOnlyOfAProtocolWithoutRecovery() {
+        PointWorkload oneLock = WORKLOAD.toBuilder().locks(1).build();
+        RunResult mcs = run(LockProtocols.byName("mcs"), oneLock, FaultPlan.parse("drop=0.05"), 1);
+        assertTrue(mcs.faults().droppedMessages() > 0);
+        assertFalse(mcs.faults().stuckClients().isEmpty(), "a lost Successor or Handover blocks the mcs queue");
+        assertFalse(mcs.faults().livenessAsserted());
+        assertEquals(List.of(), mcs.violations());
+        assertTrue(io.lockfabric.bench.sim.FaultSummary.describe(mcs)
+                .contains("(expected: mcs does not recover from a crashed client or a lost message)"),
+                io.lockfabric.bench.sim.FaultSummary.describe(mcs));
+        PointWorkload shortLease = oneLock.toBuilder()
+                .options(ProtocolOptions.parse(List.of("shiftlock.lease-ns=1ms"))).build();
+        RunResult shiftlock = run(LockProtocols.byName("shiftlock"), shortLease, FaultPlan.parse("drop=0.05"), 1);
+        assertTrue(shiftlock.faults().droppedMessages() > 0);
+        assertTrue(shiftlock.faults().livenessAsserted());
+        assertEquals(List.of(), shiftlock.violations());
+        assertEquals(List.of(), shiftlock.faults().stuckClients());
+    }
+
+    /**
+     * The liveness bound grows by one recovery bound per message lost after a waiting client's
+     * last progress, but a lock that never recovers is still found: once everyone is blocked no
+     * message is lost any more, and the stuck clients are reported.
+     */
+    @Test
+    void messageLossDoesNotHideALockThatNeverRecovers() {
+        RunResult r = run(FaultyProtocols.forgetfulReleaseClaimingRecovery(50), WORKLOAD, FaultPlan.parse("drop=0.5"), 1);
+        assertTrue(r.faults().droppedMessages() > 0);
+        assertTrue(r.faults().livenessAsserted());
+        assertFalse(r.faults().stuckClients().isEmpty());
+        assertTrue(r.violations().stream().anyMatch(v -> v instanceof Violation.Stuck), r.violations().toString());
+    }
+
     @Test
     void faultsComeFromTheSeedAndAreReported() {
         FaultPlan plan = FaultPlan.parse("crash=2,pause=1@2ms,mn-pause=1@50us");

@@ -33,6 +33,8 @@ import java.util.function.Predicate;
  */
 public final class Inbox {
     private static final int REGION_BITS = Integer.SIZE - Integer.numberOfLeadingZeros(RemoteAddress.MAX_REGION);
+    private static final Runnable NOTHING = () -> {
+    };
 
     private final Mailbox mailbox;
     private final Map<Key, ArrayDeque<Message>> buffered = new HashMap<>();
@@ -94,7 +96,18 @@ public final class Inbox {
      * {@code deadlineNanos} on the endpoint's clock; null if none came by then.
      */
     public Message await(int channel, long lock, Predicate<Message> wanted, long deadlineNanos) {
+        return await(channel, lock, wanted, deadlineNanos, NOTHING);
+    }
+
+    /**
+     * As {@link #await(int, long, Predicate, long)}, but runs {@code meanwhile} once the mailbox
+     * has been drained and then after every other message that arrives during the wait (kept
+     * here), so a waiter can serve another key of its own (a control key) without waiting out
+     * its deadline first.
+     */
+    public Message await(int channel, long lock, Predicate<Message> wanted, long deadlineNanos, Runnable meanwhile) {
         drain();
+        meanwhile.run();
         while (true) {
             Message m = take(channel, lock, wanted);
             if (m != null) {
@@ -105,6 +118,7 @@ public final class Inbox {
                 return null;
             }
             keep(next);
+            meanwhile.run();
         }
     }
 

@@ -88,6 +88,37 @@ class InboxTest {
         }
     }
 
+    /**
+     * A waiter can serve a key of its own while it waits for another (ShiftLock's predecessor
+     * answering Reasks on its control key while it waits for a Successor): {@code meanwhile} runs
+     * once the mailbox is drained and after every other message that arrives.
+     */
+    @Test
+    void awaitServesAnotherKeyMeanwhile() {
+        try (LocalFabric fabric = LocalFabric.builder().build(); Endpoint a = fabric.newEndpoint();
+             Endpoint b = fabric.newEndpoint()) {
+            Inbox inbox = Inbox.of(b);
+            java.util.List<Long> served = new java.util.ArrayList<>();
+            Runnable serveControl = () -> {
+                for (Message m = inbox.take(1, -1, x -> true); m != null; m = inbox.take(1, -1, x -> true)) {
+                    served.add(m.a());
+                }
+            };
+            a.mailbox().send(b.id(), 1, HANDOVER, -1, 1, 0);
+            a.mailbox().send(b.id(), 1, HANDOVER, 7, 2, 0);
+            long deadline = b.clock().nanoTime() + 5_000_000_000L;
+            assertNull(inbox.await(1, 5, x -> true, b.clock().nanoTime() + 100_000_000, serveControl),
+                    "nothing for lock 5");
+            assertEquals(java.util.List.of(1L), served, "the control key was served while waiting");
+            a.mailbox().send(b.id(), 1, HANDOVER, -1, 3, 0);
+            a.mailbox().send(b.id(), 1, SUCCESSOR, 5, 4, 0);
+            assertEquals(4, inbox.await(1, 5, x -> true, deadline, serveControl).a());
+            assertEquals(java.util.List.of(1L, 3L), served);
+            assertEquals(2, inbox.take(1, 7, x -> true).a(), "other keys are kept as ever");
+            assertEquals(0, inbox.size());
+        }
+    }
+
     @Test
     void channelsOfDifferentTablesDiffer() {
         TableSpec spec = new TableSpec("t", "mcs", 1, 8);

@@ -11,6 +11,7 @@ import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.memory.MemoryNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,8 @@ public final class SimFabric implements Fabric {
     private double delayProbability;
     private long delayNs;
     private long droppedMessages;
+    /** Virtual times of the first {@link #droppedMessages} losses, in order. */
+    private long[] droppedAtNs = new long[0];
     private long delayedMessages;
 
     public SimFabric(SimConfig config) {
@@ -281,7 +284,10 @@ public final class SimFabric implements Fabric {
      */
     long messageFaultNs() {
         if (dropProbability > 0 && random.nextDouble() < dropProbability) {
-            droppedMessages++;
+            if (droppedMessages == droppedAtNs.length) {
+                droppedAtNs = Arrays.copyOf(droppedAtNs, Math.max(16, droppedAtNs.length * 2));
+            }
+            droppedAtNs[(int) droppedMessages++] = sim.now();
             return -1;
         }
         if (delayProbability > 0 && random.nextDouble() < delayProbability) {
@@ -294,6 +300,19 @@ public final class SimFabric implements Fabric {
     /** Client-to-client messages lost by an injected fault so far. */
     public long droppedMessages() {
         return droppedMessages;
+    }
+
+    /** Client-to-client messages lost by an injected fault at or after virtual time {@code atNs}. */
+    public long droppedMessagesSince(long atNs) {
+        int n = (int) droppedMessages;
+        int first = Arrays.binarySearch(droppedAtNs, 0, n, atNs);
+        if (first < 0) {
+            return n - (-first - 1);
+        }
+        while (first > 0 && droppedAtNs[first - 1] == atNs) {
+            first--;
+        }
+        return n - first;
     }
 
     /** Client-to-client messages delayed by an injected fault so far. */

@@ -102,11 +102,17 @@ class SimFaultsTest {
         try (SimFabric fabric = new SimFabric(QUIET)) {
             assertEquals(0, sendTwenty(fabric, FaultPlan.parse("drop=1")).size());
             assertEquals(20, fabric.droppedMessages());
+            assertEquals(20, fabric.droppedMessagesSince(0));
+            assertEquals(0, fabric.droppedMessagesSince(fabric.observerNanoTime() + 1), "all were lost before now");
         }
         try (SimFabric fabric = new SimFabric(QUIET.toBuilder().seed(3).build())) {
             int arrived = sendTwenty(fabric, FaultPlan.parse("drop=0.5")).size();
             assertEquals(20 - fabric.droppedMessages(), arrived);
             assertTrue(arrived > 0 && arrived < 20, "about half are lost: " + arrived);
+            // the sender's sends are spaced by their CPU time, so the losses are spread in time
+            long half = fabric.droppedMessagesSince(fabric.config().clientMessageCpuNs() * 20);
+            assertTrue(half < fabric.droppedMessages() && fabric.droppedMessagesSince(0) == fabric.droppedMessages(),
+                    half + " of " + fabric.droppedMessages());
         }
     }
 

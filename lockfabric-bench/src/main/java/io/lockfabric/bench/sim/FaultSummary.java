@@ -25,7 +25,8 @@ public final class FaultSummary {
                 .append("; stuck at the end: ").append(list(f.stuckClients()));
         if (!f.stuckClients().isEmpty()) {
             sb.append(f.livenessAsserted() ? " (a liveness violation)"
-                    : " (expected: " + r.protocol() + " does not recover from a crashed client)");
+                    : " (expected: " + r.protocol() + " does not recover from a crashed client"
+                    + (f.crashedClients().isEmpty() ? " or a lost message)" : ")"));
         }
         sb.append('\n');
         for (FaultOutcome.Recovery rec : f.recoveries()) {

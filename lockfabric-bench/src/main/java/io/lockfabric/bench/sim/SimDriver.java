@@ -29,13 +29,17 @@ import java.util.function.BooleanSupplier;
  * faults of a {@link FaultPlan}, scheduled from the workload's seed over warmup plus duration; runs
  * until every live client is done or a liveness bound passes (the end of the measured phase or of
  * the last fault, whichever is later, plus the longest message delay and the workload's grace:
- * {@link Workload#graceNs}); ends the measurements of crashed clients at their crash and of stuck
- * ones at the bound; and reports stuck clients as liveness violations where the protocol's
- * {@link FailureModel} promises liveness (no crash, or it recovers from crashes). The run's history
- * is read in the light of the faults ({@link FaultAnalysis}: a crashed holder's holds end at its
- * crash, recoveries are timed against the protocol's bound, overlaps of a holder paused past its
- * lease are hazards, not violations). For a workload that wants it, the memory node's queueing is
- * tracked over the measured phase (tracking only observes: the run is the same).
+ * {@link Workload#graceNs}, which for a protocol that recovers counts each message lost after a
+ * waiting client's last progress as one more failure, like a crash); ends the measurements of
+ * crashed clients at their crash and of stuck ones at the bound; and reports stuck clients as
+ * liveness violations where the protocol's {@link FailureModel} promises liveness (no crash and no
+ * lost message, or it recovers from crashes: a message lost between live clients is, to the client
+ * waiting for it, its sender's crash, since RDMA's reliable connections never lose one silently).
+ * The run's history is read in the light of the faults ({@link FaultAnalysis}: a crashed holder's
+ * holds end at its crash, recoveries are timed against the protocol's bound as the other faults
+ * widen it, overlaps of a holder paused past its lease are hazards, not violations). For a
+ * workload that wants it, the memory node's queueing is tracked over the measured phase (tracking
+ * only observes: the run is the same).
  *
  * <p>A run measured by operation count gets the simulator's time limit as its bound and may not
  * suffer faults (they are scheduled over a duration). A faulty run is always checked. Not
@@ -109,11 +113,12 @@ public final class SimDriver implements RunDriver {
         List<Fault> schedule = faults.isNone() ? List.of()
                 : faults.schedule(phases.seed(), run.threads().size(), fabric.memoryNodes(), startNs, horizonNs);
         fabric.inject(faults, schedule, run.threads());
+        long droppedBefore = fabric.droppedMessages();
         long lastFaultEnd = schedule.stream().mapToLong(Fault::endNs).max().orElse(startNs);
+        long baseNs = Workload.addTimes(Math.max(startNs + horizonNs, lastFaultEnd), faults.maxDelayNs());
         FailureModel model = run.failureModel();
         long boundNs = phases.byOperations() ? startNs + OPERATION_RUN_LIMIT_NS
-                : Workload.addTimes(Math.max(startNs + horizonNs, lastFaultEnd),
-                        Workload.addTimes(faults.maxDelayNs(), run.workload().graceNs(model, faults.crashes())));
+                : Workload.addTimes(baseNs, run.workload().graceNs(model, faults.crashes()));
         List<SimProcess> processes = run.threads().stream().map(SimProcess.class::cast).toList();
         BooleanSupplier finished = () -> processes.stream().allMatch(SimProcess::finished);
         NicQueueing queueing = null;
@@ -124,7 +129,10 @@ public final class SimDriver implements RunDriver {
             queueing = fabric.memoryNodeQueueing(0, NicProbe.TOP_WORDS);
             fabric.trackMemoryNodeQueueing(false);
         }
-        fabric.runUntil(finished, boundNs, "clients to finish");
+        if (!fabric.runUntil(finished, boundNs, "clients to finish") && !phases.byOperations()
+                && model.recoversFromCrash()) {
+            runPastLostMessages(run, processes, finished, baseNs, boundNs);
+        }
         long now = fabric.observerNanoTime();
 
         long[] crashedAt = new long[processes.size()];
@@ -142,7 +150,11 @@ public final class SimDriver implements RunDriver {
                 run.clients().get(i).endAt(now);
             }
         }
-        boolean livenessAsserted = crashed.isEmpty() || model.recoversFromCrash();
+        // A message lost between live clients is, to the client waiting for it, its peer's crash (RDMA's
+        // reliable connections never lose one silently): a protocol that does not recover from a crash
+        // (mcs) makes no promise after one either.
+        boolean livenessAsserted = (crashed.isEmpty() && fabric.droppedMessages() == droppedBefore)
+                || model.recoversFromCrash();
         List<Violation> stuckViolations = new ArrayList<>();
         if (livenessAsserted) {
             for (int i : stuck) {
@@ -158,7 +170,38 @@ public final class SimDriver implements RunDriver {
             nic = new NicProbe(queueing, names);
         }
         return new Simulated(schedule, crashed, stuck, livenessAsserted, stuckViolations,
-                new FaultAnalysis(model, schedule, crashedAt), nic);
+                new FaultAnalysis(model, schedule, crashedAt, faults.maxDelayNs()), nic);
+    }
+
+    /**
+     * Once the bound has passed with live clients still waiting, in a run of a protocol that
+     * recovers: a message lost after a waiting client's last progress may lie on the path of its
+     * wait, and the protocol makes up for it within one recovery bound (by its lease recovery when
+     * the sender cannot send it again), so each such loss counts in the workload's grace as one
+     * more crash. Runs on while that moves the bound; a lock that never recovers is still found,
+     * since once every client is blocked no message is lost any more.
+     *
+     * @param baseNs  the bound without the grace
+     * @param boundNs the bound that has passed
+     */
+    private void runPastLostMessages(Run run, List<SimProcess> processes, BooleanSupplier finished, long baseNs,
+                                     long boundNs) {
+        FailureModel model = run.failureModel();
+        while (true) {
+            long waitingSince = Long.MAX_VALUE;
+            for (int i = 0; i < processes.size(); i++) {
+                if (!processes.get(i).finished() && !processes.get(i).crashed()) {
+                    waitingSince = Math.min(waitingSince, run.clients().get(i).lastProgressNs());
+                }
+            }
+            long lost = waitingSince == Long.MAX_VALUE ? 0 : fabric.droppedMessagesSince(waitingSince);
+            long extendedNs = Workload.addTimes(baseNs, run.workload().graceNs(model,
+                    (int) Math.min(Integer.MAX_VALUE, faults.crashes() + lost)));
+            if (extendedNs <= boundNs || fabric.runUntil(finished, extendedNs, "clients to finish")) {
+                return;
+            }
+            boundNs = extendedNs;
+        }
     }
 
     private static long crashTime(List<Fault> schedule, int client, long otherwise) {

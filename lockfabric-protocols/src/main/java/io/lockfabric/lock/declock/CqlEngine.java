@@ -102,6 +102,13 @@ import java.util.random.RandomGenerator;
  * presumed dead never corrupts the next epoch. Acquisitions that meet RST are retried; releases
  * that meet it change nothing. The hazards left are listed in {@link CqlClient}.
  *
+ * <p><b>Lost messages</b> (which RDMA's reliable connections never lose silently; the simulator's
+ * {@code drop} fault does): a lost GRANT leaves its waiter to time out ({@code timeout-ns}) and
+ * reset the lock, as for a crashed holder; a lost SIGNAL or ACK makes a member silent, re-signalled
+ * and after {@code lease-ns} taken for dead (a live holder has released by then); a lost DONE is
+ * made up for by the waiters' READs of the header. So a lost message costs at most a timeout and a
+ * reset, within the recovery bound, and never exclusion.
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CqlEngine {

@@ -46,8 +46,10 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * and ShiftLock's δ). {@code drift-ppm = 0} is DrTM's fixed {@code DELTA}: a PTP-synchronized
  * cluster, the simulator with {@code clockDrift} 0, or the local fabric. Two further assumptions
  * are DrTM's: a reader's critical section ends within {@code TX_TIME} of its grant on its own
- * clock (a reader that overran is counted, see {@link #leaseOverruns()}, but cannot be undone: it
- * may have overlapped a writer), and a write holder never crashes.
+ * clock (a reader that overran learns it at release, where it validates its lease as DrTM does at
+ * commit, and is counted in {@link #stats()} as {@link DrTmProtocol#LEASE_OVERRUNS}; it cannot be
+ * undone: it may have overlapped a writer, the hazard {@link DrTmProtocol#failureModel} declares),
+ * and a write holder never crashes.
  *
  * <p><b>Failures</b>: a crashed reader costs nothing (its lease expires); a crashed writer keeps
  * the word locked forever (no writer lease here, as in DrTM). <b>Fencing</b>: not strict. The word
@@ -180,15 +182,11 @@ final class DrTmClient implements LockClient {
             qp.write8(DrTmProtocol.lockAddress(table, g.lockId()), 0);
             return;
         }
-        // Readers write nothing; one that held past its lease's safe end broke the assumption.
+        // Readers write nothing. DrTM validates a read lease at commit (VALID(end): now < end − DELTA):
+        // a reader that fails it held past its lease's safe end and may have overlapped a writer.
         if (clusterNanos() >= g.validUntil()) {
             leaseOverruns++;
         }
-    }
-
-    /** Shared grants released after their lease's safe end (the reader outlived TX_TIME + DELTA). */
-    long leaseOverruns() {
-        return leaseOverruns;
     }
 
     @Override
@@ -198,7 +196,8 @@ final class DrTmClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, 0);
+        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, 0)
+                .counter(LockStats.RESETS, 0).counter(DrTmProtocol.LEASE_OVERRUNS, leaseOverruns).build();
     }
 
     /** {@code validUntil}: for a reader, the cluster time by which it must have released. */

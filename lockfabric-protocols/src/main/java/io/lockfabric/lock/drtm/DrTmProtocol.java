@@ -39,6 +39,14 @@ public final class DrTmProtocol implements LockProtocol {
             "longest a reader holds its lock; a lease is shared only if this much (+ delta) is left");
     public static final LockOption BACKOFF_INIT_NS = new LockOption("backoff-init-ns",
             TruncatedExponentialBackoff.DEFAULT_INIT_NS, "initial backoff after meeting a write lock");
+    /**
+     * Statistic (a counter of {@link LockClient#stats()}): shared grants whose lease had run out
+     * when they were released. DrTM validates a read lease at commit ({@code now < end − DELTA} on
+     * the reader's clock); a reader that fails it outlived its lease (paused, or held past
+     * {@code tx-time-ns}), so a writer may have held the lock with it, and a DrTM transaction
+     * would abort. Cumulative per client, like every statistic.
+     */
+    public static final String LEASE_OVERRUNS = "lease-overruns";
 
     @Override
     public String name() {
@@ -61,10 +69,22 @@ public final class DrTmProtocol implements LockProtocol {
         return false;
     }
 
-    /** A crashed reader's lease runs out, but a crashed writer blocks its lock forever. */
+    /**
+     * A crashed reader's lease runs out, but a crashed writer blocks its lock forever: no recovery.
+     * Readers are leased: a reader shares a lease only while {@code tx-time-ns} (plus DELTA) of it
+     * is left, so DrTM's assumption is that a reader holds at most {@code tx-time-ns}; one paused
+     * longer may still hold when a writer takes the expired lease (the lease hazard, which the
+     * reader learns of at release and counts as {@link #LEASE_OVERRUNS}). Writers hold no lease.
+     */
     @Override
     public FailureModel failureModel(LockOptions options) {
-        return FailureModel.NONE;
+        long tx = options.get(TX_TIME_NS);
+        if (tx <= 0) {
+            return FailureModel.NONE;
+        }
+        return FailureModel.readLease(tx, "no recovery: a crashed writer keeps its lock forever; a crashed reader's"
+                + " lease runs out; a reader holds at most tx-time " + tx + " ns (shared leases are shared only"
+                + " while that much is left), one paused longer may overlap a writer and learns it at release");
     }
 
     @Override

@@ -33,8 +33,11 @@ import io.lockfabric.lock.TableInbox;
  * increase by one from each grant to the next of the same lock, through handovers and through the
  * release count (modulo 2^24 in the word, see {@link McsLayout}). No fault tolerance: a crashed
  * holder or waiter breaks the queue and the lock blocks forever; a SEND to a dead peer fails the
- * acquisition or release with {@link LockUnavailableException}. {@link LockStats#retries()} counts
- * release CASes that lost to a new tail.
+ * acquisition or release with {@link LockUnavailableException}. A message lost between live
+ * clients (which RDMA's reliable connections never do silently; the simulator's {@code drop} fault
+ * does) is to its receiver the crash of its sender: a lost Successor or Handover blocks the queue
+ * forever too, and the simulator asserts no liveness for mcs after one. {@link LockStats#retries()}
+ * counts release CASes that lost to a new tail.
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint. One client per endpoint and table.
  */

@@ -19,6 +19,8 @@ import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
 import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -62,6 +64,28 @@ import java.util.function.Predicate;
  * {@code L} for the Successor message of a client that swapped the tail drops the lock (the
  * waiters behind will recover it); a SEND that fails because the peer is gone (RNR) is counted and
  * likewise left to recovery.
+ *
+ * <p><b>Lost messages.</b> RDMA's reliable transports (RC, and the DC connections ShiftLock uses)
+ * never lose a message between live endpoints silently: the NIC retransmits until the receiver
+ * acknowledges, and a send that cannot be delivered completes with an error at the sender (retry
+ * or RNR retries exceeded), which the {@link Mailbox} reports as {@link PeerUnreachableException}.
+ * A silent loss is outside that contract; the simulator's {@code drop} fault injects it anyway, to
+ * show that no loss breaks mutual exclusion and that the lock still recovers. A lost Successor,
+ * Handover or ModeChanged leaves RelCnt unchanged, so the waiters would recover the lock after
+ * {@code 3·L} as after a crash. Before that, a waiting writer that has seen RelCnt unchanged for
+ * {@code L/2} at one of its checks (no release at all on its lock: a live holder would have used
+ * half its lease) asks its predecessor again: a duplicate Successor (used by a predecessor that
+ * still holds the lock or waits for it at release; a stale duplicate fails the RelCnt range test
+ * below) and a Reask on the channel's control key ({@link ShiftLockMessages#REASK}). The
+ * predecessor answers Reasks at its writer acquisitions and releases and while it waits: it sends
+ * the grant message again if it was the last it sent on that lock, to that attempt, within
+ * {@code 2·L} of its RelCnt update. A grant that arrives after a Reask may be such a late copy, so
+ * its lease is counted from no later than {@code L} after the waiter's last look before RelCnt took
+ * the grant's value: its holder is done before any waiter may recover the lock ({@code 3·L} after
+ * that value appeared), and a copy that comes later than that is not used. A lost message thus
+ * costs {@code L/2} to about {@code L} instead of {@code 3·L}; if the predecessor does not answer in
+ * time (paused, or not in the lock client), recovery follows as before. Neither the checks nor the
+ * messages change while releases go on, so a fault-free run is unaffected.
  *
  * <p><b>Stale messages.</b> A writer's attempt number travels in its Successor and is echoed in
  * the Handover/ModeChanged, which it accepts only for its current attempt. A predecessor uses a
@@ -146,6 +170,13 @@ final class ShiftLockClient implements LockClient {
     private long unreachable;
     private long fenced;
     private long lateReleases;
+    private long reasks;
+    private long resends;
+    /** Per lock, the last Handover / ModeChanged this client sent, oldest first, kept to answer a Reask. */
+    private final LinkedHashMap<Long, SentGrant> sentGrants = new LinkedHashMap<>();
+    private final long resendWindowNs;
+    private final Runnable answerReasks = this::answerReasks;
+    private final Predicate<Message> isReask = m -> m.type() == ShiftLockMessages.REASK;
 
     ShiftLockClient(Endpoint endpoint, Table table, Timing timing, long threshold, int eras, int maxRestarts,
                     ShiftLockProbe probe) {
@@ -162,6 +193,7 @@ final class ShiftLockClient implements LockClient {
         this.waitLeaseNs = timing.halfLeases(2);
         this.stuckNs = timing.halfLeases(6);
         this.checkNs = timing.leased() ? Math.max(1, timing.leaseNs() / 2) : NEVER;
+        this.resendWindowNs = timing.halfLeases(4);
         this.threshold = threshold;
         this.eras = eras;
         this.maxRestarts = maxRestarts;
@@ -203,7 +235,7 @@ final class ShiftLockClient implements LockClient {
         }
         probe.at(ShiftLockProbe.Point.READER_WAITING, lockId, endpoint);
         int epoch = ShiftLockLayout.epoch(old.lo());
-        var watch = new Watch(lockId, addr, r0, clock.nanoTime());
+        var watch = new Watch(lockId, addr, r0, clock.nanoTime(), issued);
         long poll = timing.pollNs();
         long notGrantedIssue = issued;
         while (true) {
@@ -227,17 +259,19 @@ final class ShiftLockClient implements LockClient {
                 return new ShiftLockGrant(lockId, Mode.SHARED, cur.hi(), 0, 0, cur.hi(), notGrantedIssue);
             }
             notGrantedIssue = issue;
-            watch.observe(cur.hi(), now);
+            watch.observe(cur.hi(), now, issue);
             if (watch.stuck(now) && recover(watch)) {
                 lap(Part.READER_ACQUIRE, Item.WW, waitFrom);
                 return null;
             }
+            serveReasks();
         }
     }
 
     private ShiftLockGrant writerAttempt(long lockId, long addr) {
         int att = ++attempt;
         inbox.drain();
+        answerReasks();
         inbox.discard(channel, lockId, m -> true); // all of it predates this enqueue
         long issued = clock.nanoTime();
         Int128 old = qp.maskedCas128(addr, Int128.ZERO, Int128.ZERO, Int128.of(myTail, 0),
@@ -251,7 +285,7 @@ final class ShiftLockClient implements LockClient {
         if (predTail == 0 && rdrCnt == 0) {
             return new ShiftLockGrant(lockId, Mode.EXCLUSIVE, r0, 0, epoch, r0, issued);
         }
-        var watch = new Watch(lockId, addr, r0, clock.nanoTime());
+        var watch = new Watch(lockId, addr, r0, clock.nanoTime(), issued);
         if (predTail == 0) {
             long target = r0 + rdrCnt;
             long start = waitForRelCnt(watch, target, issued);
@@ -271,19 +305,24 @@ final class ShiftLockClient implements LockClient {
         Predicate<Message> forMe = m -> (m.type() == ShiftLockMessages.HANDOVER || m.type() == ShiftLockMessages.MODE_CHANGED)
                 && ShiftLockMessages.attempt(m.b()) == att;
         long emptyAt = clock.nanoTime();
+        boolean reasked = false;
         while (true) {
             long deadline = timing.leased() ? Math.min(satAdd(clock.nanoTime(), checkNs), watch.stuckDeadline()) : NEVER;
-            Message m = inbox.await(channel, lockId, forMe, deadline);
+            Message m = inbox.await(channel, lockId, forMe, deadline, answerReasks);
             if (m != null) {
                 long notified = lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 int e = ShiftLockMessages.epoch(m.b());
+                // After a Reask the grant may be a resent one, long after the RelCnt update it
+                // announces: count the lease from no later than a lease after that update.
+                long latestStart = reasked ? satAdd(watch.writtenAfter(m.a()), timing.leaseNs()) : NEVER;
                 if (m.type() == ShiftLockMessages.HANDOVER) {
                     return new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), ShiftLockMessages.consWrt(m.b()), e, r0,
-                            emptyAt);
+                            Math.min(emptyAt, latestStart));
                 }
                 long start = waitForRelCnt(watch, m.a(), emptyAt);
                 lap(Part.WRITER_ACQUIRE, Item.WR, notified);
-                return start == NEVER ? null : new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), 0, e, r0, start);
+                return start == NEVER ? null
+                        : new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), 0, e, r0, Math.min(start, latestStart));
             }
             long issue = clock.nanoTime();
             long rel = qp.read8(addr + ShiftLockLayout.RELCNT_OFFSET);
@@ -292,10 +331,15 @@ final class ShiftLockClient implements LockClient {
                 lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 return null;
             }
-            watch.observe(rel, now);
+            boolean idle = watch.idleFor(rel, now) >= checkNs;
+            watch.observe(rel, now, issue);
             if (watch.stuck(now) && recover(watch)) {
                 lap(Part.WRITER_ACQUIRE, Item.WP, waitFrom);
                 return null;
+            }
+            if (idle && predTail != myTail) {
+                reask(ShiftLockLayout.endpointOf(predTail), lockId, r0, att);
+                reasked = true;
             }
             emptyAt = issue;
         }
@@ -321,10 +365,11 @@ final class ShiftLockClient implements LockClient {
                 return NEVER;
             }
             notGrantedIssue = issue;
-            watch.observe(rel, now);
+            watch.observe(rel, now, issue);
             if (watch.stuck(now) && recover(watch)) {
                 return NEVER;
             }
+            serveReasks();
             clock.sleepNanos(poll);
             poll = Math.min(poll * 2, timing.pollCapNs());
         }
@@ -353,12 +398,13 @@ final class ShiftLockClient implements LockClient {
             }
             // Stale era: someone recovered a lock of this era. Ours, if RelCnt leapt.
             for (int look = 0; look < 2; look++) {
+                long issue = clock.nanoTime();
                 long rel = qp.read8(relAddr);
                 if (watch.leapt(rel)) {
                     return true;
                 }
                 if (rel != stuck) {
-                    watch.observe(rel, clock.nanoTime());
+                    watch.observe(rel, clock.nanoTime(), issue);
                     return false;
                 }
                 if (look == 0) {
@@ -429,6 +475,7 @@ final class ShiftLockClient implements LockClient {
         long addr = address(g);
         long c = g.fencingToken();
         inbox.drain();
+        answerReasks();
         Predicate<Message> mySuccessor = m -> m.type() == ShiftLockMessages.SUCCESSOR
                 && Long.compareUnsigned(m.a() - g.enqueueRelCnt(), c - g.enqueueRelCnt()) <= 0;
         Message succ = inbox.take(channel, g.lockId(), mySuccessor);
@@ -448,7 +495,7 @@ final class ShiftLockClient implements LockClient {
                 return;
             }
             long deadline = timing.leased() ? satAdd(clock.nanoTime(), waitLeaseNs) : NEVER;
-            succ = inbox.await(channel, g.lockId(), mySuccessor, deadline);
+            succ = inbox.await(channel, g.lockId(), mySuccessor, deadline, answerReasks);
             lap(Part.RELEASE, Item.NS, waitFrom);
             if (succ == null) {
                 drops++; // the client that swapped the tail died before its Successor: recovery follows
@@ -479,8 +526,8 @@ final class ShiftLockClient implements LockClient {
             if (handoverTooLate(issued)) {
                 return;
             }
-            send(succ.from(), ShiftLockMessages.HANDOVER, g.lockId(), c + 1,
-                    ShiftLockMessages.grantWord(att, g.consWrt() + 1, g.epoch()));
+            sendGrant(succ.from(), ShiftLockMessages.HANDOVER, g.lockId(), c + 1,
+                    ShiftLockMessages.grantWord(att, g.consWrt() + 1, g.epoch()), issued);
             lap(Part.RELEASE, Item.NS, updated);
         } else {
             int flipped = 1 - g.epoch();
@@ -495,8 +542,8 @@ final class ShiftLockClient implements LockClient {
             if (handoverTooLate(issued)) {
                 return;
             }
-            send(succ.from(), ShiftLockMessages.MODE_CHANGED, g.lockId(), expected,
-                    ShiftLockMessages.grantWord(att, 0, flipped));
+            sendGrant(succ.from(), ShiftLockMessages.MODE_CHANGED, g.lockId(), expected,
+                    ShiftLockMessages.grantWord(att, 0, flipped), issued);
             lap(Part.RELEASE, Item.NS, updated);
         }
     }
@@ -516,12 +563,79 @@ final class ShiftLockClient implements LockClient {
         return false;
     }
 
-    private void send(EndpointId to, int type, long lockId, long a, long b) {
+    /**
+     * Sends a grant (Handover or ModeChanged) whose RelCnt update was issued at {@code updateIssued},
+     * and keeps it for a Reask: a grant message lost on the way (a fault beyond RDMA's reliable
+     * connections, see the class comment) is sent again on request instead of waiting for recovery.
+     */
+    private void sendGrant(EndpointId to, int type, long lockId, long a, long b, long updateIssued) {
+        if (send(to, type, lockId, a, b) && timing.leased()) {
+            long now = clock.nanoTime();
+            for (Iterator<SentGrant> it = sentGrants.values().iterator(); it.hasNext(); ) {
+                if (now - it.next().updateIssued() < resendWindowNs) {
+                    break;
+                }
+                it.remove();
+            }
+            sentGrants.remove(lockId);
+            sentGrants.put(lockId, new SentGrant(to, type, a, b, updateIssued));
+        }
+    }
+
+    /** Whether the message went out (false: the receiver is gone, RNR). */
+    private boolean send(EndpointId to, int type, long lockId, long a, long b) {
         try {
             mailbox.send(to, channel, type, lockId, a, b);
+            return true;
         } catch (PeerUnreachableException gone) {
             unreachable++; // the successor died after enqueueing: the waiters behind it will recover the lock
+            return false;
         }
+    }
+
+    /**
+     * A waiter that has seen no release for half a lease asks its predecessor again: a duplicate
+     * of its Successor (in case the first was lost; the predecessor uses one Successor per grant
+     * and drops stale ones) and a Reask (in case the predecessor's grant message was lost).
+     */
+    private void reask(EndpointId predecessor, long lockId, long enqueueRelCnt, int att) {
+        reasks++;
+        try {
+            mailbox.send(predecessor, channel, ShiftLockMessages.SUCCESSOR, lockId, enqueueRelCnt, att);
+            mailbox.send(predecessor, channel, ShiftLockMessages.REASK, ShiftLockMessages.CONTROL, lockId, att);
+        } catch (PeerUnreachableException gone) {
+            unreachable++; // the predecessor is dead: recovery will follow
+        }
+    }
+
+    /**
+     * Answers the Reasks buffered so far: sends again the grant message asked for, if it is the
+     * last one this client sent on that lock, to that waiter's attempt, within
+     * {@link #resendWindowNs} of its RelCnt update. The receiver limits the lease of a grant it
+     * may have been sent again (see {@link #writerAttempt}), so a late one is never used unsafely.
+     */
+    private void answerReasks() {
+        for (Message m = inbox.take(channel, ShiftLockMessages.CONTROL, isReask); m != null;
+             m = inbox.take(channel, ShiftLockMessages.CONTROL, isReask)) {
+            SentGrant sent = sentGrants.get(m.a());
+            if (sent != null && sent.to().equals(m.from()) && ShiftLockMessages.attempt(sent.b()) == (int) m.b()
+                    && clock.nanoTime() - sent.updateIssued() < resendWindowNs) {
+                resends++;
+                send(sent.to(), sent.type(), m.a(), sent.a(), sent.b());
+            }
+        }
+    }
+
+    /** Takes in what has arrived and answers Reasks among it (from a wait that polls the memory node). */
+    private void serveReasks() {
+        if (timing.leased()) {
+            inbox.drain();
+            answerReasks();
+        }
+    }
+
+    /** A grant message as sent: to whom, its type and words, and when its RelCnt update was issued. */
+    private record SentGrant(EndpointId to, int type, long a, long b, long updateIssued) {
     }
 
     // ---------------------------------------------------------------- bookkeeping
@@ -550,7 +664,7 @@ final class ShiftLockClient implements LockClient {
 
     /** What this client saw of failures, beyond {@link #stats()}. */
     FailureCounts failureCounts() {
-        return new FailureCounts(recoveries, leapsSeen, drops, unreachable, fenced, lateReleases);
+        return new FailureCounts(recoveries, leapsSeen, drops, unreachable, fenced, lateReleases, reasks, resends);
     }
 
     /**
@@ -560,8 +674,11 @@ final class ShiftLockClient implements LockClient {
      * @param unreachable  SENDs that failed because the peer was gone (RNR)
      * @param fenced       releases that did not land because the lock had been recovered
      * @param lateReleases grants released or abandoned past their lease
+     * @param reasks       times a waiter that saw no release for half a lease asked its predecessor again
+     * @param resends      grant messages sent again in answer to a Reask
      */
-    record FailureCounts(long recoveries, long leapsSeen, long drops, long unreachable, long fenced, long lateReleases) {
+    record FailureCounts(long recoveries, long leapsSeen, long drops, long unreachable, long fenced, long lateReleases,
+                         long reasks, long resends) {
     }
 
     private long address(ShiftLockGrant g) {
@@ -580,13 +697,32 @@ final class ShiftLockClient implements LockClient {
         final long base;
         long last;
         long since;
+        /** Issue time of the latest look at RelCnt. */
+        long lastIssue;
+        /** Issue time of the latest look that showed a value other than {@code last}. */
+        long changedAfter;
 
-        Watch(long lockId, long addr, long base, long now) {
+        Watch(long lockId, long addr, long base, long now, long issued) {
             this.lockId = lockId;
             this.addr = addr;
             this.base = base;
             this.last = base;
             this.since = now;
+            this.lastIssue = issued;
+            this.changedAfter = issued;
+        }
+
+        /** How long RelCnt has shown {@code relCnt} if it still does, else 0. */
+        long idleFor(long relCnt, long now) {
+            return relCnt == last ? now - since : 0;
+        }
+
+        /**
+         * A time on this client's clock before which RelCnt did not yet hold {@code relCnt}: the
+         * issue of the latest look that showed another value.
+         */
+        long writtenAfter(long relCnt) {
+            return relCnt == last ? changedAfter : lastIssue;
         }
 
         boolean leapt(long relCnt) {
@@ -597,11 +733,13 @@ final class ShiftLockClient implements LockClient {
             return false;
         }
 
-        void observe(long relCnt, long now) {
+        void observe(long relCnt, long now, long issued) {
             if (relCnt != last) {
+                changedAfter = lastIssue;
                 last = relCnt;
                 since = now;
             }
+            lastIssue = issued;
         }
 
         void restartClock(long now) {

@@ -9,6 +9,8 @@ package io.lockfabric.lock.shiftlock;
  * Successor   (predecessor ← new tail)  a = RelCnt the sender's enqueue saw   b = sender's attempt
  * Handover    (holder → successor)      a = curRelCnt                         b = grant word
  * ModeChanged (holder → successor)      a = expectedRelCnt                    b = grant word
+ * Reask       (predecessor ← waiter)    a = lock id                           b = sender's attempt
+ *             lock = {@link #CONTROL}
  *
  * grant word:
  *  63                          32 31                              1   0
@@ -23,11 +25,19 @@ package io.lockfabric.lock.shiftlock;
  * one delayed from an earlier one (see {@link ShiftLockClient}). E is the epoch the receiver holds
  * the lock in (the artifact's Handover carries it too: an epoch flip may have happened since the
  * receiver enqueued).
+ *
+ * <p>A <em>Reask</em> is sent by a waiter that has seen no release of its lock for half a lease
+ * (see {@link ShiftLockClient}): "did you hand me the lock?". It travels on the {@link #CONTROL}
+ * key of the channel rather than the lock's, because its receiver has usually released that lock
+ * and looks at the lock's own key only when it enqueues there again.
  */
 public final class ShiftLockMessages {
     public static final int SUCCESSOR = 2;
     public static final int HANDOVER = 0;
     public static final int MODE_CHANGED = 1;
+    public static final int REASK = 3;
+    /** The message key (in place of a lock id) of Reask messages. */
+    public static final long CONTROL = -1;
 
     public static final int ATTEMPT_SHIFT = 32;
     public static final int CONS_WRT_SHIFT = 1;
