@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -53,6 +54,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * them only through the fabric (clocks, idle strategies, mailboxes, {@link ClientThread#join()}),
  * never on Java locks, latches or threads of their own, so that the simulator can run them.
  */
+@Tag("contract")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @ExtendWith(VerbContractTest.TestBodyAsClient.class)
 public abstract class VerbContractTest {

@@ -13,6 +13,7 @@ import io.lockfabric.sim.Fault;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How a faulty run's findings are read against the protocol's failure model. */
+@Tag("faults")
 class FaultAnalysisTest {
     private static final long MS = 1_000_000;
     /** Client 0 paused 5 ms from 1 ms. */

@@ -11,6 +11,7 @@ import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
 import io.lockfabric.sim.SimProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * have held the lock with it (the {@link DrTmProtocol#LEASE_OVERRUNS} statistic); one that releases
  * in time does not.
  */
+@Tag("faults")
 class DrTmLeaseValidationSimTest {
     private static final long US = 1_000;
 

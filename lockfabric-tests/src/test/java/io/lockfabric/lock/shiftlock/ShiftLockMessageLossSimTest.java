@@ -1,5 +1,7 @@
 package io.lockfabric.lock.shiftlock;
 
+import org.junit.jupiter.api.Tag;
+
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
@@ -31,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * would take {@code 3·L}), no overlap. Four writers and, for the ModeChanged case, two readers with
  * a threshold of 2; the lease is 1 ms.
  */
+@Tag("faults")
 class ShiftLockMessageLossSimTest {
     private static final long LEASE_NS = 1_000_000;
     private static final long DROP_AFTER_NS = 5_000_000;
