@@ -9,14 +9,12 @@ import io.lockfabric.bench.sim.FaultSummary;
 import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.TableMismatchException;
-import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
-import io.lockfabric.net.TcpFabric;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
-import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
@@ -32,37 +30,34 @@ import java.util.function.Function;
 /**
  * What {@code bench} does once its command line is read, for a workload of any kind (and for
  * {@code range-bench}, its alias for the range workload): each protocol runs on a fresh fabric
- * (local, sim with the fault plan, or a tcp memory node), then one report is printed, each checker
- * finding on stderr, and the exit status says whether there was any.
+ * opened from the {@code --fabric} address ({@link FabricChoice}: local, sim with the fault plan,
+ * or a tcp memory node), then one report is printed, each checker finding on stderr, and the exit
+ * status says whether there was any.
  *
  * @param <P> the protocol SPI of the workload
  */
 final class BenchExecution<P> {
-    static final String LOCAL_FABRIC = "local";
-    static final String SIM_FABRIC = "sim";
-
-    private final String fabric;
-    private final SimConfig cluster;
-    private final long seed;
+    private final FabricChoice fabric;
+    private final Map<String, String> fabricDefaults;
     private final FaultPlan faults;
     private final String sharedTable;
     private final Function<P, String> names;
     private final String shapeHint;
 
     /**
-     * @param fabric      {@code local}, {@code sim} or {@code tcp://HOST:PORT}
-     * @param cluster     the simulated cluster (sim only, else null)
-     * @param seed        the fabric's seed (local and tcp)
+     * @param fabric      the {@code --fabric} address
+     * @param cluster     the simulated cluster the command line and the address describe (sim only, else null)
+     * @param seed        the fabric's seed where the address gives none (local and tcp)
      * @param faults      the faults every sim run suffers
      * @param sharedTable the shared table name (tcp only), or null
      * @param names       a protocol's name
      * @param shapeHint   what may differ when another process made a shared table ("other --locks or options?")
      */
-    BenchExecution(String fabric, SimConfig cluster, long seed, FaultPlan faults, String sharedTable,
+    BenchExecution(FabricChoice fabric, SimConfig cluster, long seed, FaultPlan faults, String sharedTable,
                    Function<P, String> names, String shapeHint) {
         this.fabric = fabric;
-        this.cluster = cluster;
-        this.seed = seed;
+        this.fabricDefaults = cluster != null ? SimTopologyOptions.parameters(cluster)
+                : Map.of("seed", Long.toString(seed));
         this.faults = faults;
         this.sharedTable = sharedTable;
         this.names = names;
@@ -73,11 +68,8 @@ final class BenchExecution<P> {
     List<RunResult> run(List<P> protocols, Workload<P> workload) {
         List<RunResult> results = new ArrayList<>();
         for (P protocol : protocols) {
-            try (Fabric f = cluster != null ? new SimFabric(cluster)
-                    : isTcp(fabric) ? TcpFabric.builder().uri(fabric).seed(seed).build()
-                    : LocalFabric.builder().seed(seed).build()) {
-                RunDriver driver = f instanceof SimFabric sim ? new SimDriver(sim).withFaults(faults)
-                        : RunDriver.threads(f);
+            try (Fabric f = fabric.open(fabricDefaults)) {
+                RunDriver driver = fabric.isSim() ? SimDriver.of(f).withFaults(faults) : RunDriver.threads(f);
                 Runner runner = new Runner(driver);
                 results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable))
                         .run(protocol, workload));
@@ -141,23 +133,19 @@ final class BenchExecution<P> {
         return Main.EXIT_VIOLATIONS;
     }
 
-    static boolean isTcp(String fabric) {
-        return fabric.startsWith(TcpFabric.SCHEME + ":");
-    }
-
     /**
-     * The protocols' waits scaled to the tcp fabric's timing ({@link TcpFabric#TIMING}, through
-     * {@link LockOptions#timedDefaults}), each qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
-     * overrides an earlier one). Says on {@code err} what it added, since the report's numbers depend
-     * on it.
+     * The protocols' waits scaled to a tcp fabric's timing ({@code timing}, the memory node's fabric's
+     * own, through {@link LockOptions#timedDefaults}), each qualified by its protocol, then
+     * {@code user}'s {@code --option} pairs, which win (a later pair overrides an earlier one). Says on
+     * {@code err} what it added, since the report's numbers depend on it.
      *
      * @param optionsByProtocol the selected protocols' names and the options each has, in run order
      */
-    static List<String> withTcpDefaults(Map<String, List<LockOption>> optionsByProtocol, List<String> user,
-                                        PrintWriter err) {
+    static List<String> withTcpDefaults(FabricTiming timing, Map<String, List<LockOption>> optionsByProtocol,
+                                        List<String> user, PrintWriter err) {
         List<String> pairs = new ArrayList<>();
         optionsByProtocol.forEach((name, known) -> {
-            for (String pair : LockOptions.timedDefaults(TcpFabric.TIMING, known)) {
+            for (String pair : LockOptions.timedDefaults(timing, known)) {
                 pairs.add(name + "." + pair);
             }
         });
@@ -169,12 +157,16 @@ final class BenchExecution<P> {
         return pairs;
     }
 
-    /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */
-    static void checkReachable(String uri) {
-        try (TcpFabric probe = TcpFabric.builder().uri(uri).build()) {
+    /**
+     * A tcp fabric's memory node must answer before any run starts: a clear error otherwise. Its
+     * fabric's timing, which the protocols' waits are scaled to.
+     */
+    static FabricTiming checkReachable(FabricChoice tcp) {
+        try (Fabric probe = tcp.open(Map.of())) {
             probe.memoryNodeCounters(0);
+            return probe.timing();
         } catch (FabricException e) {
-            throw new BadInputException("no memory node answers at " + uri + " (start one with 'lockfabric serve'): "
+            throw new BadInputException("no memory node answers at " + tcp.text() + " (start one with 'lockfabric serve'): "
                     + e.getMessage());
         }
     }
