@@ -2,7 +2,6 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.ReportFormat;
-import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.point.PointWorkload;
 import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
@@ -207,10 +206,9 @@ final class BenchCommand implements Callable<Integer> {
         FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
         PointWorkload config = config(protocolOptions, cluster);
 
-        List<RunResult> results = new BenchExecution<LockProtocol>(choice, cluster, seed, plan, sharedTable,
-                LockProtocol::name, "other --locks or options?").run(selected, config);
-        BenchExecution.emit(spec, output, BenchExecution.render(results, reportFormat, describe(config, cluster)));
-        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
+        return new BenchExecution<LockProtocol>(choice, cluster, seed, plan, sharedTable, LockProtocol::name,
+                "other --locks or options?").execute(spec, selected, config, reportFormat, describe(config, cluster),
+                output);
     }
 
     /**

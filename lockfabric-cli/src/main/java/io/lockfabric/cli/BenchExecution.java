@@ -1,12 +1,16 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.bench.RealTimeDriver;
 import io.lockfabric.bench.ReportFormat;
 import io.lockfabric.bench.RunDriver;
+import io.lockfabric.bench.RunEnd;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.StopRequest;
 import io.lockfabric.bench.Workload;
 import io.lockfabric.bench.sim.FaultSummary;
 import io.lockfabric.bench.sim.SimDriver;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.FabricTiming;
@@ -25,14 +29,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
  * What {@code bench} does once its command line is read, for a workload of any kind (and for
  * {@code range-bench}, its alias for the range workload): each protocol runs on a fresh fabric
  * opened from the {@code --fabric} address ({@link FabricChoice}: local, sim with the fault plan,
- * or a tcp memory node), then one report is printed, each checker finding on stderr, and the exit
- * status says whether there was any.
+ * or a tcp memory node), then one report is printed, each checker finding and each run that did not
+ * complete on stderr, and the exit status says whether there was any.
+ *
+ * <p>On a real-time fabric a run ends at its planned end plus a grace, its stuck clients ended and
+ * reported ({@link RealTimeDriver}). SIGTERM or Ctrl-C during the runs stops the run in progress
+ * ({@link TerminationGuard}): its partial result is reported with the runs completed before it, the
+ * protocols not run yet are named, and the process exits {@value Main#EXIT_RUN_FAILED}.
  *
  * @param <P> the protocol SPI of the workload
  */
@@ -64,24 +74,55 @@ final class BenchExecution<P> {
         this.shapeHint = shapeHint;
     }
 
-    /** Runs each protocol under {@code workload}, each on a fabric of its own. */
-    List<RunResult> run(List<P> protocols, Workload<P> workload) {
-        List<RunResult> results = new ArrayList<>();
-        for (P protocol : protocols) {
-            try (Fabric f = fabric.open(fabricDefaults)) {
-                RunDriver driver = fabric.isSim() ? SimDriver.of(f).withFaults(faults) : RunDriver.threads(f);
-                Runner runner = new Runner(driver);
-                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable))
-                        .run(protocol, workload));
-            } catch (TableMismatchException e) {
-                if (sharedTable == null) {
-                    throw e;
+    /**
+     * Runs each protocol under {@code workload}, prints the report ({@code header} above a table) to
+     * {@code output} or standard output, and the findings and incomplete runs on stderr; the exit
+     * status.
+     */
+    int execute(CommandSpec spec, List<P> protocols, Workload<P> workload, ReportFormat format, String header,
+                Path output) {
+        StopRequest stop = new StopRequest();
+        List<RunResult> results = new CopyOnWriteArrayList<>();
+        List<String> notRun = new ArrayList<>(protocols.stream().map(names).toList());
+        PrintWriter err = spec.commandLine().getErr();
+        Runnable fallback = () -> {
+            emit(spec, output, render(List.copyOf(results), format, header));
+            err.println("lockfabric: interrupted (" + TerminationGuard.CAUSE + ") during a run that did not stop in "
+                    + "time; the report holds the runs completed before it; not run: " + String.join(", ", notRun));
+            err.flush();
+        };
+        try (TerminationGuard guard = TerminationGuard.install(stop, fallback)) {
+            for (P protocol : protocols) {
+                if (stop.requested()) {
+                    break;
                 }
-                throw new BadInputException("--shared-table " + sharedTable + ": another process made "
-                        + names.apply(protocol) + "'s table with another shape (" + shapeHint + "): " + e.getMessage());
+                results.add(run(protocol, workload, stop));
+                notRun.removeFirst();
             }
+            if (!guard.beginReport()) {
+                return Main.EXIT_RUN_FAILED; // the guard printed what it had
+            }
+            emit(spec, output, render(results, format, header));
+            int status = exitStatus(err, results, stop.requested() ? notRun : null);
+            guard.reported(status);
+            return status;
         }
-        return results;
+    }
+
+    /** Runs {@code protocol} under {@code workload} on a fabric of its own. */
+    private RunResult run(P protocol, Workload<P> workload, StopRequest stop) {
+        try (Fabric f = fabric.open(fabricDefaults)) {
+            RunDriver driver = fabric.isSim() ? SimDriver.of(f).withFaults(faults)
+                    : RunDriver.threads(f).withStop(stop);
+            Runner runner = new Runner(driver);
+            return (sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(protocol, workload);
+        } catch (TableMismatchException e) {
+            if (sharedTable == null) {
+                throw e;
+            }
+            throw new BadInputException("--shared-table " + sharedTable + ": another process made "
+                    + names.apply(protocol) + "'s table with another shape (" + shapeHint + "): " + e.getMessage());
+        }
     }
 
     /**
@@ -118,19 +159,61 @@ final class BenchExecution<P> {
     }
 
     /**
-     * Prints each violation of {@code results} ("protocol: description") and a summary on
-     * {@code err}; the command's exit status.
+     * Prints on {@code err} each violation of {@code results} ("protocol: description"), each stuck
+     * client and partial run, and a summary of each; the command's exit status:
+     * {@value Main#EXIT_VIOLATIONS} if there was a violation, else {@value Main#EXIT_RUN_FAILED} if a
+     * run had stuck clients or the runs were interrupted, else {@value Main#EXIT_OK}.
+     *
+     * @param notRun the protocols not run because the runs were interrupted, or null if they were not
      */
-    static int exitStatus(PrintWriter err, List<RunResult> results) {
+    static int exitStatus(PrintWriter err, List<RunResult> results, List<String> notRun) {
         List<String> findings = results.stream().flatMap(r -> r.violations().stream()
                 .map(v -> r.protocol() + ": " + v.description())).toList();
         findings.forEach(err::println);
-        if (findings.isEmpty()) {
-            return Main.EXIT_OK;
+        List<RunResult> incomplete = results.stream().filter(r -> !r.runEnd().complete()).toList();
+        for (RunResult r : incomplete) {
+            describeEnd(err, r);
         }
-        err.println("check failed: " + findings.size() + " violation(s)");
+        if (notRun != null) {
+            err.println("lockfabric: interrupted (" + TerminationGuard.CAUSE + "): "
+                    + (incomplete.stream().anyMatch(r -> r.runEnd().partial())
+                    ? "the report of the run in progress is partial (what was measured until then)"
+                    : "between runs") + (notRun.isEmpty() ? "" : "; not run: " + String.join(", ", notRun)));
+        }
+        int status = Main.EXIT_OK;
+        if (!findings.isEmpty()) {
+            err.println("check failed: " + findings.size() + " violation(s)");
+            status = Main.EXIT_VIOLATIONS;
+        }
+        long stuck = incomplete.stream().mapToLong(r -> r.runEnd().stuck().size()).sum();
+        if (stuck > 0 || notRun != null) {
+            err.println("run incomplete: " + (stuck > 0 ? stuck + " stuck client(s)" : "")
+                    + (stuck > 0 && notRun != null ? ", " : "") + (notRun != null ? "interrupted" : ""));
+            status = status == Main.EXIT_OK ? Main.EXIT_RUN_FAILED : status;
+        }
         err.flush();
-        return Main.EXIT_VIOLATIONS;
+        return status;
+    }
+
+    /** One line per stuck client of a run cut off at its deadline or interrupted, and one for an interrupted run. */
+    private static void describeEnd(PrintWriter err, RunResult r) {
+        RunEnd end = r.runEnd();
+        if (end.partial()) {
+            err.println(r.protocol() + ": interrupted " + Durations.format(end.atNs()) + " into the run"
+                    + (end.plannedNs() > 0 ? " of " + Durations.format(end.plannedNs()) + " planned" : "")
+                    + ": its report is partial");
+        }
+        for (RunEnd.StuckClient s : end.stuck()) {
+            err.println(r.protocol() + ": client " + s.client() + " is stuck: no operation completed since "
+                    + Durations.format(s.lastProgressNs()) + " into the run, still in one when the run was "
+                    + (end.partial() ? "interrupted" : "cut off at its deadline") + " at " + Durations.format(end.atNs())
+                    + (end.partial() ? "" : " (" + (end.plannedNs() > 0 ? Durations.format(end.plannedNs()) + " planned + "
+                    : "no operation completed for ") + Durations.format(end.graceNs()) + (end.plannedNs() > 0 ? " grace)"
+                    : ")")));
+        }
+        for (int c : end.unended()) {
+            err.println(r.protocol() + ": client " + c + " did not end when interrupted");
+        }
     }
 
     /**

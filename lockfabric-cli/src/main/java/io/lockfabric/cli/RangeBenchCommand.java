@@ -1,7 +1,6 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.bench.ReportFormat;
-import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.RangeLockProtocol;
@@ -161,12 +160,9 @@ final class RangeBenchCommand implements Callable<Integer> {
         RangeWorkload config = config(s, options, cluster);
         config.validateOptions(selected);
         FaultPlan faults = s.faults() == null ? FaultPlan.NONE : FaultPlan.parse(s.faults());
-        List<RunResult> results = new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults,
-                s.sharedTable(), RangeLockProtocol::name, "other --units, --range-size or options?")
-                .run(selected, config);
-        BenchExecution.emit(spec, s.output(), BenchExecution.render(results, reportFormat, describe(s, config, cluster,
-                faults)));
-        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
+        return new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults, s.sharedTable(),
+                RangeLockProtocol::name, "other --units, --range-size or options?")
+                .execute(spec, selected, config, reportFormat, describe(s, config, cluster, faults), s.output());
     }
 
     private static List<RangeLockProtocol> select(List<String> protocols) {
