@@ -2,9 +2,12 @@ package io.lockfabric.bench;
 
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.lock.LockStats;
 import org.HdrHistogram.Histogram;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.LongSupplier;
 
 /**
@@ -12,10 +15,23 @@ import java.util.function.LongSupplier;
  * operations of its {@link Session} until the run's end, measured in the measured phase. Everything
  * it measures (histograms, counts, counter and statistics snapshots at its own crossing of the
  * phase boundaries) lives in its own fields, read by the runner after the clients have stopped;
- * only the progress count is published while it runs. A client that never returns (crashed or
- * stuck on the simulator) is ended from outside with {@link #endAt}.
+ * only the progress count and the time of its last progress are published while it runs. A client
+ * that never returns (crashed or stuck on the simulator, stuck or stopped on a real-time fabric) is
+ * ended from outside with {@link #endAt}; on a real-time fabric the driver first asks it to
+ * {@link #stop} and interrupts it, and an interrupt it then meets ends it without counting as a
+ * failure.
  */
 final class ClientWorker implements Runnable, RunDriver.Client {
+    private static final VarHandle LAST_PROGRESS;
+
+    static {
+        try {
+            LAST_PROGRESS = MethodHandles.lookup().findVarHandle(ClientWorker.class, "lastProgressNs", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Publish the progress count every this many operations (a power of two). */
     private static final int PROGRESS_EVERY_OPS = 64;
     private static final int HISTOGRAM_DIGITS = 3;
@@ -67,8 +83,14 @@ final class ClientWorker implements Runnable, RunDriver.Client {
     long issuedWrites;
     long measureStartNs;
     long measureEndNs;
-    /** Observer time the client last completed an operation (or started). */
+    /**
+     * Observer time the client last completed an operation (or started): written opaquely by the
+     * client, read by a driver watching for stuck clients while it runs.
+     */
+    @SuppressWarnings("unused") // through LAST_PROGRESS
     private long lastProgressNs;
+    /** Set by a driver ending the client from outside. */
+    private volatile boolean stopped;
     private boolean measuring;
     private boolean ended;
     CounterSnapshot countersAtStart = CounterSnapshot.ZERO;
@@ -97,9 +119,27 @@ final class ClientWorker implements Runnable, RunDriver.Client {
         try {
             loop(control.schedule());
         } catch (Throwable t) {
+            if (stopped && endedFromOutside(t)) {
+                return; // the driver ends its measurement where it was cut off
+            }
             failure = t;
             control.abort();
         }
+    }
+
+    /** Whether {@code t} is, or was caused by, an interrupted wait. */
+    private static boolean endedFromOutside(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof WaitInterruptedException) {
+                return true;
+            }
+            for (Throwable s : c.getSuppressed()) {
+                if (endedFromOutside(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private void loop(Schedule schedule) {
@@ -107,8 +147,8 @@ final class ClientWorker implements Runnable, RunDriver.Client {
         long remaining = phases.operationsOf(index);
         long done = 0;
         long now = observerNanos.getAsLong();
-        lastProgressNs = now;
-        while (!control.aborted()) {
+        LAST_PROGRESS.setOpaque(this, now);
+        while (!control.aborted() && !stopped) {
             if (!measuring && now >= schedule.measureAtNs()) {
                 measuring = true;
                 measureStartNs = now;
@@ -122,7 +162,7 @@ final class ClientWorker implements Runnable, RunDriver.Client {
             op.reset();
             session.operate(op);
             now = observerNanos.getAsLong();
-            lastProgressNs = now;
+            LAST_PROGRESS.setOpaque(this, now);
             if (measuring) {
                 long acquire = op.grantedNs() - start;
                 acquireNanos.recordValue(acquire);
@@ -158,12 +198,17 @@ final class ClientWorker implements Runnable, RunDriver.Client {
 
     @Override
     public long lastProgressNs() {
-        return lastProgressNs;
+        return (long) LAST_PROGRESS.getOpaque(this);
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
     }
 
     /**
      * Ends the measurement of a client whose loop never returned (it crashed at, or was still
-     * blocked at, observer time {@code atNs}); called once no client runs any more.
+     * blocked at, or was interrupted at, observer time {@code atNs}); called once it no longer runs.
      */
     @Override
     public void endAt(long atNs) {

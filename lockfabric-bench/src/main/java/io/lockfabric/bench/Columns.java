@@ -88,6 +88,51 @@ public final class Columns {
                 .name("delayed_messages").value(f.delayedMessages()).endObject();
     }
 
+    /**
+     * CSV, only in a report where some run did not complete ({@link RunEnd}), so that the report of
+     * runs that all completed is as it always was: {@code run_end} ({@code complete},
+     * {@code deadline} or {@code interrupted}: a partial result), {@code run_end_ns} (when it was cut
+     * off, from its start; empty if complete), {@code stuck_clients} and
+     * {@code stuck_last_progress_ns} (the stuck clients and the times of their last progress, from the run's
+     * start, space-separated in the same order).
+     */
+    public static List<Column> csvRunEnd() {
+        return List.of(
+                Column.text("run_end", r -> r.runEnd().how().label()),
+                Column.number("run_end_ns", r -> r.runEnd().complete() ? "" : str(r.runEnd().atNs())),
+                Column.text("stuck_clients", r -> joined(r.runEnd().stuck(), s -> str(s.client()))),
+                Column.text("stuck_last_progress_ns", r -> joined(r.runEnd().stuck(), s -> str(s.lastProgressNs()))));
+    }
+
+    /**
+     * JSON, only for a run that did not complete: an object {@code run_end} with {@code how}
+     * ({@code deadline} or {@code interrupted}), {@code partial} (true if interrupted before its
+     * planned end), {@code at_ns}, {@code planned_ns}, {@code grace_ns} (from the run's start),
+     * {@code cause}, {@code stuck_clients} (objects with {@code client} and
+     * {@code last_progress_ns}) and {@code unended_clients}.
+     */
+    public static void jsonRunEnd(JsonWriter json, RunEnd end) {
+        json.name("run_end").beginObject()
+                .name("how").value(end.how().label())
+                .name("partial").value(end.partial())
+                .name("at_ns").value(end.atNs())
+                .name("planned_ns").value(end.plannedNs())
+                .name("grace_ns").value(end.graceNs())
+                .name("cause").value(end.cause())
+                .name("stuck_clients").beginArray();
+        for (RunEnd.StuckClient s : end.stuck()) {
+            json.beginObject().name("client").value(s.client()).name("last_progress_ns").value(s.lastProgressNs())
+                    .endObject();
+        }
+        json.endArray().name("unended_clients").beginArray();
+        end.unended().forEach(c -> json.value((long) c));
+        json.endArray().endObject();
+    }
+
+    private static <T> String joined(List<T> items, Function<T, String> cell) {
+        return String.join(" ", items.stream().map(cell).toList());
+    }
+
     /** A CSV number, as {@link Long#toString}. */
     public static String str(long v) {
         return Long.toString(v);

@@ -7,7 +7,8 @@ import java.util.List;
  * and read back run by run. An object holds the fields of the run's workload kind
  * ({@link ReportLayout#json}); the point workload's are documented on
  * {@link io.lockfabric.bench.point.PointWorkload}, the range workload's on
- * {@link io.lockfabric.bench.range.RangeWorkload}.
+ * {@link io.lockfabric.bench.range.RangeWorkload}. A run that did not complete (stuck clients, or
+ * interrupted: {@link RunEnd}) ends in one more object, {@code run_end} ({@link Columns#jsonRunEnd}).
  */
 public final class JsonReport implements Report {
     @Override
@@ -24,6 +25,9 @@ public final class JsonReport implements Report {
     public static void write(JsonWriter json, RunResult r) {
         json.beginObject();
         r.workload().layout().json(json, r);
+        if (!r.runEnd().complete()) {
+            Columns.jsonRunEnd(json, r.runEnd());
+        }
         json.endObject();
     }
 }

@@ -7,12 +7,14 @@ import io.lockfabric.lock.FailureModel;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
 /**
  * How a {@link Runner} runs the client threads of a run to their end on its fabric. On a
- * real-time fabric ({@link #threads}) that is joining them. On the simulator a driver of its own
+ * real-time fabric ({@link #threads}, a {@link RealTimeDriver}) that is joining them until the
+ * run's deadline, then ending the stuck ones from outside. On the simulator a driver of its own
  * ({@code io.lockfabric.bench.sim.SimDriver}) runs virtual time up to a liveness bound, injects
  * faults, ends crashed and stuck clients from outside, reads the run's history in the light of its
  * faults and probes the memory node: the runner knows none of that, only this interface.
@@ -36,29 +38,32 @@ public interface RunDriver {
      */
     Driven drive(Run run);
 
-    /** A driver that waits for every client thread to return: local and tcp fabrics. */
-    static RunDriver threads(Fabric fabric) {
-        return new RunDriver() {
-            @Override
-            public Fabric fabric() {
-                return fabric;
-            }
-
-            @Override
-            public Driven drive(Run run) {
-                run.threads().forEach(ClientThread::join);
-                return (check, holds) -> new Outcome(check, FaultOutcome.NONE, null);
-            }
-        };
+    /**
+     * A driver that waits for the client threads to return on a real-time fabric (local, tcp), up to
+     * the run's planned end plus a grace, then ends the stuck ones ({@link RealTimeDriver}).
+     */
+    static RealTimeDriver threads(Fabric fabric) {
+        return new RealTimeDriver(fabric);
     }
 
     /** What a driver may do to a client of the run from outside. */
     interface Client {
-        /** Ends the client's measurement at observer time {@code atNs} if its loop never returned. */
+        /**
+         * Ends the client's measurement at observer time {@code atNs} if its loop never returned.
+         * Called once the client's thread has stopped (or, for one that does not answer an
+         * interrupt, once the driver has given up on it).
+         */
         void endAt(long atNs);
 
-        /** Observer time the client last completed an operation (or started). */
+        /** Observer time the client last completed an operation (or started); readable while it runs. */
         long lastProgressNs();
+
+        /**
+         * Asks the client to stop after its current operation, and to take being interrupted in it
+         * (a {@link io.lockfabric.fabric.WaitInterruptedException}) as being ended from outside, not
+         * as a failure.
+         */
+        void stop();
     }
 
     /**
@@ -101,7 +106,17 @@ public interface RunDriver {
      * @param check  the check, without the findings the faults explain
      * @param faults the faults, crashes, stuck clients, recoveries and hazards ({@link FaultOutcome#NONE} if none)
      * @param nic    the memory node's queueing over the measured phase, or null if not probed
+     * @param end    how the run ended on a real-time fabric: {@link RunEnd#COMPLETE}, or cut off at its
+     *               deadline or interrupted, with its stuck clients
      */
-    record Outcome(CheckResult check, FaultOutcome faults, NicProbe nic) {
+    record Outcome(CheckResult check, FaultOutcome faults, NicProbe nic, RunEnd end) {
+        public Outcome {
+            Objects.requireNonNull(end, "end");
+        }
+
+        /** An outcome of a run that ended by itself (every simulated run: the simulator ends its own). */
+        public Outcome(CheckResult check, FaultOutcome faults, NicProbe nic) {
+            this(check, faults, nic, RunEnd.COMPLETE);
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.lockfabric.lock.LockStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The outcome of one protocol on one workload, whatever the workload's kind: the workload, the
@@ -32,18 +33,22 @@ import java.util.Map;
  * @param faults             on the simulator: the faults injected and the liveness, recovery and
  *                           hazard findings; {@link FaultOutcome#NONE} elsewhere
  * @param nic                the memory node's queueing over the measured phase, or null if not probed
+ * @param runEnd             on a real-time fabric, whether the run ended by itself
+ *                           ({@link RunEnd#COMPLETE}), at its deadline with stuck clients, or
+ *                           interrupted (a partial result); always complete on the simulator
  */
 public record RunResult(String protocol, String fabric, Workload<?> workload, long measuredOps, long measuredNs,
                         LatencySummary acquireLatency, LatencySummary operationLatency,
                         LatencySummary releaseLatency, LatencySummary hottestLockAcquireLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, LockStats stats,
                         Map<Long, Long> opsByGroup, Map<Long, LockStats> statsByGroup, CheckResult check,
-                        CounterCrossCheck crossCheck, FaultOutcome faults, NicProbe nic) {
+                        CounterCrossCheck crossCheck, FaultOutcome faults, NicProbe nic, RunEnd runEnd) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     public RunResult {
         opsByGroup = Map.copyOf(opsByGroup);
         statsByGroup = Map.copyOf(statsByGroup);
+        Objects.requireNonNull(runEnd, "runEnd");
     }
 
     /**

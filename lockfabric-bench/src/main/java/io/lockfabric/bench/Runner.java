@@ -39,10 +39,12 @@ import java.util.function.Consumer;
  * memory nodes' own counts. With {@link Workload#check()} the run records its history and the
  * workload checks it.
  *
- * <p>The {@link RunDriver} runs the client threads to their end: joins them on a real-time fabric;
- * on the simulator ({@code io.lockfabric.bench.sim.SimDriver}) it also injects faults, bounds the
- * run's liveness and reads the findings in the light of the faults. The runner itself knows no
- * fabric.
+ * <p>The {@link RunDriver} runs the client threads to their end: on a real-time fabric
+ * ({@link RealTimeDriver}) it joins them up to the run's deadline (planned end plus a grace) and
+ * ends the stuck ones from outside, or stops the run early on request, and the result says how the
+ * run ended ({@link RunResult#runEnd()}); on the simulator ({@code io.lockfabric.bench.sim.SimDriver})
+ * it also injects faults, bounds the run's liveness and reads the findings in the light of the
+ * faults. The runner itself knows no fabric.
  *
  * <p>Not thread-safe: one run at a time per runner (and per fabric, for the cross-check).
  */
@@ -241,7 +243,8 @@ public final class Runner {
         return new RunResult(trial.protocol(), fabric.name(), workload, ops, Math.max(0, lastEnd - firstStart),
                 LatencySummary.of(acquire), LatencySummary.of(operation), LatencySummary.of(release),
                 LatencySummary.of(hottest), OpsPerCycle.of(measured.minus(issued), ops), OpsPerCycle.of(issued, ops),
-                stats, opsByGroup, statsByGroup, outcome.check(), crossCheck, outcome.faults(), outcome.nic());
+                stats, opsByGroup, statsByGroup, outcome.check(), crossCheck, outcome.faults(), outcome.nic(),
+                outcome.end());
     }
 
     private static CounterSnapshot issuedOps(long reads, long writes) {

@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * An aligned table for people, one row per run, in the columns of the runs' workload kind
  * ({@link ReportLayout#table()}): numbers right-aligned, text left-aligned. Runs of several kinds
- * get a table each, in the order their kinds first appear.
+ * get a table each, in the order their kinds first appear. Below a table, {@code #} lines say how
+ * each of its runs that did not complete ended ({@link RunEnd#describe}): stuck clients, or
+ * interrupted and so partial.
  */
 public final class TableReport implements Report {
     @Override
@@ -26,6 +28,9 @@ public final class TableReport implements Report {
                 table.row(columns.stream().map(c -> c.cell().apply(r)).toArray(String[]::new));
             }
             sb.append(table.render());
+            for (RunResult r : group) {
+                sb.append(r.runEnd().describe(r.protocol()));
+            }
         }
         return sb.toString();
     }

@@ -12,6 +12,8 @@ import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /** Deliberately wrong protocols, to show the runner's check and failure handling catch them. */
 final class FaultyProtocols {
     private FaultyProtocols() {
@@ -51,6 +53,50 @@ final class FaultyProtocols {
                             throw new LockUnavailableException("lock " + lockId + " gone");
                         }
                         return new FaultyGrant(lockId, Mode.EXCLUSIVE, count);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * The real {@code cas} lock, except that the first client opened blocks for ever at the start
+     * of its {@code blockedAcquisition}-th acquisition, holding nothing: it waits for a message
+     * nobody sends (as a tcp client waits for a hand-over from a client whose process died).
+     */
+    static LockProtocol blocksForever(int blockedAcquisition) {
+        LockProtocol cas = LockProtocols.byName("cas");
+        AtomicInteger opened = new AtomicInteger();
+        return new Base("blocks-forever") {
+            @Override
+            public boolean supportsShared() {
+                return false;
+            }
+
+            @Override
+            public TableSpec tableSpec(String tableName, long locks, LockOptions options) {
+                return cas.tableSpec(tableName, locks, options);
+            }
+
+            @Override
+            public LockClient client(Endpoint endpoint, Table table, LockOptions options) {
+                LockClient real = cas.client(endpoint, table, options);
+                boolean blocks = opened.getAndIncrement() == 0;
+                return new Client(table.spec().locks()) {
+                    private long acquisitions;
+
+                    @Override
+                    public Grant acquire(long lockId, Mode mode) {
+                        if (blocks && ++acquisitions == blockedAcquisition) {
+                            endpoint.mailbox().await(Long.MAX_VALUE);
+                            throw new AssertionError("a message came that nobody sent");
+                        }
+                        return real.acquire(lockId, mode);
+                    }
+
+                    @Override
+                    public void release(Grant grant) {
+                        real.release(grant);
                     }
                 };
             }

@@ -2,10 +2,10 @@ package io.lockfabric.cli;
 
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.ReportFormat;
-import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.point.PointWorkload;
 import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
@@ -56,12 +56,14 @@ final class BenchCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     String workload;
 
-    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchExecution.LOCAL_FABRIC,
+    @Option(names = "--fabric", paramLabel = "ADDRESS", defaultValue = FabricChoice.LOCAL,
             description = "Fabric to run on: 'local' (memory node and client threads in this JVM, wall-clock "
                     + "time), 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
                     + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults) or "
                     + "tcp://HOST:PORT (the memory node a 'lockfabric serve' runs, clients in this JVM over TCP; "
-                    + "use a server of its own: runs cross-check its counters). Default: ${DEFAULT-VALUE}.")
+                    + "use a server of its own: runs cross-check its counters). An address may carry its fabric's "
+                    + "parameters: sim:cns=5,clients-per-cn=48 (as --cns 5 --clients-per-cn 48; also clients, mns, "
+                    + "seed), local:mns=2, tcp://HOST:PORT?namespace=NAME. Default: ${DEFAULT-VALUE}.")
     String fabric;
 
     @CommandLine.Mixin
@@ -173,15 +175,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean sim = BenchExecution.SIM_FABRIC.equals(fabric);
-        boolean tcp = BenchExecution.isTcp(fabric);
-        if (!sim && !tcp && !BenchExecution.LOCAL_FABRIC.equals(fabric)) {
-            throw new BadInputException("unknown fabric '" + fabric + "': give local, sim or tcp://HOST:PORT");
-        }
+        FabricChoice choice = FabricChoice.parse(fabric, "");
+        boolean sim = choice.isSim();
+        boolean tcp = choice.isTcp();
         boolean range = kind();
-        if (tcp && !range) {
-            BenchExecution.checkReachable(fabric);
-        }
+        FabricTiming tcpTiming = tcp && !range ? BenchExecution.checkReachable(choice) : null;
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
                     + "--fabric sim only");
@@ -199,18 +197,18 @@ final class BenchCommand implements Callable<Integer> {
         }
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
-        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? BenchExecution.withTcpDefaults(selected.stream()
-                .collect(Collectors.toMap(LockProtocol::name, LockProtocol::options, (x, y) -> x, LinkedHashMap::new)),
-                options, spec.commandLine().getErr()) : options);
+        ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? BenchExecution.withTcpDefaults(tcpTiming,
+                selected.stream().collect(Collectors.toMap(LockProtocol::name, LockProtocol::options, (x, y) -> x,
+                        LinkedHashMap::new)), options, spec.commandLine().getErr()) : options);
         protocolOptions.validate(selected);
-        SimConfig cluster = sim ? topology.cluster(clients, PointWorkload.DEFAULT_CLIENTS, 1, seed) : null;
+        SimConfig cluster = sim ? topology.cluster(choice.address(), clients, PointWorkload.DEFAULT_CLIENTS, 1, seed)
+                : null;
         FaultPlan plan = faults == null ? FaultPlan.NONE : FaultPlan.parse(faults);
         PointWorkload config = config(protocolOptions, cluster);
 
-        List<RunResult> results = new BenchExecution<LockProtocol>(fabric, cluster, seed, plan, sharedTable,
-                LockProtocol::name, "other --locks or options?").run(selected, config);
-        BenchExecution.emit(spec, output, BenchExecution.render(results, reportFormat, describe(config, cluster)));
-        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
+        return new BenchExecution<LockProtocol>(choice, cluster, seed, plan, sharedTable, LockProtocol::name,
+                "other --locks or options?").execute(spec, selected, config, reportFormat, describe(config, cluster),
+                output);
     }
 
     /**

@@ -1,22 +1,24 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.bench.RealTimeDriver;
 import io.lockfabric.bench.ReportFormat;
 import io.lockfabric.bench.RunDriver;
+import io.lockfabric.bench.RunEnd;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.StopRequest;
 import io.lockfabric.bench.Workload;
 import io.lockfabric.bench.sim.FaultSummary;
 import io.lockfabric.bench.sim.SimDriver;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.TableMismatchException;
-import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
-import io.lockfabric.net.TcpFabric;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
-import io.lockfabric.sim.SimFabric;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
@@ -27,69 +29,100 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
  * What {@code bench} does once its command line is read, for a workload of any kind (and for
  * {@code range-bench}, its alias for the range workload): each protocol runs on a fresh fabric
- * (local, sim with the fault plan, or a tcp memory node), then one report is printed, each checker
- * finding on stderr, and the exit status says whether there was any.
+ * opened from the {@code --fabric} address ({@link FabricChoice}: local, sim with the fault plan,
+ * or a tcp memory node), then one report is printed, each checker finding and each run that did not
+ * complete on stderr, and the exit status says whether there was any.
+ *
+ * <p>On a real-time fabric a run ends at its planned end plus a grace, its stuck clients ended and
+ * reported ({@link RealTimeDriver}). SIGTERM or Ctrl-C during the runs stops the run in progress
+ * ({@link TerminationGuard}): its partial result is reported with the runs completed before it, the
+ * protocols not run yet are named, and the process exits {@value Main#EXIT_RUN_FAILED}.
  *
  * @param <P> the protocol SPI of the workload
  */
 final class BenchExecution<P> {
-    static final String LOCAL_FABRIC = "local";
-    static final String SIM_FABRIC = "sim";
-
-    private final String fabric;
-    private final SimConfig cluster;
-    private final long seed;
+    private final FabricChoice fabric;
+    private final Map<String, String> fabricDefaults;
     private final FaultPlan faults;
     private final String sharedTable;
     private final Function<P, String> names;
     private final String shapeHint;
 
     /**
-     * @param fabric      {@code local}, {@code sim} or {@code tcp://HOST:PORT}
-     * @param cluster     the simulated cluster (sim only, else null)
-     * @param seed        the fabric's seed (local and tcp)
+     * @param fabric      the {@code --fabric} address
+     * @param cluster     the simulated cluster the command line and the address describe (sim only, else null)
+     * @param seed        the fabric's seed where the address gives none (local and tcp)
      * @param faults      the faults every sim run suffers
      * @param sharedTable the shared table name (tcp only), or null
      * @param names       a protocol's name
      * @param shapeHint   what may differ when another process made a shared table ("other --locks or options?")
      */
-    BenchExecution(String fabric, SimConfig cluster, long seed, FaultPlan faults, String sharedTable,
+    BenchExecution(FabricChoice fabric, SimConfig cluster, long seed, FaultPlan faults, String sharedTable,
                    Function<P, String> names, String shapeHint) {
         this.fabric = fabric;
-        this.cluster = cluster;
-        this.seed = seed;
+        this.fabricDefaults = cluster != null ? SimTopologyOptions.parameters(cluster)
+                : Map.of("seed", Long.toString(seed));
         this.faults = faults;
         this.sharedTable = sharedTable;
         this.names = names;
         this.shapeHint = shapeHint;
     }
 
-    /** Runs each protocol under {@code workload}, each on a fabric of its own. */
-    List<RunResult> run(List<P> protocols, Workload<P> workload) {
-        List<RunResult> results = new ArrayList<>();
-        for (P protocol : protocols) {
-            try (Fabric f = cluster != null ? new SimFabric(cluster)
-                    : isTcp(fabric) ? TcpFabric.builder().uri(fabric).seed(seed).build()
-                    : LocalFabric.builder().seed(seed).build()) {
-                RunDriver driver = f instanceof SimFabric sim ? new SimDriver(sim).withFaults(faults)
-                        : RunDriver.threads(f);
-                Runner runner = new Runner(driver);
-                results.add((sharedTable == null ? runner : runner.withSharedTable(sharedTable))
-                        .run(protocol, workload));
-            } catch (TableMismatchException e) {
-                if (sharedTable == null) {
-                    throw e;
+    /**
+     * Runs each protocol under {@code workload}, prints the report ({@code header} above a table) to
+     * {@code output} or standard output, and the findings and incomplete runs on stderr; the exit
+     * status.
+     */
+    int execute(CommandSpec spec, List<P> protocols, Workload<P> workload, ReportFormat format, String header,
+                Path output) {
+        StopRequest stop = new StopRequest();
+        List<RunResult> results = new CopyOnWriteArrayList<>();
+        List<String> notRun = new ArrayList<>(protocols.stream().map(names).toList());
+        PrintWriter err = spec.commandLine().getErr();
+        Runnable fallback = () -> {
+            emit(spec, output, render(List.copyOf(results), format, header));
+            err.println("lockfabric: interrupted (" + TerminationGuard.CAUSE + ") during a run that did not stop in "
+                    + "time; the report holds the runs completed before it; not run: " + String.join(", ", notRun));
+            err.flush();
+        };
+        try (TerminationGuard guard = TerminationGuard.install(stop, fallback)) {
+            for (P protocol : protocols) {
+                if (stop.requested()) {
+                    break;
                 }
-                throw new BadInputException("--shared-table " + sharedTable + ": another process made "
-                        + names.apply(protocol) + "'s table with another shape (" + shapeHint + "): " + e.getMessage());
+                results.add(run(protocol, workload, stop));
+                notRun.removeFirst();
             }
+            if (!guard.beginReport()) {
+                return Main.EXIT_RUN_FAILED; // the guard printed what it had
+            }
+            emit(spec, output, render(results, format, header));
+            int status = exitStatus(err, results, stop.requested() ? notRun : null);
+            guard.reported(status);
+            return status;
         }
-        return results;
+    }
+
+    /** Runs {@code protocol} under {@code workload} on a fabric of its own. */
+    private RunResult run(P protocol, Workload<P> workload, StopRequest stop) {
+        try (Fabric f = fabric.open(fabricDefaults)) {
+            RunDriver driver = fabric.isSim() ? SimDriver.of(f).withFaults(faults)
+                    : RunDriver.threads(f).withStop(stop);
+            Runner runner = new Runner(driver);
+            return (sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(protocol, workload);
+        } catch (TableMismatchException e) {
+            if (sharedTable == null) {
+                throw e;
+            }
+            throw new BadInputException("--shared-table " + sharedTable + ": another process made "
+                    + names.apply(protocol) + "'s table with another shape (" + shapeHint + "): " + e.getMessage());
+        }
     }
 
     /**
@@ -126,38 +159,76 @@ final class BenchExecution<P> {
     }
 
     /**
-     * Prints each violation of {@code results} ("protocol: description") and a summary on
-     * {@code err}; the command's exit status.
+     * Prints on {@code err} each violation of {@code results} ("protocol: description"), each stuck
+     * client and partial run, and a summary of each; the command's exit status:
+     * {@value Main#EXIT_VIOLATIONS} if there was a violation, else {@value Main#EXIT_RUN_FAILED} if a
+     * run had stuck clients or the runs were interrupted, else {@value Main#EXIT_OK}.
+     *
+     * @param notRun the protocols not run because the runs were interrupted, or null if they were not
      */
-    static int exitStatus(PrintWriter err, List<RunResult> results) {
+    static int exitStatus(PrintWriter err, List<RunResult> results, List<String> notRun) {
         List<String> findings = results.stream().flatMap(r -> r.violations().stream()
                 .map(v -> r.protocol() + ": " + v.description())).toList();
         findings.forEach(err::println);
-        if (findings.isEmpty()) {
-            return Main.EXIT_OK;
+        List<RunResult> incomplete = results.stream().filter(r -> !r.runEnd().complete()).toList();
+        for (RunResult r : incomplete) {
+            describeEnd(err, r);
         }
-        err.println("check failed: " + findings.size() + " violation(s)");
+        if (notRun != null) {
+            err.println("lockfabric: interrupted (" + TerminationGuard.CAUSE + "): "
+                    + (incomplete.stream().anyMatch(r -> r.runEnd().partial())
+                    ? "the report of the run in progress is partial (what was measured until then)"
+                    : "between runs") + (notRun.isEmpty() ? "" : "; not run: " + String.join(", ", notRun)));
+        }
+        int status = Main.EXIT_OK;
+        if (!findings.isEmpty()) {
+            err.println("check failed: " + findings.size() + " violation(s)");
+            status = Main.EXIT_VIOLATIONS;
+        }
+        long stuck = incomplete.stream().mapToLong(r -> r.runEnd().stuck().size()).sum();
+        if (stuck > 0 || notRun != null) {
+            err.println("run incomplete: " + (stuck > 0 ? stuck + " stuck client(s)" : "")
+                    + (stuck > 0 && notRun != null ? ", " : "") + (notRun != null ? "interrupted" : ""));
+            status = status == Main.EXIT_OK ? Main.EXIT_RUN_FAILED : status;
+        }
         err.flush();
-        return Main.EXIT_VIOLATIONS;
+        return status;
     }
 
-    static boolean isTcp(String fabric) {
-        return fabric.startsWith(TcpFabric.SCHEME + ":");
+    /** One line per stuck client of a run cut off at its deadline or interrupted, and one for an interrupted run. */
+    private static void describeEnd(PrintWriter err, RunResult r) {
+        RunEnd end = r.runEnd();
+        if (end.partial()) {
+            err.println(r.protocol() + ": interrupted " + Durations.format(end.atNs()) + " into the run"
+                    + (end.plannedNs() > 0 ? " of " + Durations.format(end.plannedNs()) + " planned" : "")
+                    + ": its report is partial");
+        }
+        for (RunEnd.StuckClient s : end.stuck()) {
+            err.println(r.protocol() + ": client " + s.client() + " is stuck: no operation completed since "
+                    + Durations.format(s.lastProgressNs()) + " into the run, still in one when the run was "
+                    + (end.partial() ? "interrupted" : "cut off at its deadline") + " at " + Durations.format(end.atNs())
+                    + (end.partial() ? "" : " (" + (end.plannedNs() > 0 ? Durations.format(end.plannedNs()) + " planned + "
+                    : "no operation completed for ") + Durations.format(end.graceNs()) + (end.plannedNs() > 0 ? " grace)"
+                    : ")")));
+        }
+        for (int c : end.unended()) {
+            err.println(r.protocol() + ": client " + c + " did not end when interrupted");
+        }
     }
 
     /**
-     * The protocols' waits scaled to the tcp fabric's timing ({@link TcpFabric#TIMING}, through
-     * {@link LockOptions#timedDefaults}), each qualified by its protocol, then {@code user}'s {@code --option} pairs, which win (a later pair
-     * overrides an earlier one). Says on {@code err} what it added, since the report's numbers depend
-     * on it.
+     * The protocols' waits scaled to a tcp fabric's timing ({@code timing}, the memory node's fabric's
+     * own, through {@link LockOptions#timedDefaults}), each qualified by its protocol, then
+     * {@code user}'s {@code --option} pairs, which win (a later pair overrides an earlier one). Says on
+     * {@code err} what it added, since the report's numbers depend on it.
      *
      * @param optionsByProtocol the selected protocols' names and the options each has, in run order
      */
-    static List<String> withTcpDefaults(Map<String, List<LockOption>> optionsByProtocol, List<String> user,
-                                        PrintWriter err) {
+    static List<String> withTcpDefaults(FabricTiming timing, Map<String, List<LockOption>> optionsByProtocol,
+                                        List<String> user, PrintWriter err) {
         List<String> pairs = new ArrayList<>();
         optionsByProtocol.forEach((name, known) -> {
-            for (String pair : LockOptions.timedDefaults(TcpFabric.TIMING, known)) {
+            for (String pair : LockOptions.timedDefaults(timing, known)) {
                 pairs.add(name + "." + pair);
             }
         });
@@ -169,12 +240,16 @@ final class BenchExecution<P> {
         return pairs;
     }
 
-    /** A tcp fabric's memory node must answer before any run starts: a clear error otherwise. */
-    static void checkReachable(String uri) {
-        try (TcpFabric probe = TcpFabric.builder().uri(uri).build()) {
+    /**
+     * A tcp fabric's memory node must answer before any run starts: a clear error otherwise. Its
+     * fabric's timing, which the protocols' waits are scaled to.
+     */
+    static FabricTiming checkReachable(FabricChoice tcp) {
+        try (Fabric probe = tcp.open(Map.of())) {
             probe.memoryNodeCounters(0);
+            return probe.timing();
         } catch (FabricException e) {
-            throw new BadInputException("no memory node answers at " + uri + " (start one with 'lockfabric serve'): "
+            throw new BadInputException("no memory node answers at " + tcp.text() + " (start one with 'lockfabric serve'): "
                     + e.getMessage());
         }
     }

@@ -19,7 +19,9 @@ import java.util.stream.Collectors;
  * The {@code lockfabric} command. {@link #run} is the whole program without {@code System.exit},
  * for tests; {@link #main} exits with its status: {@value #EXIT_OK} ok, {@value #EXIT_VIOLATIONS}
  * check violations, {@value #EXIT_BAD_INPUT} bad input (one line on stderr, no stack trace),
- * {@value #EXIT_RUN_FAILED} a run failed.
+ * {@value #EXIT_RUN_FAILED} a run failed, had clients stuck past its end (its planned end plus a
+ * grace) or was interrupted by SIGTERM or Ctrl-C (a benchmark then reports what it measured, marked
+ * partial).
  */
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = Main.VERSION,
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
@@ -75,14 +77,18 @@ public final class Main implements Runnable {
         bench.getCommandSpec().usageMessage().footer(
                 "", "Registered protocols: " + String.join(", ", LockProtocols.names()) + ".",
                 "Registered range protocols (--workload range): " + String.join(", ", RangeLockProtocols.names()) + ".",
-                "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed.");
+                "Exit status: 0 ok; 1 the check found violations; 2 bad input; 3 a run failed, had clients stuck "
+                        + "past its end (duration + grace; they are reported) or was interrupted by SIGTERM or Ctrl-C "
+                        + "(the report then holds what was measured, marked partial).");
         List<String> rangeFooter = new ArrayList<>(List.of("",
                 "Registered range protocols and their options:"));
         for (RangeLockProtocol p : RangeLockProtocols.all()) {
             rangeFooter.add("  " + p.name() + ": " + p.options().stream().map(LockOption::name)
                     .collect(Collectors.joining(", ")));
         }
-        rangeFooter.add("Exit status: 0 ok; 1 the range exclusion check found violations; 2 bad input; 3 a run failed.");
+        rangeFooter.add("Exit status: 0 ok; 1 the range exclusion check found violations; 2 bad input; 3 a run "
+                + "failed, had clients stuck past its end (duration + grace) or was interrupted by SIGTERM or Ctrl-C "
+                + "(the report then holds what was measured, marked partial).");
         cli.getSubcommands().get("range-bench").getCommandSpec().usageMessage().footer(
                 rangeFooter.toArray(String[]::new));
         cli.getSubcommands().get("serve").getCommandSpec().usageMessage().footer(

@@ -1,7 +1,6 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.bench.ReportFormat;
-import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.range.RangeWorkload;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.lock.RangeLockProtocol;
@@ -42,11 +41,12 @@ final class RangeBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--fabric", paramLabel = "NAME", defaultValue = BenchExecution.LOCAL_FABRIC,
+    @Option(names = "--fabric", paramLabel = "ADDRESS", defaultValue = FabricChoice.LOCAL,
             description = "local (threads, wall-clock time), sim (simulated RDMA cluster, virtual time; see --cns, "
                     + "--clients-per-cn, --mns, --virtual-duration) or tcp://HOST:PORT (the memory node a 'lockfabric "
                     + "serve' runs, clients in this JVM over TCP; the protocols' waits are stretched for TCP round "
-                    + "trips unless --option sets them). Default: ${DEFAULT-VALUE}.")
+                    + "trips unless --option sets them). An address may carry its fabric's parameters: "
+                    + "sim:cns=2,clients-per-cn=12. Default: ${DEFAULT-VALUE}.")
     String fabric;
 
     @CommandLine.Mixin
@@ -138,13 +138,9 @@ final class RangeBenchCommand implements Callable<Integer> {
 
     /** Runs the range benchmark {@code s} describes and prints its report; the exit status. */
     static int execute(CommandSpec spec, Settings s) {
-        String fabric = s.fabric();
-        boolean sim = BenchExecution.SIM_FABRIC.equals(fabric);
-        boolean tcp = BenchExecution.isTcp(fabric);
-        if (!sim && !tcp && !BenchExecution.LOCAL_FABRIC.equals(fabric)) {
-            throw new BadInputException("unknown fabric '" + fabric + "' for range-bench: give local, sim or "
-                    + "tcp://HOST:PORT");
-        }
+        FabricChoice fabric = FabricChoice.parse(s.fabric(), " for range-bench");
+        boolean sim = fabric.isSim();
+        boolean tcp = fabric.isTcp();
         if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
         }
@@ -155,21 +151,18 @@ final class RangeBenchCommand implements Callable<Integer> {
         List<RangeLockProtocol> selected = select(s.protocols());
         List<String> options = s.options();
         if (tcp) {
-            BenchExecution.checkReachable(fabric);
-            options = BenchExecution.withTcpDefaults(selected.stream().collect(Collectors.toMap(
-                    RangeLockProtocol::name, RangeLockProtocol::options, (x, y) -> x, LinkedHashMap::new)), options,
-                    spec.commandLine().getErr());
+            options = BenchExecution.withTcpDefaults(BenchExecution.checkReachable(fabric), selected.stream()
+                    .collect(Collectors.toMap(RangeLockProtocol::name, RangeLockProtocol::options, (x, y) -> x,
+                            LinkedHashMap::new)), options, spec.commandLine().getErr());
         }
-        SimConfig cluster = sim ? s.topology().cluster(s.clients(), RangeWorkload.DEFAULT_CLIENTS, 1, s.seed()) : null;
+        SimConfig cluster = sim ? s.topology().cluster(fabric.address(), s.clients(), RangeWorkload.DEFAULT_CLIENTS, 1,
+                s.seed()) : null;
         RangeWorkload config = config(s, options, cluster);
         config.validateOptions(selected);
         FaultPlan faults = s.faults() == null ? FaultPlan.NONE : FaultPlan.parse(s.faults());
-        List<RunResult> results = new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults,
-                s.sharedTable(), RangeLockProtocol::name, "other --units, --range-size or options?")
-                .run(selected, config);
-        BenchExecution.emit(spec, s.output(), BenchExecution.render(results, reportFormat, describe(s, config, cluster,
-                faults)));
-        return BenchExecution.exitStatus(spec.commandLine().getErr(), results);
+        return new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults, s.sharedTable(),
+                RangeLockProtocol::name, "other --units, --range-size or options?")
+                .execute(spec, selected, config, reportFormat, describe(s, config, cluster, faults), s.output());
     }
 
     private static List<RangeLockProtocol> select(List<String> protocols) {

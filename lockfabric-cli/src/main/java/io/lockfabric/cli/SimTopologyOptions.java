@@ -1,11 +1,17 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.sim.SimConfig;
 import picocli.CommandLine.Option;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The simulated cluster's shape, shared by the commands that run on the sim fabric: compute nodes,
- * clients per compute node and memory nodes. Clients fill compute nodes in order.
+ * clients per compute node and memory nodes. Clients fill compute nodes in order. The same settings
+ * may come as parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
+ * {@code clients}, {@code mns}, {@code seed}); a setting given both ways must agree.
  */
 final class SimTopologyOptions {
     @Option(names = "--cns", paramLabel = "N",
@@ -32,36 +38,97 @@ final class SimTopologyOptions {
      * {@code defaultClients}), checking the options agree.
      */
     SimConfig cluster(Integer explicitClients, int defaultClients, int defaultComputeNodes, long seed) {
-        int cns = computeNodes == null ? defaultComputeNodes : computeNodes;
+        return cluster(null, explicitClients, defaultClients, defaultComputeNodes, seed);
+    }
+
+    /**
+     * The cluster of these options and of the parameters of {@code address} (a {@code sim:...}
+     * address, or null), for {@code explicitClients} clients (null if --clients was not given;
+     * then the address's {@code clients}, or {@code defaultClients}), checking they agree. The
+     * cluster's seed is the address's {@code seed}, or {@code seed}.
+     */
+    SimConfig cluster(FabricAddress address, Integer explicitClients, int defaultClients, int defaultComputeNodes,
+                      long seed) {
+        Setting cnsGiven = Setting.of("--cns", computeNodes, address, "cns");
+        Setting perCnGiven = Setting.of("--clients-per-cn", clientsPerComputeNode, address, "clients-per-cn");
+        Setting clientsGiven = Setting.of("--clients", explicitClients, address, "clients");
+        Setting mnsGiven = Setting.of("--mns", memoryNodes, address, "mns");
+        int cns = cnsGiven.value() == null ? defaultComputeNodes : cnsGiven.value();
         if (cns < 1) {
-            throw new BadInputException("--cns must be >= 1, got " + cns);
+            throw new BadInputException(cnsGiven.label() + " must be >= 1, got " + cns);
         }
         int perCn;
-        if (clientsPerComputeNode != null) {
-            perCn = clientsPerComputeNode;
+        if (perCnGiven.value() != null) {
+            perCn = perCnGiven.value();
             if (perCn < 1) {
-                throw new BadInputException("--clients-per-cn must be >= 1, got " + perCn);
+                throw new BadInputException(perCnGiven.label() + " must be >= 1, got " + perCn);
             }
-            if (explicitClients != null && explicitClients != (long) cns * perCn) {
-                throw new BadInputException("--clients " + explicitClients + " disagrees with --cns " + cns
-                        + " x --clients-per-cn " + perCn + "; give one or the other");
+            if (clientsGiven.value() != null && clientsGiven.value() != (long) cns * perCn) {
+                throw new BadInputException(clientsGiven.label() + " " + clientsGiven.value() + " disagrees with "
+                        + cnsGiven.label() + " " + cns + " x " + perCnGiven.label() + " " + perCn
+                        + "; give one or the other");
             }
         } else {
-            int clients = explicitClients == null ? defaultClients : explicitClients;
+            int clients = clientsGiven.value() == null ? defaultClients : clientsGiven.value();
             if (clients < 1) {
-                throw new BadInputException("--clients must be >= 1, got " + clients);
+                throw new BadInputException(clientsGiven.label() + " must be >= 1, got " + clients);
             }
             if (clients % cns != 0) {
                 throw new BadInputException(clients + " clients do not fill " + cns
-                        + " compute nodes evenly; give --clients-per-cn");
+                        + " compute nodes evenly; give " + perCnGiven.label());
             }
             perCn = clients / cns;
         }
-        int mns = memoryNodes == null ? 1 : memoryNodes;
+        int mns = mnsGiven.value() == null ? 1 : mnsGiven.value();
         if (mns < 1) {
-            throw new BadInputException("--mns must be >= 1, got " + mns);
+            throw new BadInputException(mnsGiven.label() + " must be >= 1, got " + mns);
         }
-        return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns).seed(seed).build();
+        long clusterSeed = seed;
+        if (address != null) {
+            try {
+                clusterSeed = address.longParameter("seed", seed, Long.MIN_VALUE, Long.MAX_VALUE);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+        }
+        return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns).seed(clusterSeed)
+                .build();
+    }
+
+    /**
+     * The parameters of a sim address that give {@code cluster}, for {@link FabricChoice#open}: what
+     * the address does not say itself comes from them, so the fabric opened is {@code cluster}.
+     */
+    static Map<String, String> parameters(SimConfig cluster) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("cns", Integer.toString(cluster.computeNodes()));
+        p.put("clients-per-cn", Integer.toString(cluster.clientsPerComputeNode()));
+        p.put("mns", Integer.toString(cluster.memoryNodes()));
+        p.put("seed", Long.toString(cluster.seed()));
+        return p;
+    }
+
+    /**
+     * A setting given by a flag, by the fabric address's parameter, or by neither (null); its label
+     * names where it came from, for errors.
+     */
+    private record Setting(String label, Integer value) {
+        static Setting of(String flag, Integer flagValue, FabricAddress address, String parameter) {
+            if (address == null || !address.parameters().containsKey(parameter)) {
+                return new Setting(flag, flagValue);
+            }
+            int fromAddress;
+            try {
+                fromAddress = address.intParameter(parameter, 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+            if (flagValue != null && flagValue != fromAddress) {
+                throw new BadInputException(flag + " " + flagValue + " disagrees with " + parameter + "=" + fromAddress
+                        + " in --fabric " + address.text() + "; give one or the other");
+            }
+            return new Setting(parameter + " (in --fabric " + address.text() + ")", fromAddress);
+        }
     }
 
     /** The options that rebuild {@code cluster}'s shape, for a replay command. */

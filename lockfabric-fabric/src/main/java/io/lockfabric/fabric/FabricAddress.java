@@ -57,8 +57,8 @@ public record FabricAddress(String text, String scheme, String location, Map<Str
                 int eq = pair.indexOf('=');
                 if (eq < 0) {
                     throw new IllegalArgumentException("fabric " + scheme + ": '" + pair + "' in '" + text
-                            + "' is not NAME=VALUE" + (location.isEmpty() ? " (a location is written " + scheme
-                            + "://HOST:PORT)" : ""));
+                            + "' is not NAME=VALUE" + (location.isEmpty() && pair.indexOf(':') >= 0
+                            ? " (a location is written " + scheme + "://HOST:PORT)" : ""));
                 }
                 String name = pair.substring(0, eq).trim().toLowerCase(Locale.ROOT);
                 String value = pair.substring(eq + 1).trim();

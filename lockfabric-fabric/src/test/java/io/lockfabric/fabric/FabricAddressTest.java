@@ -44,6 +44,16 @@ class FabricAddressTest {
     }
 
     @Test
+    void aLocationWrittenWithoutSlashesIsPointedOutAndOnlyThen() {
+        IllegalArgumentException tcp = assertThrows(IllegalArgumentException.class,
+                () -> FabricAddress.parse("tcp:127.0.0.1:7420"));
+        assertEquals("fabric tcp: '127.0.0.1:7420' in 'tcp:127.0.0.1:7420' is not NAME=VALUE (a location is written "
+                + "tcp://HOST:PORT)", tcp.getMessage());
+        IllegalArgumentException sim = assertThrows(IllegalArgumentException.class, () -> FabricAddress.parse("sim:cns"));
+        assertEquals("fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE", sim.getMessage());
+    }
+
+    @Test
     void valuesAndNamesAreCheckedWithTheirFabricsName() {
         FabricAddress a = FabricAddress.parse("sim:cns=many,mns=0,colour=red");
         IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class,

@@ -1,6 +1,7 @@
 package io.lockfabric.net;
 
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.net.wire.Frame;
 import io.lockfabric.net.wire.MalformedFrameException;
 import io.lockfabric.net.wire.WireCodec;
@@ -20,7 +21,8 @@ import java.util.function.LongFunction;
  * their waiters by id, in whatever order they come (an rpc may be answered after later verbs).
  * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
  * tens of microseconds), then parks until the I/O thread hands over the reply. If the connection drops,
- * every waiter fails with a {@link FabricException}. Thread-safe.
+ * every waiter fails with a {@link FabricException}; an interrupted waiter gives up with a
+ * {@link WaitInterruptedException}. Thread-safe.
  */
 final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     /** Busy polls before yielding: a reply on an idle loopback may come back within them. */
@@ -49,8 +51,15 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         return channel;
     }
 
-    /** Sends the request that {@code make} builds for a fresh id and waits for its reply. */
+    /**
+     * Sends the request that {@code make} builds for a fresh id and waits for its reply.
+     *
+     * @throws WaitInterruptedException if the calling thread is interrupted before the request goes
+     *                                  out (nothing is sent) or while it waits (the memory node may
+     *                                  still execute the request; its reply is dropped)
+     */
     Frame call(LongFunction<Frame> make) {
+        WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
         long id = nextId.getAndIncrement();
         Frame request = make.apply(id);
         Channel ch = channel;
@@ -80,6 +89,10 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         }
         while (w.reply == null) {
             LockSupport.park(this);
+            if (w.reply == null && Thread.currentThread().isInterrupted()) {
+                pending.remove(id);
+                WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+            }
         }
         if (w.reply == Waiter.LOST) {
             throw lost();

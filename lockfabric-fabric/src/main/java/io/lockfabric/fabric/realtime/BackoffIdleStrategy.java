@@ -1,12 +1,15 @@
 package io.lockfabric.fabric.realtime;
 
 import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.WaitInterruptedException;
 
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Real-time idling in three stages: spin, then yield, then park with a period doubling from
- * {@code minParkNs} up to {@code maxParkNs}. Not thread-safe (one per waiting thread).
+ * {@code minParkNs} up to {@code maxParkNs}. An interrupted thread's next {@link #idle()} throws
+ * {@link WaitInterruptedException}, so no wait built on it outlives its client. Not thread-safe
+ * (one per waiting thread).
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
     public static final int DEFAULT_MAX_SPINS = 16;
@@ -37,8 +40,10 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         this.parkNs = minParkNs;
     }
 
+    /** @throws WaitInterruptedException if the thread has been interrupted */
     @Override
     public void idle() {
+        WaitInterruptedException.throwIfInterrupted("a condition it polls");
         if (spins < maxSpins) {
             spins++;
             Thread.onSpinWait();

@@ -3,6 +3,7 @@ package io.lockfabric.fabric.realtime;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.RpcException;
+import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.fabric.memory.MemoryNode;
 import io.lockfabric.fabric.memory.PendingRpc;
 
@@ -25,12 +26,15 @@ public final class BlockingRpc extends PendingRpc {
      * request is copied first, so the caller may reuse its array.
      *
      * @throws RpcException if the node has no such service or the service failed the call
+     * @throws WaitInterruptedException if the caller is interrupted while it waits (the service may
+     *                                  still carry the call out; its answer is dropped)
      */
     public static byte[] call(MemoryNode node, int service, EndpointId caller, byte[] request) {
         BlockingRpc call = new BlockingRpc(caller, request.clone());
         node.call(service, call);
         IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
         while (!call.done) {
+            WaitInterruptedException.throwIfInterrupted("an rpc's reply");
             idle.idle();
         }
         if (call.failure != null) {

@@ -2,13 +2,16 @@ package io.lockfabric.fabric.realtime;
 
 import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.WaitInterruptedException;
 
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The JVM's monotonic clock. Short sleeps (the microsecond backoffs of lock protocols) yield
  * until the time has passed, because parking overshoots them by tens of microseconds; long sleeps
- * park, then yield out the rest. Stateless and thread-safe.
+ * park, then yield out the rest. A sleep of an interrupted thread throws
+ * {@link WaitInterruptedException}, as do the idle strategies it gives out. Stateless and
+ * thread-safe.
  */
 public final class RealTimeClock implements Clock {
     public static final RealTimeClock INSTANCE = new RealTimeClock();
@@ -26,6 +29,7 @@ public final class RealTimeClock implements Clock {
         return System.nanoTime();
     }
 
+    /** @throws WaitInterruptedException if the thread is interrupted before or while it sleeps */
     @Override
     public void sleepNanos(long nanos) {
         if (nanos <= 0) {
@@ -33,9 +37,11 @@ public final class RealTimeClock implements Clock {
         }
         long deadline = System.nanoTime() + nanos;
         if (nanos >= PARK_THRESHOLD_NS) {
+            WaitInterruptedException.throwIfInterrupted("the end of a sleep");
             LockSupport.parkNanos(nanos - PARK_MARGIN_NS);
         }
         while (System.nanoTime() < deadline) {
+            WaitInterruptedException.throwIfInterrupted("the end of a sleep");
             Thread.yield();
         }
     }

@@ -27,7 +27,11 @@ public abstract class RealTimeMailbox extends CountingMailbox {
         return inbox.poll();
     }
 
-    /** Waits until {@code deadlineNanos} on {@link RealTimeClock} (the JVM's monotonic clock). */
+    /**
+     * Waits until {@code deadlineNanos} on {@link RealTimeClock} (the JVM's monotonic clock).
+     *
+     * @throws io.lockfabric.fabric.WaitInterruptedException if the owner is interrupted while it waits
+     */
     @Override
     public final Message await(long deadlineNanos) {
         return inbox.await(deadlineNanos);

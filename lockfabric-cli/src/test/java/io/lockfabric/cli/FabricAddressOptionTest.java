@@ -1,0 +1,100 @@
+package io.lockfabric.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --fabric} takes any address {@code Fabrics.open} reads: a sim address's parameters are the
+ * cluster flags' twins (the same cluster, the same report byte for byte), the flags are the
+ * address's defaults, and a bad address is one line of bad input.
+ */
+class FabricAddressOptionTest {
+    private static final List<String> SIM_RUN = List.of("--protocols", "cas,dslr", "--locks", "4",
+            "--virtual-duration", "2ms", "--warmup", "0s", "--format", "json", "--seed", "3");
+
+    private static MainTest.Outcome bench(String... args) {
+        List<String> argv = new ArrayList<>(List.of("bench"));
+        argv.addAll(List.of(args));
+        argv.addAll(SIM_RUN);
+        return MainTest.run(argv.toArray(String[]::new));
+    }
+
+    @Test
+    void aSimAddressDescribesTheSameClusterAsTheFlags() {
+        MainTest.Outcome flags = bench("--fabric", "sim", "--cns", "2", "--clients-per-cn", "2", "--mns", "2");
+        assertEquals(Main.EXIT_OK, flags.status(), flags.err());
+        for (String[] same : List.of(
+                new String[] {"--fabric", "sim:cns=2,clients-per-cn=2,mns=2"},
+                new String[] {"--fabric", "sim:cns=2,mns=2", "--clients", "4"},
+                new String[] {"--fabric", "sim:clients=4,cns=2", "--mns", "2"},
+                new String[] {"--fabric", "sim:cns=2,clients-per-cn=2,mns=2,seed=3", "--cns", "2"})) {
+            MainTest.Outcome o = bench(same);
+            assertEquals(Main.EXIT_OK, o.status(), String.join(" ", same) + ": " + o.err());
+            assertEquals(flags.out(), o.out(), String.join(" ", same));
+        }
+        assertTrue(flags.out().contains("\"fabric\":\"sim\""), flags.out());
+    }
+
+    @Test
+    void theTableHeaderNamesTheAddressAsGiven() {
+        MainTest.Outcome o = MainTest.run("bench", "--fabric", "sim:cns=2,clients-per-cn=3", "--protocols", "cas",
+                "--virtual-duration", "1ms", "--warmup", "0s");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().startsWith("# sim:cns=2,clients-per-cn=3 fabric: 2 CNs x 3 clients, 1 MN, "), o.out());
+    }
+
+    @Test
+    void aRangeBenchTakesASimAddressToo() {
+        String[] common = {"--protocols", "citron", "--virtual-duration", "1ms", "--warmup", "0s", "--format", "csv"};
+        List<String> viaFlags = new ArrayList<>(List.of("range-bench", "--fabric", "sim", "--cns", "2",
+                "--clients-per-cn", "3"));
+        viaFlags.addAll(List.of(common));
+        List<String> viaAddress = new ArrayList<>(List.of("range-bench", "--fabric", "sim:cns=2,clients-per-cn=3"));
+        viaAddress.addAll(List.of(common));
+        MainTest.Outcome a = MainTest.run(viaFlags.toArray(String[]::new));
+        MainTest.Outcome b = MainTest.run(viaAddress.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, a.status(), a.err());
+        assertEquals(a.out(), b.out());
+    }
+
+    @Test
+    void aLocalAddressMayCarryItsParameters() {
+        MainTest.Outcome o = MainTest.run("bench", "--fabric", "local:mns=2,seed=9", "--protocols", "cas", "--ops",
+                "200", "--clients", "2", "--format", "csv");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().lines().toList().get(1).startsWith("cas,local,2,"), o.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed)",
+            "sim:cns=3 --cns 2|--cns 2 disagrees with cns=3 in --fabric sim:cns=3; give one or the other",
+            "sim:cns|fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE",
+            "sim:cns=x|fabric sim: cns=x is not a whole number",
+            "sim:cns=0|cns (in --fabric sim:cns=0) must be >= 1, got 0",
+            "sim:clients=7,cns=2|7 clients do not fill 2 compute nodes evenly; give --clients-per-cn",
+            "tcp:127.0.0.1:1|fabric tcp: '127.0.0.1:1' in 'tcp:127.0.0.1:1' is not NAME=VALUE (a location is "
+                    + "written tcp://HOST:PORT)",
+            "tcp|unknown fabric 'tcp': give local, sim or tcp://HOST:PORT",
+            "rdma://x|unknown fabric 'rdma://x': give local, sim or tcp://HOST:PORT",
+            "local://x|fabric local has no location: give local[:mns=N,seed=N,capacity=BYTES], not 'local://x'"})
+    void aBadAddressIsOneLineOfBadInput(String line) {
+        String[] parts = line.split("\\|");
+        List<String> argv = new ArrayList<>(List.of("bench", "--fabric"));
+        argv.addAll(List.of(parts[0].split(" ")));
+        argv.addAll(List.of("--protocols", "cas", "--ops", "10"));
+        MainTest.Outcome o = MainTest.run(argv.toArray(String[]::new));
+        assertEquals(Main.EXIT_BAD_INPUT, o.status(), line + " -> " + o.err());
+        assertEquals("lockfabric: " + parts[1], o.err().strip());
+        assertEquals("", o.out());
+        assertFalse(o.err().contains("Exception"), o.err());
+    }
+}

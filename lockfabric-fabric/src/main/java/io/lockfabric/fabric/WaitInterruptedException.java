@@ -1,0 +1,41 @@
+package io.lockfabric.fabric;
+
+import java.io.Serial;
+
+/**
+ * A client's wait or verb on a real-time fabric gave up because its thread was interrupted: whoever
+ * runs the client has ended it from outside (a benchmark run past its deadline, a process told to
+ * stop). Every real-time wait answers an interrupt this way: a mailbox's {@code await}, a clock's
+ * {@code sleepNanos}, an {@link IdleStrategy}'s {@code idle}, the wait for a verb's or an rpc's
+ * reply; and the local fabric checks before each verb, so that a client spinning on verbs stops too.
+ *
+ * <p>Like {@link InterruptedException}, throwing it clears the thread's interrupt status: the
+ * protocol's own error handling then still runs (a range lock that gives up releases the parts it
+ * had taken, as it does for any fabric error). Whoever interrupted a client that has not ended
+ * after that interrupts it again. What the client did on the memory node before the interrupt
+ * stays done: a client interrupted in the middle of an acquisition leaves the lock as a client
+ * that crashed there would (enqueued, or holding it), which a protocol with lease-based recovery
+ * recovers and any other protocol does not. Unchecked, as the protocol SPI has no checked
+ * exceptions. Never thrown on the simulator, whose clients are ended in virtual time.
+ */
+public final class WaitInterruptedException extends FabricException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** @param waitingFor what the client was waiting for: {@code a message}, {@code a verb's reply} */
+    public WaitInterruptedException(String waitingFor) {
+        super("interrupted while waiting for " + waitingFor + " (the client was ended from outside)");
+    }
+
+    /**
+     * Throws if the current thread has been interrupted, clearing its interrupt status.
+     *
+     * @param waitingFor what the caller is about to wait for, for the message
+     * @throws WaitInterruptedException if the thread was interrupted
+     */
+    public static void throwIfInterrupted(String waitingFor) {
+        if (Thread.interrupted()) {
+            throw new WaitInterruptedException(waitingFor);
+        }
+    }
+}
