@@ -5,6 +5,7 @@ import io.lockfabric.local.LocalFabric;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * clients reported and ended, or early on a stop request with a partial result; a run that
  * completes is reported as it always was.
  */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RealTimeDriverTest {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());

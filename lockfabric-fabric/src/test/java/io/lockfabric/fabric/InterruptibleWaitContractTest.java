@@ -2,6 +2,7 @@ package io.lockfabric.fabric;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and a verb of an interrupted thread is not carried out. A client blocked for ever in a wait ends
  * within moments of {@link ClientThread#interrupt()}, and its thread is a daemon.
  */
+@Tag("contract")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class InterruptibleWaitContractTest {
     /** How long an interrupted client may take to end. */
