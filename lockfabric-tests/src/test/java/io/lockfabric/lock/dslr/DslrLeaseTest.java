@@ -421,7 +421,9 @@ class DslrLeaseTest {
 
     @Test
     void aWaiterPausedWhileItsTurnCameDoesNotUseTheExpiredGrant() throws Exception {
-        long lease = 20_000_000;
+        // long enough that setting the scene (three clients, two threads) on a loaded machine does not
+        // outlast the first holder's lease: only the paused reader's may run out
+        long lease = 200_000_000;
         LockOptions options = LockOptions.of(Map.of("lease-ns", lease, "max-wait-ns", 200_000L, "omega-ns", 2_000L));
         History history = new History(System::nanoTime);
         try (LocalFabric fabric = LocalFabric.builder().build()) {
