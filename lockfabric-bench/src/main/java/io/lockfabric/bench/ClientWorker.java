@@ -4,6 +4,7 @@ import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.LockUnavailableException;
 import org.HdrHistogram.Histogram;
 
 import java.lang.invoke.MethodHandles;
@@ -43,10 +44,13 @@ final class ClientWorker implements Runnable, RunDriver.Client {
     /** The clients' phase boundaries and abort flag, shared by the clients of one run. */
     static final class Control {
         private final Schedule schedule;
+        private final boolean toleratesBrokenLocks;
         private volatile boolean aborted;
 
-        Control(Schedule schedule) {
+        /** @param toleratesBrokenLocks whether a client may give up on a broken lock ({@link RunDriver#toleratesBrokenLocks}) */
+        Control(Schedule schedule, boolean toleratesBrokenLocks) {
             this.schedule = schedule;
+            this.toleratesBrokenLocks = toleratesBrokenLocks;
         }
 
         Schedule schedule() {
@@ -98,6 +102,7 @@ final class ClientWorker implements Runnable, RunDriver.Client {
     LockStats statsAtStart = LockStats.ZERO;
     LockStats statsAtEnd = LockStats.ZERO;
     Throwable failure;
+    private RunDriver.GaveUp gaveUp;
 
     ClientWorker(int index, Endpoint endpoint, Session session, Phases phases, LongSupplier observerNanos,
                  OpCounterSlots progress, Control control) {
@@ -121,6 +126,12 @@ final class ClientWorker implements Runnable, RunDriver.Client {
         } catch (Throwable t) {
             if (stopped && endedFromOutside(t)) {
                 return; // the driver ends its measurement where it was cut off
+            }
+            if (t instanceof LockUnavailableException broken && control.toleratesBrokenLocks) {
+                long now = observerNanos.getAsLong();
+                gaveUp = new RunDriver.GaveUp(now, broken); // the run goes on without this client
+                end(now);
+                return;
             }
             failure = t;
             control.abort();
@@ -204,6 +215,11 @@ final class ClientWorker implements Runnable, RunDriver.Client {
     @Override
     public void stop() {
         stopped = true;
+    }
+
+    @Override
+    public RunDriver.GaveUp gaveUp() {
+        return gaveUp;
     }
 
     /**

@@ -61,7 +61,8 @@ public final class Columns {
 
     /**
      * JSON: an object {@code faults} with a simulated run's fault plan, the scheduled faults,
-     * crashed and stuck clients, recoveries, hazards, liveness violations, dropped and delayed
+     * crashed and stuck clients (and {@code gave_up_clients}, only if a client gave up on a lock its
+     * protocol declared broken), recoveries, hazards, liveness violations, dropped and delayed
      * messages.
      */
     public static void jsonFaults(JsonWriter json, FaultOutcome f) {
@@ -74,7 +75,13 @@ public final class Columns {
         f.crashedClients().forEach(c -> json.value((long) c));
         json.endArray().name("stuck_clients").beginArray();
         f.stuckClients().forEach(c -> json.value((long) c));
-        json.endArray().name("liveness_asserted").value(f.livenessAsserted()).name("recoveries").beginArray();
+        json.endArray();
+        if (!f.gaveUpClients().isEmpty()) {
+            json.name("gave_up_clients").beginArray();
+            f.gaveUpClients().forEach(c -> json.value((long) c));
+            json.endArray();
+        }
+        json.name("liveness_asserted").value(f.livenessAsserted()).name("recoveries").beginArray();
         for (FaultOutcome.Recovery rec : f.recoveries()) {
             json.beginObject().name("lock").value(rec.lock()).name("client").value(rec.client())
                     .name("crashed_at_ns").value(rec.crashedAtNs()).name("recovered_at_ns").value(rec.recoveredAtNs())

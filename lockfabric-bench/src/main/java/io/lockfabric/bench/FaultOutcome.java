@@ -16,6 +16,9 @@ import java.util.List;
  * @param faults           the crashes and pauses scheduled (from the seed)
  * @param crashedClients   clients that did crash (a crash of a client that had already finished is void)
  * @param stuckClients     live clients still blocked when the run's liveness bound passed
+ * @param gaveUpClients    live clients that gave up because their protocol declared a lock broken
+ *                         ({@link io.lockfabric.lock.LockUnavailableException}: mcs, once a queue
+ *                         neighbour is gone); as stuck ones, a violation only where liveness is asserted
  * @param livenessAsserted false when a client crashed, or a message between clients was lost, and
  *                         the protocol does not claim to recover from crashes: then stuck clients
  *                         are that protocol's nature, not a bug
@@ -28,15 +31,17 @@ import java.util.List;
  * @param delayedMessages  client-to-client messages delayed by a fault
  */
 public record FaultOutcome(String plan, List<Fault> faults, List<Integer> crashedClients, List<Integer> stuckClients,
-                           boolean livenessAsserted, List<Recovery> recoveries, List<Hazard> hazards,
-                           List<Violation> violations, long droppedMessages, long delayedMessages) {
-    public static final FaultOutcome NONE = new FaultOutcome("none", List.of(), List.of(), List.of(), true, List.of(),
-            List.of(), List.of(), 0, 0);
+                           List<Integer> gaveUpClients, boolean livenessAsserted, List<Recovery> recoveries,
+                           List<Hazard> hazards, List<Violation> violations, long droppedMessages,
+                           long delayedMessages) {
+    public static final FaultOutcome NONE = new FaultOutcome("none", List.of(), List.of(), List.of(), List.of(), true,
+            List.of(), List.of(), List.of(), 0, 0);
 
     public FaultOutcome {
         faults = List.copyOf(faults);
         crashedClients = List.copyOf(crashedClients);
         stuckClients = List.copyOf(stuckClients);
+        gaveUpClients = List.copyOf(gaveUpClients);
         recoveries = List.copyOf(recoveries);
         hazards = List.copyOf(hazards);
         violations = List.copyOf(violations);

@@ -4,6 +4,7 @@ import io.lockfabric.check.Hold;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.lock.FailureModel;
+import io.lockfabric.lock.LockUnavailableException;
 
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,25 @@ public interface RunDriver {
          * as a failure.
          */
         void stop();
+
+        /**
+         * How the client gave up, where the driver lets clients give up on a lock their protocol
+         * declared broken ({@link #toleratesBrokenLocks}); null if it did not.
+         */
+        GaveUp gaveUp();
+    }
+
+    /** A client gave up at observer time {@code atNs}: its protocol declared a lock broken ({@code cause}). */
+    record GaveUp(long atNs, LockUnavailableException cause) {
+    }
+
+    /**
+     * Whether a client whose protocol declares a lock broken ({@link LockUnavailableException}) only
+     * ends, the run going on without it, instead of failing the run: in runs with injected faults,
+     * where a protocol without crash recovery (mcs) has its locks broken by design. False by default.
+     */
+    default boolean toleratesBrokenLocks() {
+        return false;
     }
 
     /**

@@ -149,7 +149,8 @@ public final class Runner {
             long startNs = fabric.observerNanoTime();
             long measureAtNs = startNs + phases.warmupNs();
             long endAtNs = phases.byOperations() ? Long.MAX_VALUE : measureAtNs + phases.durationNs();
-            control = new ClientWorker.Control(new ClientWorker.Schedule(measureAtNs, endAtNs));
+            control = new ClientWorker.Control(new ClientWorker.Schedule(measureAtNs, endAtNs),
+                    driver.toleratesBrokenLocks());
             List<ClientWorker> workers = new ArrayList<>();
             for (int i = 0; i < phases.clients(); i++) {
                 workers.add(new ClientWorker(i, endpoints.get(i), sessions.get(i), phases, fabric::observerNanoTime,

@@ -34,6 +34,17 @@ public sealed interface Violation {
         }
     }
 
+    /**
+     * A live client gave up: its protocol declared a lock broken ({@code reason}), as a protocol
+     * without crash recovery does once a queue neighbour is gone. A violation only where the protocol
+     * promises liveness.
+     */
+    record GaveUp(int client, long atNs, String reason) implements Violation {
+        public String description() {
+            return "client " + client + " gave up at " + atNs + " ns: " + reason;
+        }
+    }
+
     /** A lock whose holder crashed was granted again later than the protocol's recovery bound. */
     record SlowRecovery(long lock, int crashedClient, long crashedAtNs, long recoveredAtNs, long boundNs)
             implements Violation {

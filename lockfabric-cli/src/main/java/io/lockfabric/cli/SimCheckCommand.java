@@ -362,7 +362,8 @@ final class SimCheckCommand implements Callable<Integer> {
             FailureModel model = targets.get(i).model();
             table.row(t.protocol(), String.valueOf(t.runs()), String.format(Locale.ROOT, "%,d", t.operations()),
                     String.valueOf(t.violations().size()), String.valueOf(t.hazards()), String.valueOf(t.crashes()),
-                    String.valueOf(t.stuckExpected()), String.valueOf(t.recoveries()),
+                    t.stuckExpected() + (t.gaveUpExpected() > 0 ? " + " + t.gaveUpExpected() + " gave up" : ""),
+                    String.valueOf(t.recoveries()),
                     (t.minRecoveryNs() < 0 ? "" : Durations.format(t.minRecoveryNs()) + "..")
                             + FaultSummary.recovery(t.maxRecoveryNs(),
                             model.recoversFromCrash() ? model.recoveryBoundNs() : 0));

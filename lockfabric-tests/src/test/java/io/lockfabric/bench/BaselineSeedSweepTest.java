@@ -48,4 +48,34 @@ class BaselineSeedSweepTest {
         assertEquals(0, tally.stuckExpected(), "nobody is left blocked by a pause");
         assertTrue(tally.operations() > SEEDS * 100L, "the runs did work: " + tally.operations());
     }
+
+    /**
+     * A crash breaks these queues for good. A client that finds its queue neighbour gone is told so
+     * ({@link io.lockfabric.lock.LockUnavailableException}) and gives up; the run goes on without it,
+     * is checked, and reports it: with faults, every protocol gets its seeds checked, whether it
+     * recovers or not.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mcs", "rmarw"})
+    void aCrashBreaksTheQueueItsClientsGiveUpOrWaitAndTheRunIsStillChecked(String protocol) {
+        SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).build();
+        PointWorkload workload = PointWorkload.builder().clients(8).locks(8).zipf(0.99).readRatio(0.5).cs(1)
+                .durationNs(20_000_000).warmupNs(0).check(true).build();
+        SimCheck<LockProtocol> check = new SimCheck<>(cluster, workload, FaultPlan.parse("crash"));
+        SimCheck.Tally tally = new SimCheck.Tally(protocol);
+        for (long seed = 1; seed <= 10; seed++) {
+            RunResult r = check.run(LockProtocols.byName(protocol), seed);
+            tally.add(seed, r);
+            if (!r.faults().gaveUpClients().isEmpty()) {
+                assertTrue(!r.faults().livenessAsserted(), "no liveness is promised after a crash");
+                assertTrue(r.faults().crashedClients().size() == 1, "a crash broke the lock");
+            }
+        }
+        assertTrue(tally.violations().isEmpty(), () -> tally.violations().stream()
+                .map(f -> "seed " + f.seed() + ": " + f.violation().description())
+                .collect(Collectors.joining("\n")));
+        assertEquals(10, tally.crashes());
+        assertTrue(tally.gaveUpExpected() >= 1, "some client met a broken queue and gave up");
+        assertTrue(tally.stuckExpected() >= 1, "some client waits for ever on a dead neighbour");
+    }
 }

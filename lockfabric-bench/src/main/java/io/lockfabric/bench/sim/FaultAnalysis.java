@@ -21,7 +21,9 @@ import java.util.Set;
  * Reads a faulty run's history in the light of its faults and of the protocol's
  * {@link FailureModel}:
  * <ul>
- *   <li>a crashed client's open holds end at its crash (a dead client touches nothing after);</li>
+ *   <li>a crashed client's open holds end at its crash (a dead client touches nothing after), and
+ *       those of a client that gave up on a lock its protocol declared broken where it gave up (it
+ *       was releasing);</li>
  *   <li>a crashed exclusive holder's guarded-counter increment may or may not have landed;</li>
  *   <li>each lock held at a crash is timed until it is granted again, against the recovery bound
  *       as the run's other faults widen it ({@link #allowanceNs});</li>
@@ -36,17 +38,20 @@ final class FaultAnalysis {
     private final FailureModel model;
     private final List<Fault> faults;
     private final long[] crashedAtNs;
+    private final long[] gaveUpAtNs;
     private final long maxDelayNs;
     private final Set<Hold> openAtCrash = new HashSet<>();
 
     /**
      * @param crashedAtNs per client, the virtual time it crashed, or -1
+     * @param gaveUpAtNs  per client, the virtual time it gave up on a broken lock, or -1
      * @param maxDelayNs  the longest delay the run's faults add to a message ({@link io.lockfabric.sim.FaultPlan#maxDelayNs})
      */
-    FaultAnalysis(FailureModel model, List<Fault> faults, long[] crashedAtNs, long maxDelayNs) {
+    FaultAnalysis(FailureModel model, List<Fault> faults, long[] crashedAtNs, long[] gaveUpAtNs, long maxDelayNs) {
         this.model = model;
         this.faults = List.copyOf(faults);
         this.crashedAtNs = crashedAtNs.clone();
+        this.gaveUpAtNs = gaveUpAtNs.clone();
         this.maxDelayNs = maxDelayNs;
     }
 
@@ -59,6 +64,8 @@ final class FaultAnalysis {
                 Hold ended = h.releasedAt(Math.max(crash, h.grantedAt()));
                 openAtCrash.add(ended);
                 out.add(ended);
+            } else if (h.releasedAt() == Hold.NEVER && gaveUpAt(h.client()) >= 0) {
+                out.add(h.releasedAt(Math.max(gaveUpAt(h.client()), h.grantedAt())));
             } else {
                 out.add(h);
             }
@@ -222,5 +229,9 @@ final class FaultAnalysis {
 
     private long crashedAt(int client) {
         return client >= 0 && client < crashedAtNs.length ? crashedAtNs[client] : -1;
+    }
+
+    private long gaveUpAt(int client) {
+        return client >= 0 && client < gaveUpAtNs.length ? gaveUpAtNs[client] : -1;
     }
 }

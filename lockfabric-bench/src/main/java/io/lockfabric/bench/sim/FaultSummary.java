@@ -23,7 +23,10 @@ public final class FaultSummary {
                 .append('\n');
         sb.append("#   crashed clients: ").append(list(f.crashedClients()))
                 .append("; stuck at the end: ").append(list(f.stuckClients()));
-        if (!f.stuckClients().isEmpty()) {
+        if (!f.gaveUpClients().isEmpty()) {
+            sb.append("; gave up on a broken lock: ").append(list(f.gaveUpClients()));
+        }
+        if (!f.stuckClients().isEmpty() || !f.gaveUpClients().isEmpty()) {
             sb.append(f.livenessAsserted() ? " (a liveness violation)"
                     : " (expected: " + r.protocol() + " does not recover from a crashed client"
                     + (f.crashedClients().isEmpty() ? " or a lost message)" : ")"));

@@ -75,6 +75,7 @@ public final class SimCheck<P> {
         private long operations;
         private long crashes;
         private long stuckExpected;
+        private long gaveUpExpected;
         private long hazards;
         private long recoveries;
         private long maxRecoveryNs = -1;
@@ -92,6 +93,7 @@ public final class SimCheck<P> {
             crashes += f.crashedClients().size();
             if (!f.livenessAsserted()) {
                 stuckExpected += f.stuckClients().size();
+                gaveUpExpected += f.gaveUpClients().size();
             }
             hazards += f.hazards().size();
             for (FaultOutcome.Recovery rec : f.recoveries()) {
@@ -125,6 +127,14 @@ public final class SimCheck<P> {
         /** Clients left blocked behind a crash in a protocol that does not claim to recover. */
         public long stuckExpected() {
             return stuckExpected;
+        }
+
+        /**
+         * Clients that gave up on a lock their protocol declared broken, in runs where the protocol
+         * promised no liveness (it does not recover from the run's crashes or lost messages).
+         */
+        public long gaveUpExpected() {
+            return gaveUpExpected;
         }
 
         public long hazards() {

@@ -83,6 +83,12 @@ public final class SimDriver implements RunDriver {
         return faults;
     }
 
+    /** With faults: a protocol without crash recovery may declare a lock broken, and its client then ends. */
+    @Override
+    public boolean toleratesBrokenLocks() {
+        return !faults.isNone();
+    }
+
     @Override
     public Fabric fabric() {
         return fabric;
@@ -136,18 +142,25 @@ public final class SimDriver implements RunDriver {
         long now = fabric.observerNanoTime();
 
         long[] crashedAt = new long[processes.size()];
+        long[] gaveUpAt = new long[processes.size()];
         Arrays.fill(crashedAt, -1);
+        Arrays.fill(gaveUpAt, -1);
         List<Integer> crashed = new ArrayList<>();
         List<Integer> stuck = new ArrayList<>();
+        List<Integer> gaveUp = new ArrayList<>();
         for (int i = 0; i < processes.size(); i++) {
             SimProcess p = processes.get(i);
+            RunDriver.Client client = run.clients().get(i);
             if (p.crashed()) {
                 crashed.add(i);
                 crashedAt[i] = crashTime(schedule, i, now);
-                run.clients().get(i).endAt(crashedAt[i]);
+                client.endAt(crashedAt[i]);
             } else if (!p.finished()) {
                 stuck.add(i);
-                run.clients().get(i).endAt(now);
+                client.endAt(now);
+            } else if (client.gaveUp() != null) {
+                gaveUp.add(i);
+                gaveUpAt[i] = client.gaveUp().atNs();
             }
         }
         // A message lost between live clients is, to the client waiting for it, its peer's crash (RDMA's
@@ -160,6 +173,9 @@ public final class SimDriver implements RunDriver {
             for (int i : stuck) {
                 stuckViolations.add(new Violation.Stuck(i, run.clients().get(i).lastProgressNs(), now));
             }
+            for (int i : gaveUp) {
+                stuckViolations.add(new Violation.GaveUp(i, gaveUpAt[i], run.clients().get(i).gaveUp().cause().getMessage()));
+            }
         }
         NicProbe nic = null;
         if (queueing != null) {
@@ -169,8 +185,8 @@ public final class SimDriver implements RunDriver {
             }
             nic = new NicProbe(queueing, names);
         }
-        return new Simulated(schedule, crashed, stuck, livenessAsserted, stuckViolations,
-                new FaultAnalysis(model, schedule, crashedAt, faults.maxDelayNs()), nic);
+        return new Simulated(schedule, crashed, stuck, gaveUp, livenessAsserted, stuckViolations,
+                new FaultAnalysis(model, schedule, crashedAt, gaveUpAt, faults.maxDelayNs()), nic);
     }
 
     /**
@@ -214,16 +230,18 @@ public final class SimDriver implements RunDriver {
         private final List<Fault> schedule;
         private final List<Integer> crashed;
         private final List<Integer> stuck;
+        private final List<Integer> gaveUp;
         private final boolean livenessAsserted;
         private final List<Violation> stuckViolations;
         private final FaultAnalysis analysis;
         private final NicProbe nic;
 
-        Simulated(List<Fault> schedule, List<Integer> crashed, List<Integer> stuck, boolean livenessAsserted,
-                  List<Violation> stuckViolations, FaultAnalysis analysis, NicProbe nic) {
+        Simulated(List<Fault> schedule, List<Integer> crashed, List<Integer> stuck, List<Integer> gaveUp,
+                  boolean livenessAsserted, List<Violation> stuckViolations, FaultAnalysis analysis, NicProbe nic) {
             this.schedule = schedule;
             this.crashed = crashed;
             this.stuck = stuck;
+            this.gaveUp = gaveUp;
             this.livenessAsserted = livenessAsserted;
             this.stuckViolations = stuckViolations;
             this.analysis = analysis;
@@ -246,7 +264,7 @@ public final class SimDriver implements RunDriver {
             List<FaultOutcome.Recovery> recoveries = analysis.recoveries(holds);
             List<Violation> liveness = new ArrayList<>(stuckViolations);
             liveness.addAll(analysis.slowRecoveries(recoveries));
-            FaultOutcome outcome = new FaultOutcome(faults.spec(), schedule, crashed, stuck, livenessAsserted,
+            FaultOutcome outcome = new FaultOutcome(faults.spec(), schedule, crashed, stuck, gaveUp, livenessAsserted,
                     recoveries, split.hazards(), liveness, fabric.droppedMessages(), fabric.delayedMessages());
             return new Outcome(check.withViolations(split.violations()), outcome, nic);
         }

@@ -41,7 +41,20 @@ class FaultAnalysisTest {
     }
 
     private static FaultAnalysis analysis(FailureModel model) {
-        return new FaultAnalysis(model, PAUSE_OF_CLIENT_0, new long[] {-1, -1}, 0);
+        return new FaultAnalysis(model, PAUSE_OF_CLIENT_0, new long[] {-1, -1}, new long[] {-1, -1}, 0);
+    }
+
+    @Test
+    void theOpenHoldOfAClientThatGaveUpEndsWhereItGaveUpAndIsNoCrash() {
+        FaultAnalysis analysis = new FaultAnalysis(FailureModel.NONE, List.of(),
+                new long[] {-1, -1}, new long[] {-1, 4 * MS}, 0);
+        Hold open = new Hold(1, 0, 1, Mode.EXCLUSIVE, 1, MS, 2 * MS, Hold.NEVER);
+        Hold done = new Hold(0, 0, 1, Mode.EXCLUSIVE, 2, 0, 100, 200);
+        List<Hold> adjusted = analysis.adjust(List.of(done, open));
+        assertEquals(done, adjusted.get(0));
+        assertEquals(4 * MS, adjusted.get(1).releasedAt(), "it was releasing when its successor was gone");
+        assertEquals(java.util.Map.of(), analysis.uncertainIncrements(), "its increment landed before the release");
+        assertEquals(List.of(), analysis.recoveries(adjusted), "nothing to recover: the client is alive");
     }
 
     @Test
@@ -76,7 +89,7 @@ class FaultAnalysisTest {
     private static FaultAnalysis crashAt10ms(long maxDelayNs, Fault... others) {
         List<Fault> faults = new ArrayList<>(List.of(new Fault(Fault.Kind.CRASH, 0, 10 * MS, 0)));
         faults.addAll(List.of(others));
-        return new FaultAnalysis(BOUND_4MS, faults, new long[] {10 * MS, -1, -1}, maxDelayNs);
+        return new FaultAnalysis(BOUND_4MS, faults, new long[] {10 * MS, -1, -1}, new long[] {-1, -1, -1}, maxDelayNs);
     }
 
     @Test
@@ -102,7 +115,7 @@ class FaultAnalysisTest {
                 .allowanceNs(recoveredAfter(20 * MS)), "nothing is served while the memory node is paused");
         assertEquals(4 * MS + 100_000, crashAt10ms(100_000).allowanceNs(recoveredAfter(5 * MS)));
         var twoCrashes = new FaultAnalysis(BOUND_4MS, List.of(new Fault(Fault.Kind.CRASH, 0, 10 * MS, 0),
-                new Fault(Fault.Kind.CRASH, 1, 12 * MS, 0)), new long[] {10 * MS, 12 * MS, -1}, 0);
+                new Fault(Fault.Kind.CRASH, 1, 12 * MS, 0)), new long[] {10 * MS, 12 * MS, -1}, new long[] {-1, -1, -1}, 0);
         assertEquals(8 * MS, twoCrashes.allowanceNs(recoveredAfter(5 * MS)));
         assertEquals(4 * MS, twoCrashes.allowanceNs(recoveredAfter(MS)), "the second crash came after the grant");
     }
