@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * A minimal streaming JSON writer into a {@link StringBuilder}: objects, arrays, strings (escaped
- * per RFC 8259), numbers and booleans, with commas placed for the caller. Non-finite doubles are
+ * per RFC 8259), numbers, booleans and null, with commas placed for the caller. Non-finite doubles are
  * written as {@code null}, since JSON has no NaN or infinity. Not thread-safe.
  */
 public final class JsonWriter {
@@ -53,6 +53,13 @@ public final class JsonWriter {
         } else {
             string(out, s);
         }
+        return this;
+    }
+
+    /** {@code null}: a value the run does not have (as a non-finite double is written). */
+    public JsonWriter nullValue() {
+        separate();
+        out.append("null");
         return this;
     }
 

@@ -94,13 +94,18 @@ public record RunResult(String protocol, String fabric, Workload<?> workload, lo
         return measuredOps == 0 ? 0 : (double) aborts() / measuredOps;
     }
 
+    /** Whether the protocol counts {@link #timingAborts() timing aborts} (citron does; the others have none). */
+    public boolean countsTimingAborts() {
+        return stats.has(LockStats.TIMING_ABORTS);
+    }
+
     /**
      * Lock parts aborted because a notification may have come later than the protocol's wait
      * allows ({@link LockStats#TIMING_ABORTS}: citron's abort rate, §4.7); -1 for protocols that do
-     * not count them.
+     * not count them ({@link #countsTimingAborts()}), which the reports leave empty.
      */
     public long timingAborts() {
-        return stats.has(LockStats.TIMING_ABORTS) ? stats.counter(LockStats.TIMING_ABORTS) : -1;
+        return countsTimingAborts() ? stats.counter(LockStats.TIMING_ABORTS) : -1;
     }
 
     /** {@link #timingAborts()} per measured operation; -1 if the protocol does not count them. */

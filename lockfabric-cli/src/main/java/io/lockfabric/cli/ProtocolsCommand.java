@@ -53,9 +53,7 @@ final class ProtocolsCommand implements Callable<Integer> {
     }
 
     private static void printFailureModel(PrintWriter out, FailureModel model) {
-        out.printf("    failure model: %s%s%n", model.summary(), model.recoversFromCrash()
-                ? " (lease " + Durations.format(model.leaseNs()) + ", recovery bound "
-                + Durations.format(model.recoveryBoundNs()) + " per crashed client)" : "");
+        out.printf("    failure model: %s%n", model.describe());
     }
 
     private static void printOptions(PrintWriter out, String protocol, List<LockOption> options) {

@@ -246,12 +246,29 @@ class MainTest {
             assertTrue(o.out().contains(p.name() + "\n") || o.out().contains(p.name() + System.lineSeparator()), p.name());
             assertTrue(o.out().contains(p.description()), p.description());
             assertTrue(o.out().contains("failure model: " + p.failureModel(io.lockfabric.lock.LockOptions.DEFAULTS)
-                    .summary()), p.name());
+                    .describe()), p.name());
         }
+        assertTrue(o.out().contains("failure model: waiters skip a crashed writer after 2 x lease"), o.out());
         assertTrue(o.out().contains("(lease 10ms, recovery bound 23.5ms per crashed client)"), o.out());
+        assertTrue(o.out().contains("learns of it at release (readers hold at most 500us)"), "drtm's read lease");
         for (var p : io.lockfabric.protocols.RangeLockProtocols.all()) {
             assertTrue(o.out().contains(p.name() + "\n") || o.out().contains(p.name() + System.lineSeparator()), p.name());
             assertTrue(o.out().contains(p.description()), p.description());
+            assertTrue(o.out().contains("failure model: " + p.failureModel(io.lockfabric.lock.LockOptions.DEFAULTS)
+                    .describe()), p.name());
+        }
+        assertTrue(o.out().contains("(lease 1s, recovery bound 33.034s per crashed client)"), "citron's bound");
+        // the bound once per protocol, as a duration: no raw nanoseconds, no second "recovers within"
+        List<String> models = o.out().lines().filter(l -> l.contains("failure model:")).toList();
+        assertEquals(LockProtocols.all().size() + io.lockfabric.protocols.RangeLockProtocols.all().size(), models.size());
+        for (String line : models) {
+            assertFalse(line.matches(".*\\d{4,} ?ns\\b.*"), "raw nanoseconds: " + line);
+            assertFalse(line.contains("within"), "a bound in the summary: " + line);
+            assertTrue(line.indexOf("recovery bound") == line.lastIndexOf("recovery bound"), line);
+        }
+        String[] blocks = o.out().split("\\R(?=\\S)");
+        for (String block : blocks) {
+            assertTrue(block.split("recovery bound", -1).length <= 2, "one recovery bound per protocol: " + block);
         }
         assertTrue(o.out().contains("--option declock-tf.policy=VALUE   (default timestamp)"), "choices by name");
         assertTrue(o.out().contains("--option dslr.lease-ns=VALUE   (default 10ms)"), "durations with a unit");

@@ -42,10 +42,18 @@ class RangeBenchCommandTest {
         assertTrue(lines[0].startsWith("protocol,fabric,clients,units,range_size"), lines[0]);
         assertTrue(lines[1].startsWith("citron,sim,6,16384,mixed,"), lines[1]);
         assertTrue(lines[1].contains("citron.fast-path=0"), lines[1]);
-        MainTest.Outcome json = run("--format", "json", "--protocols", "citron");
+        // timing aborts: a count for citron, an empty cell (not -1) for rpc-range, which has none
+        int timing = java.util.List.of(lines[0].split(",", -1)).indexOf("timing_aborts");
+        assertTrue(timing > 0, lines[0]);
+        assertTrue(lines[1].split(",", -1)[timing].matches("\\d+"), lines[1]);
+        assertEquals("", lines[2].split(",", -1)[timing], lines[2]);
+        MainTest.Outcome json = run("--format", "json", "--protocols", "citron,rpc-range");
         assertEquals(Main.EXIT_OK, json.status(), json.err());
         assertTrue(json.out().startsWith("{\"protocol\":\"citron\""), json.out());
         assertTrue(json.out().contains("\"goodput_by_size\":{\"1\":"), json.out());
+        String[] objects = json.out().strip().split("\n");
+        assertTrue(objects[0].matches(".*\"timing_aborts\":\\d+,.*"), objects[0]);
+        assertTrue(objects[1].contains("\"timing_aborts\":null,"), objects[1]);
     }
 
     /** {@code range-bench} is {@code bench --workload range} under its own flags: the same runs, byte for byte. */

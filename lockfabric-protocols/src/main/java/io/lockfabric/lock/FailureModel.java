@@ -1,5 +1,7 @@
 package io.lockfabric.lock;
 
+import io.lockfabric.fabric.Durations;
+
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -14,6 +16,9 @@ import java.util.Set;
  * lock: a holder paused past it breaks the protocol's assumption, the double-holder hazard fencing
  * tokens guard against. A lease does not imply recovery: DrTM's readers hold a time lease that a
  * writer waits out, while a crashed DrTM writer blocks its lock forever ({@link #readLease}).
+ *
+ * <p>{@code summary} says how the protocol recovers (or that it does not), in words: no lease or
+ * bound in it, as those are the fields above, and {@link #describe} renders them once.
  */
 public record FailureModel(boolean recoversFromCrash, long leaseNs, long recoveryBoundNs, String summary,
                            Set<Mode> leasedModes) {
@@ -49,6 +54,25 @@ public record FailureModel(boolean recoversFromCrash, long leaseNs, long recover
             throw new IllegalArgumentException("a read lease must be positive, got " + leaseNs);
         }
         return new FailureModel(false, leaseNs, 0, summary, EnumSet.of(Mode.SHARED));
+    }
+
+    /**
+     * The model in one line, as every listing prints it: the summary, then the lease and recovery
+     * bound formatted as durations, e.g. {@code ... (lease 10ms, recovery bound 23.5ms per crashed
+     * client)}, or {@code ... (readers hold at most 500us)} for a lease without recovery.
+     */
+    public String describe() {
+        String holders = leasedModes.equals(Set.of(Mode.SHARED)) ? "readers"
+                : leasedModes.equals(Set.of(Mode.EXCLUSIVE)) ? "writers" : null;
+        if (recoversFromCrash) {
+            return summary + " (lease " + Durations.format(leaseNs) + (holders == null ? "" : " for " + holders)
+                    + ", recovery bound " + Durations.format(recoveryBoundNs) + " per crashed client)";
+        }
+        if (leaseNs > 0 && !leasedModes.isEmpty()) {
+            return summary + " (" + (holders == null ? "holders" : holders) + " hold at most "
+                    + Durations.format(leaseNs) + ")";
+        }
+        return summary;
     }
 
     /** Whether a holder in {@code mode} is bound by a lease (and pausing it past the lease is the known hazard). */

@@ -19,8 +19,9 @@ import static io.lockfabric.bench.Columns.str;
  * workload), acquire p50 / p99 / p99.9 in µs, aborts and timing aborts per acquisition, verbs per
  * acquisition, holds checked and the check. CSV: the parameters, the measured phase, latencies,
  * one {@code ops_<kind>} column per verb kind (per acquisition), retries, aborts, timing aborts
- * (-1 for protocols without them), yields, escalations, aborts per acquisition, holds checked and
- * violations. JSON: see {@link RangeWorkload}.
+ * (an empty cell for protocols that do not count them; {@code -} in the table, {@code null} in
+ * JSON), yields, escalations, aborts per acquisition, holds checked and violations. JSON: see
+ * {@link RangeWorkload}.
  */
 final class RangeLayout implements ReportLayout {
     static final RangeLayout INSTANCE = new RangeLayout();
@@ -44,7 +45,7 @@ final class RangeLayout implements ReportLayout {
                 Column.number("p99", r -> us(r.acquireLatency().p99Us())),
                 Column.number("p99.9", r -> us(r.acquireLatency().p999Us())),
                 Column.number("aborts/acq", r -> String.format(Locale.ROOT, "%.4f", r.abortsPerOperation())),
-                Column.number("timing aborts/acq", r -> r.timingAborts() < 0 ? "-"
+                Column.number("timing aborts/acq", r -> !r.countsTimingAborts() ? "-"
                         : String.format(Locale.ROOT, "%.2e", r.timingAbortsPerOperation())),
                 Column.text("verbs/acq", r -> String.format(Locale.ROOT, "%.1f (%s)", r.lockOpsPerCycle().oneSided(),
                         r.lockOpsPerCycle().compact())),
@@ -84,7 +85,7 @@ final class RangeLayout implements ReportLayout {
         columns.addAll(List.of(
                 Column.number("retries", r -> str(r.retries())),
                 Column.number("aborts", r -> str(r.aborts())),
-                Column.number("timing_aborts", r -> str(r.timingAborts())),
+                Column.number("timing_aborts", r -> r.countsTimingAborts() ? str(r.timingAborts()) : ""),
                 Column.number("yields", r -> str(r.stats().counter(LockStats.YIELDS))),
                 Column.number("escalations", r -> str(r.stats().counter(LockStats.ESCALATIONS))),
                 Column.number("aborts_per_acq", r -> str(r.abortsPerOperation())),
@@ -120,7 +121,11 @@ final class RangeLayout implements ReportLayout {
         Columns.jsonLatency(w, "acquire_us", r.acquireLatency());
         Columns.jsonPerKind(w, "verbs_per_acquisition", r.lockOpsPerCycle(), true);
         w.name("aborts_per_acquisition").value(r.abortsPerOperation());
-        w.name("timing_aborts").value(r.timingAborts());
+        if (r.countsTimingAborts()) {
+            w.name("timing_aborts").value(r.timingAborts());
+        } else {
+            w.name("timing_aborts").nullValue();
+        }
         w.name("holds_checked").value(r.check().holds());
         w.name("violations").beginArray();
         for (Violation v : r.violations()) {

@@ -41,8 +41,9 @@ import java.util.Objects;
  * {@code range_size}, {@code zipf}, {@code cs_ns}, {@code seed}, {@code options},
  * {@code measured_ops}, {@code measured_s}, {@code goodput}, {@code goodput_by_size},
  * {@code acquire_us} ({@code p50}, {@code p99}, {@code p999}), {@code verbs_per_acquisition} (the
- * non-zero verb kinds), {@code aborts_per_acquisition}, {@code timing_aborts} (-1 for protocols
- * that do not count them), {@code holds_checked} and {@code violations}. Validated on construction.
+ * non-zero verb kinds), {@code aborts_per_acquisition}, {@code timing_aborts} ({@code null} for
+ * protocols that do not count them), {@code holds_checked} and {@code violations}. Validated on
+ * construction.
  */
 public record RangeWorkload(Phases phases, long units, List<Long> sizes, double zipf, long csNs, List<String> options)
         implements Workload<RangeLockProtocol> {

@@ -1,9 +1,13 @@
 package io.lockfabric.bench.range;
 
+import io.lockfabric.bench.CsvReport;
+import io.lockfabric.bench.JsonReport;
+import io.lockfabric.bench.MiniJson;
 import io.lockfabric.bench.NicProbe;
 import io.lockfabric.bench.RunDriver;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
+import io.lockfabric.bench.TableReport;
 import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.local.LocalFabric;
@@ -105,7 +109,27 @@ class RangeWorkloadRunTest {
             assertEquals(-1, ss.timingAborts(), "ss does not time its notifications");
             assertTrue(ss.nic() != null && ss.nic().queueing().verbs() > 0);
             assertTrue(ss.nic().wordNames().isEmpty(), "ss names no words");
+            timingAbortsAreACountForCitronAndEmptyForOthers(r, ss);
         }
+    }
+
+    /** The reports show a count for citron and leave timing aborts empty (no -1) for protocols without them. */
+    private static void timingAbortsAreACountForCitronAndEmptyForOthers(RunResult citron, RunResult ss) {
+        assertTrue(citron.countsTimingAborts());
+        assertFalse(ss.countsTimingAborts());
+        String[] csv = new CsvReport().render(List.of(citron, ss)).split("\n", -1);
+        int column = List.of(csv[0].split(",", -1)).indexOf("timing_aborts");
+        assertTrue(column >= 0, csv[0]);
+        assertEquals(Long.toString(citron.timingAborts()), csv[1].split(",", -1)[column], csv[1]);
+        assertEquals("", csv[2].split(",", -1)[column], "ss's cell is empty: " + csv[2]);
+        assertEquals(csv[0].split(",", -1).length, csv[2].split(",", -1).length, "the row keeps its width");
+        String[] json = new JsonReport().render(List.of(citron, ss)).split("\n");
+        assertEquals((double) citron.timingAborts(), MiniJson.object(MiniJson.parse(json[0])).get("timing_aborts"));
+        var ssJson = MiniJson.object(MiniJson.parse(json[1]));
+        assertTrue(ssJson.containsKey("timing_aborts") && ssJson.get("timing_aborts") == null, json[1]);
+        String table = new TableReport().render(List.of(citron, ss));
+        assertTrue(table.lines().anyMatch(l -> l.startsWith(ss.protocol() + " ") && l.contains(" - ")), table);
+        assertFalse(table.contains("-1"), table);
     }
 
     @Test

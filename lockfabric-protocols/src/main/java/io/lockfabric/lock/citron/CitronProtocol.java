@@ -155,9 +155,8 @@ public final class CitronProtocol implements RangeLockProtocol {
         } catch (ArithmeticException huge) {
             bound = Long.MAX_VALUE;
         }
-        return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters reset a stuck ticket, escalate past"
-                + " a stuck occupier, reset a stuck DCnt and clear a crashed holder's leaf bits; per crashed client"
-                + " the tree recovers within " + bound + " ns");
+        return FailureModel.lease(lease, bound, "waiters reset a stuck ticket, escalate past a stuck occupier, reset"
+                + " a stuck DCnt and clear a crashed holder's leaf bits");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockfabric.lock.declock;
 
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
@@ -92,10 +93,9 @@ public final class CqlProtocol implements LockProtocol {
     public FailureModel failureModel(LockOptions options) {
         Settings s = settings(options);
         long bound = s.timeoutNs() + 3 * s.leaseNs() + RECOVERY_SLACK_NS;
-        return FailureModel.lease(s.leaseNs(), bound, "waiters time out after " + s.timeoutNs() + " ns and reset the"
-                + " lock: RST by CAS, signal every registered client, wait for holders' answers (at most lease "
-                + s.leaseNs() + " ns, dead clients not awaited), rewrite queue and header; late releases are CAS-guarded;"
-                + " per crashed client the lock is usable again within " + bound + " ns");
+        return FailureModel.lease(s.leaseNs(), bound, "waiters time out after " + Durations.format(s.timeoutNs())
+                + " and reset the lock: RST by CAS, signal every registered client, wait at most a lease for holders'"
+                + " answers (dead clients not awaited), rewrite queue and header; late releases are CAS-guarded");
     }
 
     /** Validated option values. */

@@ -1,5 +1,6 @@
 package io.lockfabric.lock.declock;
 
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
@@ -105,10 +106,9 @@ public final class DecLockProtocol implements LockProtocol {
         CqlProtocol.Settings s = settings(options);
         long bound = s.timeoutNs() + 4 * s.leaseNs() + CqlProtocol.RECOVERY_SLACK_NS;
         return FailureModel.lease(s.leaseNs(), bound, "cql for the memory-node queue (waiters time out after "
-                + s.timeoutNs() + " ns and reset the lock, dead clients not awaited); on a compute node, local waiters"
-                + " ping a holder or CQL acquirer there for lease/8 and release for it if that fails"
-                + " (RNR), or if a holder held 2 x lease; per crashed client the lock is usable again within " + bound
-                + " ns");
+                + Durations.format(s.timeoutNs()) + " and reset the lock, dead clients not awaited); on a compute"
+                + " node, local waiters ping a holder or CQL acquirer there for lease/8 and release for it if that"
+                + " fails (RNR), or if a holder held 2 x lease");
     }
 
     /** The queue capacity: {@code capacity} if set, else {@code cns} rounded up to a power of two, at least 8. */

@@ -83,8 +83,8 @@ public final class DrTmProtocol implements LockProtocol {
             return FailureModel.NONE;
         }
         return FailureModel.readLease(tx, "no recovery: a crashed writer keeps its lock forever; a crashed reader's"
-                + " lease runs out; a reader holds at most tx-time " + tx + " ns (shared leases are shared only"
-                + " while that much is left), one paused longer may overlap a writer and learns it at release");
+                + " lease runs out; a reader joins a shared lease only while tx-time of it is left, and one paused past"
+                + " tx-time may overlap a writer and learns of it at release");
     }
 
     @Override

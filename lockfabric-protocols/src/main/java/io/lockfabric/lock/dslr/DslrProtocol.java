@@ -94,9 +94,8 @@ public final class DslrProtocol implements LockProtocol {
         } catch (ArithmeticException huge) {
             bound = Long.MAX_VALUE;
         }
-        return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters skip a crashed writer after"
-                + " 2 x lease, a writer skips crashed readers of its group after 1.5 x lease; per crashed"
-                + " client the lock recovers within " + bound + " ns; a holder past its lease does not release"
+        return FailureModel.lease(lease, bound, "waiters skip a crashed writer after 2 x lease, a writer skips"
+                + " crashed readers of its group after 1.5 x lease; a holder past its lease does not release"
                 + " blindly (writer: guarded CAS, reader: dropped)");
     }
 

@@ -111,10 +111,9 @@ public final class ShiftLockProtocol implements LockProtocol {
         }
         double drift = 1 + options.get(DRIFT_PPM) / 1e6;
         long bound = (long) Math.min(Long.MAX_VALUE / 2.0, 4 * lease * drift) + RECOVERY_SLACK_NS;
-        return FailureModel.lease(lease, bound, "lease " + lease + " ns: waiters that see RelCnt stuck for 3 x lease"
-                + " ask the memory node to reset the entry (once per era, RelCnt + 2^63) and restart; a writer waiting"
-                + " a lease for its successor's message drops the lock; per crashed client the lock recovers within "
-                + bound + " ns; releases after a reset are guarded by RelCnt and do not land");
+        return FailureModel.lease(lease, bound, "waiters that see RelCnt stuck for 3 x lease ask the memory node"
+                + " to reset the entry (once per era, RelCnt + 2^63) and restart; a writer waiting a lease for its"
+                + " successor's message drops the lock; releases after a reset are guarded by RelCnt and do not land");
     }
 
     static long validLease(LockOptions options) {
