@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                 + "other's mailboxes (messages go directly between clients, never through this server).",
                 "Clients connect to tcp://HOST:PORT. Prints the address and its process id when ready; logs "
                         + "connections and tables on stderr; stops cleanly on SIGTERM (kill PID) or Ctrl-C. Started "
-                        + "in the background of a shell ('lockfabric serve &'), it stops with 'kill %1' or "
+                        + "in the background of a shell ('lockfabric serve &'), it stops with 'kill %%1' or "
                         + "'kill PID'."})
 final class ServeCommand implements Callable<Integer> {
     /**
