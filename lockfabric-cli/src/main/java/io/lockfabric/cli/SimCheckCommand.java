@@ -147,10 +147,51 @@ final class SimCheckCommand implements Callable<Integer> {
     private record Target(String name, FailureModel model, LongFunction<RunResult> run, LongFunction<String> replay) {
     }
 
+    /**
+     * What the options ask for: the protocols' sweeps, the seeds (from {@code first}, {@code count}
+     * of them), and the header line that describes the runs.
+     */
+    private record Sweep(List<Target> targets, long first, int count, String header) {
+    }
+
+    /** The {@code --option} pairs for lock protocols and those for range protocols (unqualified pairs in both). */
+    private record OptionPairs(List<String> point, List<String> range) {
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Sweep sweep = sweepFromOptions();
+        boolean describeRuns = verbose || seed != null;
+
+        out.print(sweep.header());
+        out.flush();
+        List<SimCheck.Tally> tallies = new ArrayList<>();
+        int violations = 0;
+        boolean progress = ProgressDisplay.consoleIsTerminal() && sweep.count() > 1;
+        for (Target target : sweep.targets()) {
+            SimCheck.Tally tally = new SimCheck.Tally(target.name());
+            violations += checkSeeds(target, sweep.first(), sweep.count(), tally, describeRuns, progress, out, err);
+            tallies.add(tally);
+        }
+        out.print(table(sweep.targets(), tallies));
+        out.flush();
+        if (violations > 0) {
+            err.println("sim check: " + violations + " violation(s); replay each with the command printed under it");
+            err.flush();
+            return Main.EXIT_VIOLATIONS;
+        }
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * Reads and validates the options into the sweep to run: the selected protocols, each with the
+     * workload of its kind (point or range), the cluster, the faults and the seeds.
+     *
+     * @throws BadInputException on an option that is out of range, names no protocol, or does not land
+     */
+    private Sweep sweepFromOptions() {
         if (seed == null && seeds < 1) {
             throw new BadInputException("--seeds must be >= 1, got " + seeds);
         }
@@ -159,6 +200,30 @@ final class SimCheckCommand implements Callable<Integer> {
                 .map(LockProtocol.class::cast).toList();
         List<RangeLockProtocol> range = selected.stream().filter(RangeLockProtocol.class::isInstance)
                 .map(RangeLockProtocol.class::cast).toList();
+        OptionPairs pairs = optionPairs();
+        ProtocolOptions protocolOptions = ProtocolOptions.parse(pairs.point());
+        FaultPlan plan = FaultPlan.parse(faults);
+        SimConfig cluster = topology.cluster(clients, DEFAULT_CLIENTS, DEFAULT_COMPUTE_NODES, firstSeed);
+        long duration = virtualDurationNs == null ? DEFAULT_VIRTUAL_DURATION_NS : virtualDurationNs;
+        if (duration < 1) {
+            throw new BadInputException("--virtual-duration must be positive");
+        }
+        RangeWorkload ranges = range.isEmpty() ? null : RangeWorkload.builder().clients(cluster.clients()).units(units)
+                .sizes(RangeWorkload.parseSizes(rangeSize)).zipf(zipf).csNs(rangeCsNs).durationNs(duration).warmupNs(0)
+                .seed(firstSeed).options(pairs.range()).build();
+        validateOptions(point, range, protocolOptions);
+        PointWorkload workload = PointWorkload.builder().clients(cluster.clients()).locks(locks).zipf(zipf)
+                .readRatio(readRatio).cs(cs).durationNs(duration).warmupNs(0).check(true).options(protocolOptions)
+                .build();
+        List<Target> targets = targets(selected, cluster, plan, workload, protocolOptions, ranges);
+        long first = seed != null ? seed : firstSeed;
+        int count = seed != null ? 1 : seeds;
+        return new Sweep(targets, first, count,
+                header(count, first, plan, cluster, duration, point.isEmpty() ? null : workload, ranges));
+    }
+
+    /** Splits the {@code --option} pairs by the kind of protocol they qualify; an unqualified pair goes to both. */
+    private OptionPairs optionPairs() {
         List<String> pointPairs = new ArrayList<>();
         List<String> rangePairs = new ArrayList<>();
         for (String raw : options) {
@@ -170,20 +235,16 @@ final class SimCheckCommand implements Callable<Integer> {
                 rangePairs.add(raw);
             }
         }
-        ProtocolOptions protocolOptions = ProtocolOptions.parse(pointPairs);
-        FaultPlan plan = FaultPlan.parse(faults);
-        SimConfig cluster = topology.cluster(clients, DEFAULT_CLIENTS, DEFAULT_COMPUTE_NODES, firstSeed);
-        long duration = virtualDurationNs == null ? DEFAULT_VIRTUAL_DURATION_NS : virtualDurationNs;
-        if (duration < 1) {
-            throw new BadInputException("--virtual-duration must be positive");
-        }
-        RangeWorkload ranges = range.isEmpty() ? null : RangeWorkload.builder().clients(cluster.clients()).units(units)
-                .sizes(RangeWorkload.parseSizes(rangeSize)).zipf(zipf).csNs(rangeCsNs).durationNs(duration).warmupNs(0)
-                .seed(firstSeed).options(rangePairs).build();
-        validateOptions(point, range, protocolOptions);
-        PointWorkload workload = PointWorkload.builder().clients(cluster.clients()).locks(locks).zipf(zipf)
-                .readRatio(readRatio).cs(cs).durationNs(duration).warmupNs(0).check(true).options(protocolOptions)
-                .build();
+        return new OptionPairs(pointPairs, rangePairs);
+    }
+
+    /**
+     * A sweep per selected protocol, in order: a lock protocol runs the point {@code workload}, a
+     * range protocol the {@code ranges} workload, each checked on {@code cluster} under {@code plan}.
+     */
+    private static List<Target> targets(List<Object> selected, SimConfig cluster, FaultPlan plan,
+                                        PointWorkload workload, ProtocolOptions protocolOptions,
+                                        RangeWorkload ranges) {
         SimCheck<LockProtocol> pointCheck = new SimCheck<>(cluster, workload, plan);
         SimCheck<RangeLockProtocol> rangeCheck = ranges == null ? null : new SimCheck<>(cluster, ranges, plan);
         List<Target> targets = new ArrayList<>();
@@ -197,49 +258,42 @@ final class SimCheckCommand implements Callable<Integer> {
                         s -> replay(r, s, rangeCheck, ranges)));
             }
         }
-        long first = seed != null ? seed : firstSeed;
-        int count = seed != null ? 1 : seeds;
-        boolean describeRuns = verbose || seed != null;
+        return targets;
+    }
 
-        out.print(header(count, first, plan, cluster, duration, point.isEmpty() ? null : workload, ranges));
-        out.flush();
-        List<SimCheck.Tally> tallies = new ArrayList<>();
+    /**
+     * Runs {@code target} on seeds {@code first} .. {@code first + count - 1} into {@code tally},
+     * printing each violation with its replay command (and each run, if {@code describeRuns}) and,
+     * if {@code progress}, the seed under way on {@code err}.
+     *
+     * @return the violations found
+     */
+    private static int checkSeeds(Target target, long first, int count, SimCheck.Tally tally, boolean describeRuns,
+                                  boolean progress, PrintWriter out, PrintWriter err) {
         int violations = 0;
-        boolean progress = ProgressDisplay.consoleIsTerminal() && count > 1;
-        for (Target target : targets) {
-            SimCheck.Tally tally = new SimCheck.Tally(target.name());
-            for (long s = first; s < first + count; s++) {
-                if (progress) {
-                    err.printf(Locale.ROOT, "\r%s: seed %d (%d of %d)   ", target.name(), s, s - first + 1, count);
-                    err.flush();
-                }
-                RunResult r = target.run().apply(s);
-                tally.add(s, r);
-                if (describeRuns) {
-                    out.print("# seed " + s + ": ");
-                    out.print(FaultSummary.describe(r));
-                }
-                for (Violation v : r.violations()) {
-                    violations++;
-                    out.printf("VIOLATION %s seed %d: %s%n    replay: %s%n", target.name(), s, v.description(),
-                            target.replay().apply(s));
-                }
-                out.flush();
-            }
+        for (long s = first; s < first + count; s++) {
             if (progress) {
-                err.print("\r" + " ".repeat(60) + "\r");
+                err.printf(Locale.ROOT, "\r%s: seed %d (%d of %d)   ", target.name(), s, s - first + 1, count);
                 err.flush();
             }
-            tallies.add(tally);
+            RunResult r = target.run().apply(s);
+            tally.add(s, r);
+            if (describeRuns) {
+                out.print("# seed " + s + ": ");
+                out.print(FaultSummary.describe(r));
+            }
+            for (Violation v : r.violations()) {
+                violations++;
+                out.printf("VIOLATION %s seed %d: %s%n    replay: %s%n", target.name(), s, v.description(),
+                        target.replay().apply(s));
+            }
+            out.flush();
         }
-        out.print(table(targets, tallies));
-        out.flush();
-        if (violations > 0) {
-            err.println("sim check: " + violations + " violation(s); replay each with the command printed under it");
+        if (progress) {
+            err.print("\r" + " ".repeat(60) + "\r");
             err.flush();
-            return Main.EXIT_VIOLATIONS;
         }
-        return Main.EXIT_OK;
+        return violations;
     }
 
     /**

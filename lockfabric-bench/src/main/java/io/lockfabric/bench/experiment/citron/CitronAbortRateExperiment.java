@@ -67,6 +67,48 @@ public final class CitronAbortRateExperiment implements Experiment {
                 + SERIAL_CLIENTS.length * SERIAL_NS.length;
         // (the runs of the clients sweep come first in 'all': the fencing table reuses them)
         int[] done = {0};
+        ClientsSweep byClients = clientsSweep(settings, all, done, total);
+        ExperimentTable byM = mSweep(settings, all, done, total);
+        ExperimentTable byT = tWaitSweep(settings, all, done, total);
+        Fencing fencing = fencingCost(settings, all, done, total);
+        Sensitivity serial = serializationSensitivity(settings, all, done, total);
+        RunResult fenceOff = clientsSweepRun(all, FENCING_CLIENTS[FENCING_CLIENTS.length - 1]);
+        String discussion = discussion(byClients, fenceOff, fencing.lastOn(), serial.runs());
+        List<ExperimentRow> rows = rows(byClients, serial.runs(), all);
+        return new ExperimentResult(NAME, reference(), description(),
+                RangeMicrobench.setup(settings, "mixed L, Zipf 0.9; clients " + java.util.Arrays.toString(CLIENTS)
+                        + ", m " + java.util.Arrays.toString(MS) + ", T_wait (ns) "
+                        + java.util.Arrays.toString(T_WAITS_NS)),
+                List.of(byClients.table(), byM, byT, fencing.table(), serial.table()), rows,
+                discussion, System.nanoTime() - wallStart);
+    }
+
+    /** The clients sweep: its table, its first and last runs, and the peak goodput over it. */
+    private record ClientsSweep(ExperimentTable table, RunResult first, RunResult last, double peak) {
+    }
+
+    /** The fencing-cost table and the fencing-on run of its last row. */
+    private record Fencing(ExperimentTable table, RunResult lastOn) {
+    }
+
+    /**
+     * The serialization-sensitivity table and its runs: {@code runs[i][j]} at
+     * {@code SERIAL_CLIENTS[i]} clients and {@code SERIAL_NS[j]} ns per atomic on one word.
+     */
+    private record Sensitivity(ExperimentTable table, RunResult[][] runs) {
+    }
+
+    /**
+     * The clients sweep's run at {@code clients} (fencing off, default serialization), from the head
+     * of {@code all}.
+     */
+    private static RunResult clientsSweepRun(List<RunResult> all, int clients) {
+        return all.get(java.util.Arrays.stream(CLIENTS).boxed().toList().indexOf(clients));
+    }
+
+    /** Citron at each of {@link #CLIENTS} (m = 4, T_wait = 15 us), its runs appended to {@code all}. */
+    private static ClientsSweep clientsSweep(ExperimentSettings settings, List<RunResult> all, int[] done,
+                                             int total) {
         ExperimentTable.Builder byClients = new ExperimentTable.Builder("vs clients (m = 4, T_wait = 15 us)",
                 "clients", "abort rate", "goodput, Mops/s", "p50/p99, us");
         RunResult first = null;
@@ -80,6 +122,11 @@ public final class CitronAbortRateExperiment implements Experiment {
             last = r;
             peak = Math.max(peak, r.goodput());
         }
+        return new ClientsSweep(byClients.build(), first, last, peak);
+    }
+
+    /** Citron at {@link #FIXED_CLIENTS} with each m of {@link #MS}, its runs appended to {@code all}. */
+    private static ExperimentTable mSweep(ExperimentSettings settings, List<RunResult> all, int[] done, int total) {
         ExperimentTable.Builder byM = new ExperimentTable.Builder("vs m (" + FIXED_CLIENTS + " clients, T_wait = 15 us)",
                 "m", "abort rate", "goodput, Mops/s", "p50/p99, us");
         for (int m : MS) {
@@ -87,6 +134,12 @@ public final class CitronAbortRateExperiment implements Experiment {
             all.add(r);
             byM.row(Integer.toString(m), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
         }
+        return byM.build();
+    }
+
+    /** Citron at {@link #FIXED_CLIENTS} with each T_wait of {@link #T_WAITS_NS}, its runs appended to {@code all}. */
+    private static ExperimentTable tWaitSweep(ExperimentSettings settings, List<RunResult> all, int[] done,
+                                              int total) {
         ExperimentTable.Builder byT = new ExperimentTable.Builder("vs T_wait (" + FIXED_CLIENTS + " clients, m = 4)",
                 "T_wait, us", "abort rate", "goodput, Mops/s", "p50/p99, us");
         for (long t : T_WAITS_NS) {
@@ -95,7 +148,15 @@ public final class CitronAbortRateExperiment implements Experiment {
             all.add(r);
             byT.row(Long.toString(t / 1_000), rate(r), RangeMicrobench.goodputCell(r), RangeMicrobench.latencyCell(r));
         }
-        // Not in the paper: what our fencing tokens (one FAA on one word per node acquisition) cost.
+        return byT.build();
+    }
+
+    /**
+     * Not in the paper: what our fencing tokens (one FAA on one word per node acquisition) cost, at
+     * each of {@link #FENCING_CLIENTS}: the clients sweep's run (fencing off) against one with
+     * fencing on, appended to {@code all}.
+     */
+    private static Fencing fencingCost(ExperimentSettings settings, List<RunResult> all, int[] done, int total) {
         ExperimentTable.Builder fencing = new ExperimentTable.Builder(
                 "cost of fencing tokens (option fencing; not in the paper, which has none)", "clients",
                 "goodput off / on, Mops/s", "on / off", "p50/p99 off, us", "p50/p99 on, us", "abort rate off / on");
@@ -112,8 +173,17 @@ public final class CitronAbortRateExperiment implements Experiment {
                     off.goodput() == 0 ? "-" : RangeMicrobench.f2(on.goodput() / off.goodput()),
                     RangeMicrobench.latencyCell(off), RangeMicrobench.latencyCell(on), rate(off) + " / " + rate(on));
         }
-        // Not a protocol setting: how much of the gap to the paper is the simulator's 270 ns per atomic
-        // on one word (calibrated on ShiftLock §2.3), which the hot level-(m - 1) stand-in node meets.
+        return new Fencing(fencing.build(), fenceOn);
+    }
+
+    /**
+     * Not a protocol setting: how much of the gap to the paper is the simulator's 270 ns per atomic
+     * on one word (calibrated on ShiftLock §2.3), which the hot level-(m - 1) stand-in node meets.
+     * Each of {@link #SERIAL_CLIENTS} at the default (the clients sweep's run) and at each of
+     * {@link #SERIAL_NS}, those runs appended to {@code all}.
+     */
+    private static Sensitivity serializationSensitivity(ExperimentSettings settings, List<RunResult> all, int[] done,
+                                                        int total) {
         List<String> serialColumns = new ArrayList<>(List.of("clients",
                 SimConfig.DEFAULT_SAME_WORD_SERIAL_NS + " ns (default)"));
         for (long ns : SERIAL_NS) {
@@ -126,7 +196,7 @@ public final class CitronAbortRateExperiment implements Experiment {
         for (int i = 0; i < SERIAL_CLIENTS.length; i++) {
             int n = SERIAL_CLIENTS[i];
             List<String> row = new ArrayList<>(List.of(Integer.toString(n)));
-            row.add(serialCell(all.get(java.util.Arrays.stream(CLIENTS).boxed().toList().indexOf(n))));
+            row.add(serialCell(clientsSweepRun(all, n)));
             for (int j = 0; j < SERIAL_NS.length; j++) {
                 long ns = SERIAL_NS[j];
                 settings.progress(++done[0], total, "clients " + n + ", " + ns + " ns per atomic on one word");
@@ -138,11 +208,21 @@ public final class CitronAbortRateExperiment implements Experiment {
             }
             serial.row(row.toArray(String[]::new));
         }
-        RunResult fenceOff = all.get(java.util.Arrays.stream(CLIENTS).boxed().toList()
-                .indexOf(FENCING_CLIENTS[FENCING_CLIENTS.length - 1]));
+        return new Sensitivity(serial.build(), bySerial);
+    }
+
+    /**
+     * The discussion: what agrees, what differs and why, with the rate and goodput at the most
+     * clients, the sensitivity runs at the most clients ({@code bySerial}'s last row), and the
+     * fencing cost at the last of {@link #FENCING_CLIENTS}.
+     */
+    private static String discussion(ClientsSweep byClients, RunResult fenceOff, RunResult fenceOn,
+                                     RunResult[][] bySerial) {
+        RunResult last = byClients.last();
+        double peak = byClients.peak();
         RunResult last150 = bySerial[SERIAL_CLIENTS.length - 1][0];
         double peak150 = java.util.Arrays.stream(bySerial).mapToDouble(r -> r[0].goodput()).max().orElse(0);
-        String discussion = String.format(java.util.Locale.ROOT, "Agrees: the abort rate grows with clients and "
+        return String.format(java.util.Locale.ROOT, "Agrees: the abort rate grows with clients and "
                 + "falls as T_wait or m grows, and m = 4 / T_wait = 15 us is a reasonable middle. Differs: (1) no abort "
                 + "at 3 clients in the window (paper: 1e-5, from \"occasional long-lasting RDMA verbs\"; the simulator's "
                 + "verbs vary by at most the 100 ns jitter). (2) From 96 clients the rate climbs to %.2g per acquisition "
@@ -173,8 +253,19 @@ public final class CitronAbortRateExperiment implements Experiment {
                 SERIAL_NS[1], bySerial[SERIAL_CLIENTS.length - 1][1].timingAbortsPerOperation(),
                 fenceOff.goodput() == 0 ? 0 : 100 * (fenceOn.goodput() / fenceOff.goodput() - 1),
                 FENCING_CLIENTS[FENCING_CLIENTS.length - 1]);
+    }
+
+    /**
+     * The compared rows: the abort rate at the fewest and the most clients, goodput at the most
+     * clients over the peak, the abort rate at the most clients at {@code SERIAL_NS[0]}, and mutual
+     * exclusion over every run.
+     */
+    private static List<ExperimentRow> rows(ClientsSweep byClients, RunResult[][] bySerial, List<RunResult> all) {
+        RunResult last = byClients.last();
+        double peak = byClients.peak();
+        RunResult last150 = bySerial[SERIAL_CLIENTS.length - 1][0];
         List<ExperimentRow> rows = new ArrayList<>();
-        rows.add(new ExperimentRow(CLIENTS[0] + " clients", "log10 abort rate", -5, log10(first), "log10",
+        rows.add(new ExperimentRow(CLIENTS[0] + " clients", "log10 abort rate", -5, log10(byClients.first()), "log10",
                 Band.absolute(1)));
         rows.add(new ExperimentRow(CLIENTS[CLIENTS.length - 1] + " clients", "log10 abort rate", -2, log10(last),
                 "log10", Band.absolute(1)));
@@ -184,12 +275,7 @@ public final class CitronAbortRateExperiment implements Experiment {
         rows.add(new ExperimentRow(CLIENTS[CLIENTS.length - 1] + " clients, " + SERIAL_NS[0] + " ns/word",
                 "log10 abort rate (sensitivity)", -2, log10(last150), "log10", Band.absolute(1)));
         rows.add(RangeMicrobench.exclusionRow(all));
-        return new ExperimentResult(NAME, reference(), description(),
-                RangeMicrobench.setup(settings, "mixed L, Zipf 0.9; clients " + java.util.Arrays.toString(CLIENTS)
-                        + ", m " + java.util.Arrays.toString(MS) + ", T_wait (ns) "
-                        + java.util.Arrays.toString(T_WAITS_NS)),
-                List.of(byClients.build(), byM.build(), byT.build(), fencing.build(), serial.build()), rows,
-                discussion, System.nanoTime() - wallStart);
+        return rows;
     }
 
     private static RunResult run(ExperimentSettings settings, int clients, List<String> options, String label,

@@ -61,6 +61,44 @@ public final class CitronMixedExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         List<String> protocols = RangeMicrobench.protocols(settings, RangeMicrobench.RANGE_PROTOCOLS);
+        Runs runs = runSweep(settings, protocols);
+        Map<String, RunResult> mech = citronMechanismRuns(protocols, runs);
+        List<ExperimentTable> tables = tables(protocols, runs, mech);
+        List<String> baselines = protocols.stream().filter(p -> !p.equals("citron")).toList();
+        boolean comparable = protocols.contains("citron") && !baselines.isEmpty();
+        List<ExperimentRow> rows = rows(protocols, baselines, comparable, runs);
+        String discussion = discussion(baselines, comparable, runs, mech);
+        return new ExperimentResult(NAME, reference(), description(),
+                RangeMicrobench.setup(settings, "mixed L, Zipf 0.9, clients " + java.util.Arrays.toString(CLIENTS)
+                        + ", protocols " + String.join(", ", protocols)),
+                tables, rows, discussion,
+                System.nanoTime() - wallStart);
+    }
+
+    /**
+     * The runs of the sweep, by {@link #key}: every protocol at every client count with the
+     * simulator's default serialization of atomics on one word ({@code atDefault}), and at the
+     * client counts the paper compares again with {@link #SERIAL_NS} ({@code atSerial}).
+     */
+    private record Runs(Map<String, RunResult> atDefault, Map<String, RunResult> atSerial) {
+        /** Every run: the default ones, then the sensitivity ones, each in the order they ran. */
+        List<RunResult> all() {
+            List<RunResult> all = new ArrayList<>(atDefault.values());
+            all.addAll(atSerial.values());
+            return all;
+        }
+    }
+
+    /** Whether the paper compares citron with the baselines at {@code CLIENTS[i]}. */
+    private static boolean paperCompares(int i) {
+        return PAPER_GAIN[i] != 0;
+    }
+
+    /**
+     * Runs each protocol at each client count in turn, and right after a run at a count the paper
+     * compares, the same bench again with {@link #SERIAL_NS}; reports progress before each run.
+     */
+    private static Runs runSweep(ExperimentSettings settings, List<String> protocols) {
         Map<String, RunResult> runs = new LinkedHashMap<>();
         Map<String, RunResult> serialRuns = new LinkedHashMap<>();
         long compared = java.util.Arrays.stream(PAPER_GAIN).filter(g -> g != 0).count();
@@ -73,12 +111,49 @@ public final class CitronMixedExperiment implements Experiment {
                 settings.progress(++done, total, key);
                 RangeMicrobench bench = RangeMicrobench.of(protocol, RangeWorkload.MIXED, 0.9, clients);
                 runs.put(key, bench.run(settings));
-                if (PAPER_GAIN[i] != 0) {
+                if (paperCompares(i)) {
                     settings.progress(++done, total, key + ", " + SERIAL_NS + " ns per atomic on one word");
                     serialRuns.put(key, bench.withSameWordSerialNs(SERIAL_NS).run(settings));
                 }
             }
         }
+        return new Runs(runs, serialRuns);
+    }
+
+    /**
+     * Citron's runs at the compared client counts by {@link #mechKey}, each count at the default
+     * serialization then at {@link #SERIAL_NS}; empty if citron did not run.
+     */
+    private static Map<String, RunResult> citronMechanismRuns(List<String> protocols, Runs runs) {
+        Map<String, RunResult> mech = new LinkedHashMap<>();
+        if (protocols.contains("citron")) {
+            for (int i = 0; i < CLIENTS.length; i++) {
+                if (paperCompares(i)) {
+                    String key = key("citron", CLIENTS[i]);
+                    mech.put(mechKey(CLIENTS[i], SimConfig.DEFAULT_SAME_WORD_SERIAL_NS), runs.atDefault().get(key));
+                    mech.put(mechKey(CLIENTS[i], SERIAL_NS), runs.atSerial().get(key));
+                }
+            }
+        }
+        return mech;
+    }
+
+    /** The goodput, latency and sensitivity tables, then citron's three mechanism tables if it ran. */
+    private static List<ExperimentTable> tables(List<String> protocols, Runs runs, Map<String, RunResult> mech) {
+        List<ExperimentTable> tables = new ArrayList<>(goodputAndLatencyTables(protocols, runs.atDefault()));
+        tables.add(sensitivityTable(protocols, runs));
+        if (!mech.isEmpty()) {
+            tables.addAll(mechanismTables(mech));
+        }
+        return tables;
+    }
+
+    /**
+     * Figure 7's goodput (total and per range size) and the acquire latency, a row per protocol and
+     * a column per client count.
+     */
+    private static List<ExperimentTable> goodputAndLatencyTables(List<String> protocols,
+                                                                 Map<String, RunResult> runs) {
         List<String> columns = new ArrayList<>(List.of("protocol"));
         for (int n : CLIENTS) {
             columns.add(n + " clients");
@@ -100,9 +175,14 @@ public final class CitronMixedExperiment implements Experiment {
             goodput.row(g.toArray(String[]::new));
             latency.row(l.toArray(String[]::new));
         }
+        return List.of(goodput.build(), latency.build());
+    }
+
+    /** Each protocol's goodput at the compared client counts, at the default serialization / at {@link #SERIAL_NS}. */
+    private static ExperimentTable sensitivityTable(List<String> protocols, Runs runs) {
         List<String> serialColumns = new ArrayList<>(List.of("protocol"));
         for (int i = 0; i < CLIENTS.length; i++) {
-            if (PAPER_GAIN[i] != 0) {
+            if (paperCompares(i)) {
                 serialColumns.add(CLIENTS[i] + " clients");
             }
         }
@@ -113,56 +193,94 @@ public final class CitronMixedExperiment implements Experiment {
         for (String protocol : protocols) {
             List<String> row = new ArrayList<>(List.of(protocol));
             for (int i = 0; i < CLIENTS.length; i++) {
-                if (PAPER_GAIN[i] != 0) {
+                if (paperCompares(i)) {
                     String key = key(protocol, CLIENTS[i]);
-                    row.add(RangeMicrobench.goodputCell(runs.get(key)) + " / "
-                            + RangeMicrobench.goodputCell(serialRuns.get(key)));
+                    row.add(RangeMicrobench.goodputCell(runs.atDefault().get(key)) + " / "
+                            + RangeMicrobench.goodputCell(runs.atSerial().get(key)));
                 }
             }
             serial.row(row.toArray(String[]::new));
         }
-        Map<String, RunResult> mech = new LinkedHashMap<>();
-        if (protocols.contains("citron")) {
-            for (int i = 0; i < CLIENTS.length; i++) {
-                if (PAPER_GAIN[i] != 0) {
-                    String key = key("citron", CLIENTS[i]);
-                    mech.put(mechKey(CLIENTS[i], SimConfig.DEFAULT_SAME_WORD_SERIAL_NS), runs.get(key));
-                    mech.put(mechKey(CLIENTS[i], SERIAL_NS), serialRuns.get(key));
-                }
-            }
-        }
-        List<ExperimentTable> tables = new ArrayList<>(List.of(goodput.build(), latency.build(), serial.build()));
-        if (!mech.isEmpty()) {
-            tables.add(CitronMechanism.timeTable("where citron's acquisition time goes (measured phase): us per "
-                    + "acquisition by step of Algorithm 2, node attempts and timing aborts per acquisition, inequation "
-                    + "(1)'s mean t2 - t1 (T_wait = 15 us) and the ancestor READ batch's share of it", mech));
-            tables.add(CitronMechanism.sizeTable("citron by range size: us per acquisition, total / in step (a) "
-                    + "ticket waits", mech, RangeWorkload.MIXED));
-            tables.add(CitronMechanism.nicTable("citron at the memory node's RNIC (measured phase): verbs per "
-                    + "acquisition, waits per verb for a processing unit and for a word, the two words that cost the "
-                    + "most word wait", mech));
-        }
+        return serial.build();
+    }
+
+    /** Where citron's acquisition time goes: by step of Algorithm 2, by range size, and at the memory node's RNIC. */
+    private static List<ExperimentTable> mechanismTables(Map<String, RunResult> mech) {
+        return List.of(
+                CitronMechanism.timeTable("where citron's acquisition time goes (measured phase): us per "
+                        + "acquisition by step of Algorithm 2, node attempts and timing aborts per acquisition, "
+                        + "inequation (1)'s mean t2 - t1 (T_wait = 15 us) and the ancestor READ batch's share of it",
+                        mech),
+                CitronMechanism.sizeTable("citron by range size: us per acquisition, total / in step (a) "
+                        + "ticket waits", mech, RangeWorkload.MIXED),
+                CitronMechanism.nicTable("citron at the memory node's RNIC (measured phase): verbs per "
+                        + "acquisition, waits per verb for a processing unit and for a word, the two words that cost "
+                        + "the most word wait", mech));
+    }
+
+    /**
+     * The compared rows: with citron and a baseline, citron over the best baseline at each compared
+     * client count (default serialization, then {@link #SERIAL_NS}); with citron, its starved range
+     * sizes; always, mutual exclusion over every run.
+     */
+    private static List<ExperimentRow> rows(List<String> protocols, List<String> baselines, boolean comparable,
+                                            Runs runs) {
         List<ExperimentRow> rows = new ArrayList<>();
-        List<String> baselines = protocols.stream().filter(p -> !p.equals("citron")).toList();
-        String discussion = "";
-        if (protocols.contains("citron") && !baselines.isEmpty()) {
-            for (int i = 0; i < CLIENTS.length; i++) {
-                if (PAPER_GAIN[i] == 0) {
-                    continue;
-                }
+        if (comparable) {
+            rows.addAll(citronOverBestRows(baselines, runs));
+        }
+        if (protocols.contains("citron")) {
+            rows.add(starvedRow(runs.atDefault()));
+        }
+        rows.add(RangeMicrobench.exclusionRow(runs.all()));
+        return rows;
+    }
+
+    /** Citron's goodput over the best baseline's at each compared client count, then the same at {@link #SERIAL_NS}. */
+    private static List<ExperimentRow> citronOverBestRows(List<String> baselines, Runs runs) {
+        List<ExperimentRow> rows = new ArrayList<>();
+        for (int i = 0; i < CLIENTS.length; i++) {
+            if (!paperCompares(i)) {
+                continue;
+            }
+            int n = CLIENTS[i];
+            rows.add(new ExperimentRow(n + " clients", "goodput citron / best baseline", 1 + PAPER_GAIN[i],
+                    citronOverBest(runs.atDefault(), baselines, n), "x", RATIO_BAND));
+        }
+        for (int i = 0; i < CLIENTS.length; i++) {
+            if (paperCompares(i)) {
                 int n = CLIENTS[i];
-                rows.add(new ExperimentRow(n + " clients", "goodput citron / best baseline", 1 + PAPER_GAIN[i],
-                        citronOverBest(runs, baselines, n), "x", RATIO_BAND));
+                rows.add(new ExperimentRow(n + " clients, " + SERIAL_NS + " ns/word",
+                        "goodput citron / best baseline (sensitivity)", 1 + PAPER_GAIN[i],
+                        citronOverBest(runs.atSerial(), baselines, n), "x", RATIO_BAND));
             }
-            for (int i = 0; i < CLIENTS.length; i++) {
-                if (PAPER_GAIN[i] != 0) {
-                    int n = CLIENTS[i];
-                    rows.add(new ExperimentRow(n + " clients, " + SERIAL_NS + " ns/word",
-                            "goodput citron / best baseline (sensitivity)", 1 + PAPER_GAIN[i],
-                            citronOverBest(serialRuns, baselines, n), "x", RATIO_BAND));
+        }
+        return rows;
+    }
+
+    /** How many (client count, range size) pairs citron served no goodput at (the paper: none starved). */
+    private static ExperimentRow starvedRow(Map<String, RunResult> runs) {
+        long starved = 0;
+        for (int n : CLIENTS) {
+            RunResult r = runs.get(key("citron", n));
+            for (long size : RangeWorkload.MIXED) {
+                if (r.goodput(size) == 0) {
+                    starved++;
                 }
             }
-        } else {
+        }
+        return new ExperimentRow("all client counts", "citron range sizes with no goodput (starved)", 0, starved,
+                "count", Band.absolute(0.5));
+    }
+
+    /**
+     * The discussion: what agrees and differs, the measured why of the mechanism tables, and with
+     * citron and a baseline, what the sensitivity table measured.
+     */
+    private static String discussion(List<String> baselines, boolean comparable, Runs runs,
+                                     Map<String, RunResult> mech) {
+        String discussion = "";
+        if (!comparable) {
             discussion = "No citron-vs-baseline rows: they need citron and at least one baseline. ";
         }
         discussion += "Agrees: at 63 clients citron's goodput against the best baseline lies within the band "
@@ -172,50 +290,39 @@ public final class CitronMixedExperiment implements Experiment {
                 + "rpc-range stays flat at ~1.3 Mops/s: "
                 + "the simulated memory node has 4 cores of 1.5 us per rpc (2 rpcs per acquisition), the paper's "
                 + "server 18 eRPC threads; lld walks its list with one round trip per entry, as in the paper.";
-        if (protocols.contains("citron") && !baselines.isEmpty()) {
-            StringBuilder measured = new StringBuilder(" Measured here (sensitivity table): with " + SERIAL_NS
-                    + " ns per atomic on one word instead of " + SimConfig.DEFAULT_SAME_WORD_SERIAL_NS
-                    + ", citron's goodput at");
-            StringBuilder ratios = new StringBuilder();
-            StringBuilder paper = new StringBuilder();
-            for (int i = 0; i < CLIENTS.length; i++) {
-                if (PAPER_GAIN[i] != 0) {
-                    int n = CLIENTS[i];
-                    String sep = paper.isEmpty() ? " " : ", ";
-                    measured.append(sep).append(n).append(" clients is ")
-                            .append(RangeMicrobench.f2(serialRuns.get(key("citron", n)).goodput() / 1e6))
-                            .append(" Mops/s (").append(RangeMicrobench.f2(runs.get(key("citron", n)).goodput() / 1e6))
-                            .append(")");
-                    ratios.append(ratios.isEmpty() ? "" : " / ")
-                            .append(RangeMicrobench.f2(citronOverBest(serialRuns, baselines, n)));
-                    paper.append(paper.isEmpty() ? "" : " / ").append(RangeMicrobench.f2(1 + PAPER_GAIN[i]));
-                }
-            }
-            discussion += measured + ", " + ratios + " x the best baseline (paper " + paper + "). The baselines "
-                    + "barely move (rpc-range, the best from 24 clients, is bound by the memory node's CPU model, not "
-                    + "by atomics).";
+        if (comparable) {
+            discussion += sensitivityMeasured(baselines, runs);
         }
-        if (protocols.contains("citron")) {
-            long starved = 0;
-            for (int n : CLIENTS) {
-                RunResult r = runs.get(key("citron", n));
-                for (long size : RangeWorkload.MIXED) {
-                    if (r.goodput(size) == 0) {
-                        starved++;
-                    }
-                }
+        return discussion;
+    }
+
+    /**
+     * The sensitivity table in words: citron's goodput at each compared client count at
+     * {@link #SERIAL_NS} (and at the default), and its ratios to the best baseline against the paper's.
+     */
+    private static String sensitivityMeasured(List<String> baselines, Runs runs) {
+        StringBuilder measured = new StringBuilder(" Measured here (sensitivity table): with " + SERIAL_NS
+                + " ns per atomic on one word instead of " + SimConfig.DEFAULT_SAME_WORD_SERIAL_NS
+                + ", citron's goodput at");
+        StringBuilder ratios = new StringBuilder();
+        StringBuilder paper = new StringBuilder();
+        for (int i = 0; i < CLIENTS.length; i++) {
+            if (paperCompares(i)) {
+                int n = CLIENTS[i];
+                String sep = paper.isEmpty() ? " " : ", ";
+                measured.append(sep).append(n).append(" clients is ")
+                        .append(RangeMicrobench.f2(runs.atSerial().get(key("citron", n)).goodput() / 1e6))
+                        .append(" Mops/s (")
+                        .append(RangeMicrobench.f2(runs.atDefault().get(key("citron", n)).goodput() / 1e6))
+                        .append(")");
+                ratios.append(ratios.isEmpty() ? "" : " / ")
+                        .append(RangeMicrobench.f2(citronOverBest(runs.atSerial(), baselines, n)));
+                paper.append(paper.isEmpty() ? "" : " / ").append(RangeMicrobench.f2(1 + PAPER_GAIN[i]));
             }
-            rows.add(new ExperimentRow("all client counts", "citron range sizes with no goodput (starved)", 0, starved,
-                    "count", Band.absolute(0.5)));
         }
-        List<RunResult> all = new ArrayList<>(runs.values());
-        all.addAll(serialRuns.values());
-        rows.add(RangeMicrobench.exclusionRow(all));
-        return new ExperimentResult(NAME, reference(), description(),
-                RangeMicrobench.setup(settings, "mixed L, Zipf 0.9, clients " + java.util.Arrays.toString(CLIENTS)
-                        + ", protocols " + String.join(", ", protocols)),
-                tables, rows, discussion,
-                System.nanoTime() - wallStart);
+        return measured + ", " + ratios + " x the best baseline (paper " + paper + "). The baselines "
+                + "barely move (rpc-range, the best from 24 clients, is bound by the memory node's CPU model, not "
+                + "by atomics).";
     }
 
     /** Citron's goodput over the best baseline's at {@code clients} (0 if no baseline had any). */

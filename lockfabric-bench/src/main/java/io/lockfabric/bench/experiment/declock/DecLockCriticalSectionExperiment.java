@@ -88,6 +88,30 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         List<String> protocols = DecLockMicrobench.availableOf(PROTOCOLS);
+        Sweep sweep = runSweep(settings, protocols);
+        Map<String, RunResult> runs = sweep.runs();
+        List<ExperimentTable> tables = tables(protocols, sweep);
+        List<String> declocks = DecLockMicrobench.availableOf(DecLockMicrobench.DECLOCKS);
+        List<ExperimentRow> rows = new ArrayList<>(boundRows(protocols, declocks, runs));
+        rows.addAll(retryRows(runs));
+        if (!declocks.isEmpty()) {
+            rows.addAll(gainRows(runs, declocks));
+        }
+        String setup = DecLockMicrobench.setup(settings, "cs as the columns", WARMUP_NS, DURATION_NS);
+        return new ExperimentResult(NAME, reference(), description(), setup, tables, rows,
+                discussion(runs, protocols, declocks) + whyAtLargeCs(runs, sweep.traced()),
+                System.nanoTime() - wallStart);
+    }
+
+    /** The runs of the sweep by {@link #key}, in the order they ran, and the traced ones' traces. */
+    private record Sweep(Map<String, RunResult> runs, Map<String, Traced> traced) {
+    }
+
+    /**
+     * Runs every protocol at every cs of the sweep, cs by cs, reporting progress before each run;
+     * the runs {@link #isTraced} also record their holds and the NIC's queueing.
+     */
+    private static Sweep runSweep(ExperimentSettings settings, List<String> protocols) {
         Map<String, RunResult> runs = new LinkedHashMap<>();
         Map<String, Traced> traced = new LinkedHashMap<>();
         int[] sweep = DecLockMicrobench.CS_SWEEP;
@@ -109,6 +133,16 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
                 }
             }
         }
+        return new Sweep(runs, traced);
+    }
+
+    /**
+     * The tables, a row per protocol and a column per cs: goodput, operation latency, memory-node
+     * verbs per acquisition, the lock's own verbs by kind, starved clients; then cql's refetches
+     * and resets by cs, and the hot-lock trace, when those ran.
+     */
+    private static List<ExperimentTable> tables(List<String> protocols, Sweep sweep) {
+        Map<String, RunResult> runs = sweep.runs();
         List<ExperimentTable> tables = new ArrayList<>();
         tables.add(matrix("goodput, Mops/s (Figure 12, cs)", protocols, runs, DecLockMicrobench::mops));
         tables.add(matrix("operation latency p50 / p99, us (Figure 13 left)", protocols, runs,
@@ -124,23 +158,35 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
         tables.add(matrix("clients starved past the run's liveness bound", protocols, runs,
                 r -> Integer.toString(DecLockMicrobench.stuckClients(r))));
         if (protocols.contains(DecLockMicrobench.CQL)) {
-            ExperimentTable.Builder cql = new ExperimentTable.Builder("cql: refetches per release and resets",
-                    "cs", "READs/cycle", "refetches/release", "resets", "reset share %");
-            for (int cs : sweep) {
-                RunResult r = runs.get(key(DecLockMicrobench.CQL, cs));
-                cql.row(Integer.toString(cs), DecLockMicrobench.f3(r.lockOpsPerCycle().get(VerbKind.READ)),
-                        String.format(Locale.ROOT, "%.4f", DecLockMicrobench.refetchesPerRelease(r)),
-                        Long.toString(r.resets()), String.format(Locale.ROOT, "%.4f", resetShare(r)));
-            }
-            tables.add(cql.build());
+            tables.add(cqlTable(runs));
         }
 
-        if (!traced.isEmpty()) {
-            tables.add(tracedTable(traced));
+        if (!sweep.traced().isEmpty()) {
+            tables.add(tracedTable(sweep.traced()));
         }
+        return tables;
+    }
 
+    /** cql at each cs: READs per cycle, refetches per release (§6.4), resets and their share of operations. */
+    private static ExperimentTable cqlTable(Map<String, RunResult> runs) {
+        ExperimentTable.Builder cql = new ExperimentTable.Builder("cql: refetches per release and resets",
+                "cs", "READs/cycle", "refetches/release", "resets", "reset share %");
+        for (int cs : DecLockMicrobench.CS_SWEEP) {
+            RunResult r = runs.get(key(DecLockMicrobench.CQL, cs));
+            cql.row(Integer.toString(cs), DecLockMicrobench.f3(r.lockOpsPerCycle().get(VerbKind.READ)),
+                    String.format(Locale.ROOT, "%.4f", DecLockMicrobench.refetchesPerRelease(r)),
+                    Long.toString(r.resets()), String.format(Locale.ROOT, "%.4f", resetShare(r)));
+        }
+        return cql.build();
+    }
+
+    /**
+     * The paper's bounds, each as the maximum over cs: every DecLock variant's memory-node verbs per
+     * acquisition (1.10), and if cql ran, its refetch READs per release and its reset share.
+     */
+    private static List<ExperimentRow> boundRows(List<String> protocols, List<String> declocks,
+                                                 Map<String, RunResult> runs) {
         List<ExperimentRow> rows = new ArrayList<>();
-        List<String> declocks = DecLockMicrobench.availableOf(DecLockMicrobench.DECLOCKS);
         for (String d : declocks) {
             rows.add(new ExperimentRow(d + ", max over cs", "MN verbs per acquisition", 1.10,
                     max(runs, d, DecLockCriticalSectionExperiment::opsPerAcquisition), "", OPS_BAND));
@@ -154,34 +200,45 @@ public final class DecLockCriticalSectionExperiment implements Experiment {
                     Math.max(0, 1e4 * max(runs, DecLockMicrobench.CQL, DecLockCriticalSectionExperiment::resetShare)
                             - 14), "", RESET_BAND));
         }
+        return rows;
+    }
+
+    /** The retries per acquisition of CASLock, DSLR+ and ShiftLock at the largest cs. */
+    private static List<ExperimentRow> retryRows(Map<String, RunResult> runs) {
+        int[] sweep = DecLockMicrobench.CS_SWEEP;
         int last = sweep[sweep.length - 1];
-        rows.add(new ExperimentRow("cs " + last, "CASLock retries per acquisition", 387.9,
-                retries(runs.get(key(DecLockMicrobench.CASLOCK, last))), "", RATIO_BAND));
-        rows.add(new ExperimentRow("cs " + last, "DSLR+ retries per acquisition", 349.2,
-                retries(runs.get(key(DecLockMicrobench.DSLR, last))), "", RATIO_BAND));
-        rows.add(new ExperimentRow("cs " + last, "ShiftLock retries per acquisition", 15.6,
-                retries(runs.get(key(DecLockMicrobench.SHIFTLOCK, last))), "", RATIO_BAND));
-        if (!declocks.isEmpty()) {
-            String[][] baselines = {{DecLockMicrobench.CASLOCK, "CASLock", "43.47", "95.8", "98.2"},
-                    {DecLockMicrobench.DSLR, "DSLR+", "4.35", "64.3", "67.8"},
-                    {DecLockMicrobench.SHIFTLOCK, "ShiftLock", "1.81", "28.5", "43.7"}};
-            for (String[] b : baselines) {
-                Best g = best(runs, declocks, b[0], (d, o) -> o.goodput() == 0 ? 0 : d.goodput() / o.goodput());
-                rows.add(new ExperimentRow("max over cs (" + g.label() + ")", "goodput DecLock / " + b[1],
-                        Double.parseDouble(b[2]), g.value(), "x", RATIO_BAND));
-                Best p50 = best(runs, declocks, b[0], (d, o) -> reduction(d.operationLatency().p50Us(),
-                        o.operationLatency().p50Us()));
-                rows.add(new ExperimentRow("max over cs (" + p50.label() + ")", "p50 cut vs " + b[1],
-                        Double.parseDouble(b[3]), p50.value(), "%", SHARE_BAND));
-                Best p99 = best(runs, declocks, b[0], (d, o) -> reduction(d.operationLatency().p99Us(),
-                        o.operationLatency().p99Us()));
-                rows.add(new ExperimentRow("max over cs (" + p99.label() + ")", "p99 cut vs " + b[1],
-                        Double.parseDouble(b[4]), p99.value(), "%", SHARE_BAND));
-            }
+        return List.of(
+                new ExperimentRow("cs " + last, "CASLock retries per acquisition", 387.9,
+                        retries(runs.get(key(DecLockMicrobench.CASLOCK, last))), "", RATIO_BAND),
+                new ExperimentRow("cs " + last, "DSLR+ retries per acquisition", 349.2,
+                        retries(runs.get(key(DecLockMicrobench.DSLR, last))), "", RATIO_BAND),
+                new ExperimentRow("cs " + last, "ShiftLock retries per acquisition", 15.6,
+                        retries(runs.get(key(DecLockMicrobench.SHIFTLOCK, last))), "", RATIO_BAND));
+    }
+
+    /**
+     * Against each baseline, the best DecLock variant over cs: its goodput ratio and its cuts of the
+     * median and p99 operation latency, each row naming the variant and cs.
+     */
+    private static List<ExperimentRow> gainRows(Map<String, RunResult> runs, List<String> declocks) {
+        List<ExperimentRow> rows = new ArrayList<>();
+        String[][] baselines = {{DecLockMicrobench.CASLOCK, "CASLock", "43.47", "95.8", "98.2"},
+                {DecLockMicrobench.DSLR, "DSLR+", "4.35", "64.3", "67.8"},
+                {DecLockMicrobench.SHIFTLOCK, "ShiftLock", "1.81", "28.5", "43.7"}};
+        for (String[] b : baselines) {
+            Best g = best(runs, declocks, b[0], (d, o) -> o.goodput() == 0 ? 0 : d.goodput() / o.goodput());
+            rows.add(new ExperimentRow("max over cs (" + g.label() + ")", "goodput DecLock / " + b[1],
+                    Double.parseDouble(b[2]), g.value(), "x", RATIO_BAND));
+            Best p50 = best(runs, declocks, b[0], (d, o) -> reduction(d.operationLatency().p50Us(),
+                    o.operationLatency().p50Us()));
+            rows.add(new ExperimentRow("max over cs (" + p50.label() + ")", "p50 cut vs " + b[1],
+                    Double.parseDouble(b[3]), p50.value(), "%", SHARE_BAND));
+            Best p99 = best(runs, declocks, b[0], (d, o) -> reduction(d.operationLatency().p99Us(),
+                    o.operationLatency().p99Us()));
+            rows.add(new ExperimentRow("max over cs (" + p99.label() + ")", "p99 cut vs " + b[1],
+                    Double.parseDouble(b[4]), p99.value(), "%", SHARE_BAND));
         }
-        String setup = DecLockMicrobench.setup(settings, "cs as the columns", WARMUP_NS, DURATION_NS);
-        return new ExperimentResult(NAME, reference(), description(), setup, tables, rows,
-                discussion(runs, protocols, declocks) + whyAtLargeCs(runs, traced), System.nanoTime() - wallStart);
+        return rows;
     }
 
     private static boolean isTraced(String protocol, int cs) {
