@@ -184,10 +184,15 @@ public final class CitronProtocol implements RangeLockProtocol {
                         CitronService.factory(tableName)));
     }
 
-    /** Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a citron client. */
+    /**
+     * Opens (creating if needed) the named table on {@code endpoint}'s fabric and returns a citron
+     * client; waits not given take their defaults for this fabric ({@link LockOptions#onUnlessBound}),
+     * as {@link RangeLockProtocol#open} says.
+     */
     @Override
     public CitronClient open(Endpoint endpoint, String tableName, LockOptions options) {
         options.validate(name(), options());
+        options = options.onUnlessBound(endpoint.fabric().timing());
         return client(endpoint, endpoint.openTable(tableSpec(tableName, options)), options);
     }
 
