@@ -105,8 +105,8 @@ final class PooledHold implements Held, EndpointPool.Job {
 
     /** Hands the hold to the caller, or releases it if the caller gave up. */
     private void deliver() {
+        space.delivered(this); // before complete(): dependent stages run inside it and may read the stats
         if (granted.complete(this)) {
-            space.delivered(this);
             if (leaseNs > 0 && leaseNs != Long.MAX_VALUE) {
                 leaseWatch = space.schedule(this::checkLease, leaseNs);
             }
@@ -117,7 +117,7 @@ final class PooledHold implements Held, EndpointPool.Job {
                 cancelTimers();
             }
         } else {
-            space.abandonedGranted();
+            space.undelivered();
             closed.set(true);
             releaseRequested.countDown();
         }

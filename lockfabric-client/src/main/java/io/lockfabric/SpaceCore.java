@@ -301,8 +301,9 @@ abstract class SpaceCore {
         acquisitions.increment();
     }
 
-    void abandonedGranted() {
-        // counted when the caller gave up (abandon); nothing more to count here
+    /** The caller had given up before {@link #delivered}: the hold is released at once, not counted. */
+    void undelivered() {
+        acquisitions.decrement();
     }
 
     void lost(PooledHold h) {
