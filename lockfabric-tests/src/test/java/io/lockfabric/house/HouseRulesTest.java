@@ -42,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HouseRulesTest {
-    private static final Pattern MENTION = Pattern.compile("io/lockfabric/([a-z0-9_/]+)/[A-Z][A-Za-z0-9_$]*");
+    /** A class of the house named in a class file: group 1 is its package below io/lockfabric/ (empty for the client API's). */
+    private static final Pattern MENTION = Pattern.compile("io/lockfabric/((?:[a-z0-9_]+/)*)[A-Z][A-Za-z0-9_$]*");
 
     /** Main classes by binary name, each with the packages it mentions (dotted), its own left out. */
     private final Map<String, Set<String>> uses = new TreeMap<>();
@@ -90,7 +91,8 @@ class HouseRulesTest {
             if (entry instanceof Utf8Entry utf8) {
                 Matcher m = MENTION.matcher(utf8.stringValue());
                 while (m.find()) {
-                    String pkg = "io.lockfabric." + m.group(1).replace('/', '.');
+                    String sub = m.group(1);
+                    String pkg = sub.isEmpty() ? CLIENT_API : "io.lockfabric." + sub.substring(0, sub.length() - 1).replace('/', '.');
                     if (!pkg.equals(own)) {
                         mentioned.add(pkg);
                     }
@@ -125,6 +127,14 @@ class HouseRulesTest {
 
     private static boolean isFabricSpi(String pkg) {
         return inOrUnder(pkg, "io.lockfabric.fabric");
+    }
+
+    /** The client API's package: the root of the house's packages. */
+    private static final String CLIENT_API = "io.lockfabric";
+
+    /** The client API floor: {@code io.lockfabric} itself and its machinery, {@code io.lockfabric.client}. */
+    private static boolean isClientApi(String pkg) {
+        return pkg.equals(CLIENT_API) || inOrUnder(pkg, "io.lockfabric.client");
     }
 
     private static boolean isProtocol(String pkg) {
@@ -167,6 +177,25 @@ class HouseRulesTest {
             assertTrue(found.isEmpty(), fabric + " may use the fabric floor and itself only (not another fabric, "
                     + "not a protocol):\n" + String.join("\n", found));
         }
+    }
+
+    @Test
+    void theClientApiUsesTheSpisAndTheRegistriesOnly() {
+        List<String> found = breaches(HouseRulesTest::isClientApi,
+                (own, used) -> isClientApi(used) || used.equals("io.lockfabric.fabric") || used.equals("io.lockfabric.lock")
+                        || used.equals("io.lockfabric.protocols"));
+        assertTrue(found.isEmpty(), "the client API may use io.lockfabric.fabric, io.lockfabric.lock, io.lockfabric.protocols "
+                + "and itself only (the fabrics through Fabrics.open's providers, never by name):\n" + String.join("\n", found));
+    }
+
+    @Test
+    void nothingBelowTheClientApiUsesIt() {
+        List<String> found = breaches(pkg -> isFabricSpi(pkg) || inOrUnder(pkg, "io.lockfabric.local")
+                        || inOrUnder(pkg, "io.lockfabric.sim") || inOrUnder(pkg, "io.lockfabric.net")
+                        || inOrUnder(pkg, "io.lockfabric.lock") || inOrUnder(pkg, "io.lockfabric.protocols")
+                        || inOrUnder(pkg, "io.lockfabric.check"),
+                (own, used) -> !isClientApi(used));
+        assertTrue(found.isEmpty(), "the floors below the client API never use it:\n" + String.join("\n", found));
     }
 
     @Test
@@ -217,7 +246,7 @@ class HouseRulesTest {
     void theRulesSeeTheWholeHouse() {
         for (String pkg : List.of("io.lockfabric.fabric", "io.lockfabric.fabric.memory", "io.lockfabric.local",
                 "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.lock", "io.lockfabric.lock.citron",
-                "io.lockfabric.protocols", "io.lockfabric.check", "io.lockfabric.bench")) {
+                "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench")) {
             assertTrue(uses.keySet().stream().anyMatch(c -> packageOf(c).equals(pkg)), "no main class of " + pkg + " found");
         }
         assertFalse(uses.keySet().stream().anyMatch(c -> c.endsWith("Test")), "test classes were read as main classes");

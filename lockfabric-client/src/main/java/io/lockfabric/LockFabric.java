@@ -1,0 +1,397 @@
+package io.lockfabric;
+
+import io.lockfabric.client.EndpointPool;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricAddress;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
+import io.lockfabric.fabric.Fabrics;
+import io.lockfabric.lock.LockOption;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.RangeLockProtocol;
+import io.lockfabric.protocols.LockProtocols;
+import io.lockfabric.protocols.RangeLockProtocols;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The entry point of the client API: a connection to a lock fabric, its pool of endpoints, and the
+ * named lock spaces and range spaces on its memory node.
+ *
+ * <pre>{@code
+ * try (LockFabric lf = LockFabric.open("tcp://127.0.0.1:7420")) {   // or "local"
+ *     LockSpace orders = lf.lockSpace("orders");
+ *     try (Held h = orders.acquire("order:42")) {
+ *         store.write(value, h.fencingToken());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Fabrics.</b> {@link #open} takes a fabric address as {@code Fabrics.open} does:
+ * {@code local} (the memory node in this JVM: locks among this process's threads) or
+ * {@code tcp://host:port} (a {@code lockfabric serve} memory node: every process that opens a space
+ * of the same name on it contends for the same locks). The simulator ({@code sim}) runs its clients
+ * in virtual time, inside {@code Fabric.spawn}, and is not served by this API.
+ *
+ * <p><b>The pool.</b> Any number of application threads, virtual threads included, share a bounded
+ * pool of endpoints ({@link Builder#poolSize}), each run by one client thread of the fabric. A
+ * request keeps its endpoint (and that endpoint's lock client for the space) from the acquisition
+ * to the release, as handover protocols require; so the pool's size bounds the locks this process
+ * waits for or holds at once. When every endpoint is busy, requests wait in one FIFO queue, parked:
+ * a thread that holds as many locks as the pool has endpoints and asks for one more waits for ever.
+ * Default size: {@link #DEFAULT_IN_PROCESS_POOL_SIZE} on an in-process fabric (its waits spin and
+ * yield on this machine's cores: more endpoints than that would only take turns on the CPUs), and
+ * {@link #DEFAULT_REMOTE_POOL_SIZE} on a remote one (each endpoint is one TCP connection; waits
+ * there are mostly round trips, so more requests in flight hide them).
+ *
+ * <p><b>Threads.</b> Besides the pool's threads, one daemon scheduler thread watches leases and
+ * releases holds whose lease time is up; completions of {@code acquireAsync} run on a short-lived
+ * virtual thread each, at most one per endpoint at a time.
+ *
+ * <p>Thread-safe. Closing releases every hold still open and closes the fabric.
+ */
+public final class LockFabric implements AutoCloseable {
+    /** Default pool size on an in-process fabric: twice the available processors, at least 4. */
+    public static final int DEFAULT_IN_PROCESS_POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    /** Default pool size on a remote fabric (tcp). */
+    public static final int DEFAULT_REMOTE_POOL_SIZE = 16;
+    /** The shortest wait of a try-acquire: a request must reach the memory node and come back. */
+    public static final long MIN_TRY_LOCK_GRACE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * The default lock protocol on an in-process fabric: {@code dslr}. Among the registered
+     * reader-writer protocols that recover from crashed clients (dslr, shiftlock, cql, declock-tf),
+     * the fastest on the local fabric, measured with {@code ./lockfabric bench --protocols
+     * cas-rw,dslr,shiftlock,cql,declock-tf,rpc --clients 16 --locks 1000 --zipf 0.99 --duration 3s}
+     * (50% reads) on a busy 2-core machine: dslr 100.4 Kops/s, shiftlock 55.3, cql 10.1, declock-tf
+     * 4.0 (and, not recovering: cas-rw 136.4, rpc 164.7). Its fencing tokens are not strict (they
+     * restart at a counter reset): a space that hands tokens to a store should name {@code cql} or
+     * {@code declock-tf}. Its lease is the space's ({@link SpaceOptions#DEFAULT_LEASE}, 1 s), not the
+     * protocol's 10 ms: with 10 ms, a hold of 20 ms (a thread descheduled on a busy machine) lets
+     * waiters take the lock.
+     */
+    public static final String DEFAULT_IN_PROCESS_PROTOCOL = "dslr";
+    /**
+     * The default lock protocol on a remote fabric (tcp): {@code declock-tf}. Among the recovering
+     * reader-writer protocols the fastest over loopback TCP, same benchmark against
+     * {@code ./lockfabric serve --port 0} on the same machine, two runs: declock-tf 2.9 / 6.9 Kops/s,
+     * shiftlock 2.2 / 2.6, cql 1.1 / 2.6, dslr 0.9 / 2.4 (not recovering: cas-rw 1.0 / 1.5, rpc 2.4 /
+     * 7.6). DecLock hands a lock over between the endpoints of one process (one compute node)
+     * without the memory node, which is what a pool of endpoints in one process is; its tokens are
+     * strict. Its queue holds one entry per compute node ({@code capacity}, default 8): with more
+     * processes waiting for one lock it resets, correctly but slowly; raise {@code capacity}.
+     */
+    public static final String DEFAULT_REMOTE_PROTOCOL = "declock-tf";
+    /** The protocols' option that sets their lease, which {@link SpaceOptions#DEFAULT_LEASE} gives a default. */
+    static final String LEASE_OPTION = "lease-ns";
+    /** The default range protocol: CITRON. */
+    public static final String DEFAULT_RANGE_PROTOCOL = "citron";
+
+    private final String address;
+    private final Fabric fabric;
+    private final EndpointPool pool;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final long tryLockGraceNs;
+    private final long slowAcquireNs;
+    private final Map<String, SpaceEntry> spaces = new HashMap<>();
+    private final Set<PooledHold> live = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** An open space and the options it was opened with. */
+    private record SpaceEntry(SpaceCore space, SpaceOptions options, boolean range) {
+    }
+
+    private LockFabric(Builder b, Fabric fabric) {
+        this.address = b.address;
+        this.fabric = fabric;
+        FabricTiming timing = fabric.timing();
+        this.tryLockGraceNs = b.tryLockGraceNs > 0 ? b.tryLockGraceNs
+                : Math.max(MIN_TRY_LOCK_GRACE_NS, timing.scaled(50 * FabricTiming.RDMA.roundTripNs(), 1));
+        this.slowAcquireNs = 4 * timing.roundTripNs();
+        int size = b.poolSize > 0 ? b.poolSize
+                : fabric.isInProcess() ? DEFAULT_IN_PROCESS_POOL_SIZE : DEFAULT_REMOTE_POOL_SIZE;
+        this.scheduler = new ScheduledThreadPoolExecutor(1,
+                r -> Thread.ofPlatform().name("lockfabric-leases").daemon(true).unstarted(r));
+        scheduler.setRemoveOnCancelPolicy(true);
+        try {
+            this.pool = new EndpointPool(fabric, size, "lockfabric-endpoint");
+        } catch (RuntimeException e) {
+            scheduler.shutdownNow();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the fabric at {@code address} with the defaults.
+     *
+     * @throws IllegalArgumentException    for an address that is not one, or the {@code sim} fabric
+     * @throws FabricUnreachableException if no memory node answers there
+     */
+    public static LockFabric open(String address) {
+        return builder(address).open();
+    }
+
+    /** A builder for the fabric at {@code address}, to set the pool's size and the try-lock grace. */
+    public static Builder builder(String address) {
+        return new Builder(Objects.requireNonNull(address, "address"));
+    }
+
+    /** The address opened. */
+    public String address() {
+        return address;
+    }
+
+    /** The number of endpoints in the pool. */
+    public int poolSize() {
+        return pool.size();
+    }
+
+    /**
+     * The lock protocol a space gets when its options name none: {@link #DEFAULT_IN_PROCESS_PROTOCOL}
+     * on an in-process fabric, {@link #DEFAULT_REMOTE_PROTOCOL} on a remote one (their javadoc gives
+     * the measurements behind the choice).
+     */
+    public String defaultProtocol() {
+        return fabric.isInProcess() ? DEFAULT_IN_PROCESS_PROTOCOL : DEFAULT_REMOTE_PROTOCOL;
+    }
+
+    /** {@link #lockSpace(String, SpaceOptions)} with {@link SpaceOptions#DEFAULTS}. */
+    public LockSpace lockSpace(String name) {
+        return lockSpace(name, SpaceOptions.DEFAULTS);
+    }
+
+    /**
+     * The lock space {@code name}, made on the memory node if it does not exist. Opening a name this
+     * {@code LockFabric} has open again with the same options gives the same space.
+     *
+     * @throws IllegalArgumentException for an unknown protocol or option (the registry's message), or
+     *                                  a protocol this fabric cannot run
+     * @throws SpaceMismatchException   if the space exists with other options (here, or on the
+     *                                  memory node with another shape)
+     */
+    public LockSpace lockSpace(String name, SpaceOptions options) {
+        checkName(name);
+        SpaceOptions resolved = options.protocol() == null ? options.withProtocol(defaultProtocol()) : options;
+        LockProtocol protocol = LockProtocols.byName(resolved.protocol());
+        LockOptions lockOptions = parse(protocol.name(), resolved.options(), protocol.options()).validate(protocol.name(), protocol.options());
+        return (LockSpace) open(name, resolved, false,
+                () -> new PointSpace(this, name, protocol, lockOptions, resolved.slots()));
+    }
+
+    /** {@link #rangeSpace(String, SpaceOptions)} with {@link SpaceOptions#DEFAULTS} (CITRON). */
+    public RangeSpace rangeSpace(String name) {
+        return rangeSpace(name, SpaceOptions.DEFAULTS);
+    }
+
+    /**
+     * The range space {@code name}, made on the memory node if it does not exist; its protocol is
+     * {@link #DEFAULT_RANGE_PROTOCOL} unless {@code options} name another range protocol ({@link
+     * SpaceOptions#slots()} does not apply).
+     *
+     * @throws IllegalArgumentException for an unknown range protocol or option
+     * @throws SpaceMismatchException   if the space exists with other options
+     */
+    public RangeSpace rangeSpace(String name, SpaceOptions options) {
+        checkName(name);
+        SpaceOptions resolved = options.protocol() == null ? options.withProtocol(DEFAULT_RANGE_PROTOCOL) : options;
+        RangeLockProtocol protocol = RangeLockProtocols.byName(resolved.protocol());
+        LockOptions lockOptions = parse(protocol.name(), resolved.options(), protocol.options()).validate(protocol.name(), protocol.options());
+        return (RangeSpace) open(name, resolved, true, () -> new PooledRangeSpace(this, name, protocol, lockOptions));
+    }
+
+    private SpaceCore open(String name, SpaceOptions resolved, boolean range, java.util.function.Supplier<SpaceCore> make) {
+        String id = (range ? "range:" : "lock:") + name;
+        synchronized (spaces) {
+            checkOpen();
+            SpaceEntry e = spaces.get(id);
+            if (e != null) {
+                if (!e.options().equals(resolved)) {
+                    throw new SpaceMismatchException((range ? "range" : "lock") + " space '" + name + "' is open with "
+                            + e.options() + ", not " + resolved, null);
+                }
+                return e.space();
+            }
+            SpaceCore space = make.get();
+            space.openNow();
+            spaces.put(id, new SpaceEntry(space, resolved, range));
+            return space;
+        }
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a space needs a name that is not blank");
+        }
+    }
+
+    /**
+     * Protocol options as {@code name=value}, a {@code protocol.} prefix dropped, and
+     * {@link SpaceOptions#DEFAULT_LEASE} for a protocol with a {@code lease-ns} option not given.
+     */
+    private static LockOptions parse(String protocol, List<String> pairs, List<LockOption> known) {
+        List<String> plain = new ArrayList<>();
+        if (known.stream().anyMatch(o -> o.name().equals(LEASE_OPTION))) {
+            plain.add(LEASE_OPTION + "=" + SpaceOptions.DEFAULT_LEASE.toNanos() + "ns");
+        }
+        for (String p : pairs) {
+            plain.add(p.startsWith(protocol + ".") ? p.substring(protocol.length() + 1) : p);
+        }
+        return LockOptions.parse(plain);
+    }
+
+    // ---- for the spaces
+
+    FabricTiming timing() {
+        return fabric.timing();
+    }
+
+    long nowNs() {
+        return fabric.observerNanoTime();
+    }
+
+    long tryLockGraceNs() {
+        return tryLockGraceNs;
+    }
+
+    long slowAcquireNs() {
+        return slowAcquireNs;
+    }
+
+    boolean hasFreeEndpoint() {
+        return pool.hasFreeEndpoint();
+    }
+
+    void submit(EndpointPool.Job job) {
+        checkOpen();
+        if (job instanceof PooledHold h) {
+            live.add(h);
+        }
+        try {
+            pool.submit(job);
+        } catch (IllegalStateException e) {
+            throw new LockFabricException("the LockFabric of " + address + " is closed", e);
+        }
+    }
+
+    void untrack(PooledHold h) {
+        live.remove(h);
+    }
+
+    ScheduledFuture<?> schedule(Runnable r, long delayNs) {
+        return scheduler.schedule(r, delayNs, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new LockFabricException("the LockFabric of " + address + " is closed");
+        }
+    }
+
+    /**
+     * Releases every hold still open (they become invalid, without a loss being reported), gives up
+     * the requests still waiting (their callers get a {@link LockFabricException}), stops the pool
+     * and closes the fabric. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (spaces) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (PooledHold h : List.copyOf(live)) {
+            if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
+                h.releaseInBackground();
+            }
+        }
+        pool.close();
+        scheduler.shutdownNow();
+        fabric.close();
+    }
+
+    @Override
+    public String toString() {
+        return "LockFabric[" + address + ", " + pool.size() + " endpoints]";
+    }
+
+    /** Options of a {@link LockFabric}. Not thread-safe. */
+    public static final class Builder {
+        private final String address;
+        private int poolSize;
+        private long tryLockGraceNs;
+
+        private Builder(String address) {
+            this.address = address;
+        }
+
+        /**
+         * The number of endpoints application threads share (default: {@link
+         * #DEFAULT_IN_PROCESS_POOL_SIZE} in process, {@link #DEFAULT_REMOTE_POOL_SIZE} remote).
+         *
+         * @throws IllegalArgumentException if {@code n < 1}
+         */
+        public Builder poolSize(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("the pool needs at least one endpoint, got " + n);
+            }
+            this.poolSize = n;
+            return this;
+        }
+
+        /**
+         * The shortest wait of a try-acquire ({@code Lock.tryLock()}, a {@code tryAcquire} with a
+         * shorter wait): a protocol cannot tell whether a lock is free without asking the memory node,
+         * so a try waits this long for the answer before it gives up. Default: 50 round trips and one
+         * stall of the fabric ({@code FabricTiming}), at least 1 ms (local 1 ms, tcp 4 ms).
+         */
+        public Builder tryLockGrace(Duration grace) {
+            long ns = grace.toNanos();
+            if (ns <= 0) {
+                throw new IllegalArgumentException("a try-lock grace must be positive, got " + grace);
+            }
+            this.tryLockGraceNs = ns;
+            return this;
+        }
+
+        /**
+         * Opens the fabric and starts the pool.
+         *
+         * @throws IllegalArgumentException    for an address that is not one, or the {@code sim} fabric
+         * @throws FabricUnreachableException if no memory node answers there
+         */
+        public LockFabric open() {
+            if (FabricAddress.parse(address).scheme().equals("sim")) {
+                throw new IllegalArgumentException("the client API needs a real-time fabric (local, tcp://host:port), not "
+                        + address + ": the simulator runs its clients in virtual time, inside Fabric.spawn; use the "
+                        + "fabric and lock SPIs there");
+            }
+            Fabric fabric;
+            try {
+                fabric = Fabrics.open(address);
+            } catch (FabricException e) {
+                throw new FabricUnreachableException(address, e);
+            }
+            try {
+                return new LockFabric(this, fabric);
+            } catch (FabricException e) {
+                fabric.close();
+                throw new FabricUnreachableException(address, e);
+            } catch (RuntimeException e) {
+                fabric.close();
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package io.lockfabric;
+
+import io.lockfabric.client.EndpointPool;
+import io.lockfabric.client.KeyHash;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.LockProtocol;
+import io.lockfabric.lock.Mode;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+
+/**
+ * A {@link LockSpace}: a table of {@code slots} locks of one protocol, opened on each endpoint of the
+ * pool as it first serves the space, and the thread ownership of its {@code java.util.concurrent}
+ * views.
+ */
+final class PointSpace extends SpaceCore implements LockSpace {
+    /** The protocol client of this space on one endpoint. */
+    private record Client(LockClient client, StatsCell cell) implements AutoCloseable {
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    /** A thread's holds of one key through the j.u.c views. */
+    private record Owner(Thread thread, String key) {
+    }
+
+    /** Counts of one thread's read and write holds of a key, and the grant under them. Touched by that thread only. */
+    private static final class Ownership {
+        int writes;
+        int reads;
+        final PooledHold hold;
+
+        Ownership(PooledHold hold) {
+            this.hold = hold;
+        }
+    }
+
+    private final LockProtocol protocol;
+    private final LockOptions lockOptions;
+    private final long slots;
+    private final String tableName;
+    private final ConcurrentHashMap<Owner, Ownership> owned = new ConcurrentHashMap<>();
+
+    PointSpace(LockFabric fabric, String name, LockProtocol protocol, LockOptions lockOptions, long slots) {
+        super(fabric, name, protocol.name(), protocol.failureModel(lockOptions.onUnlessBound(fabric.timing())));
+        this.protocol = protocol;
+        // bound here, not left to open(): CitronProtocol.open does not bind them (its waits would stay RDMA's)
+        this.lockOptions = lockOptions.onUnlessBound(fabric.timing());
+        this.slots = slots;
+        this.tableName = "lockspace/" + name;
+    }
+
+    private Client clientOn(EndpointPool.Worker worker) {
+        return worker.client(this, Client.class,
+                ep -> new Client(protocol.open(ep, tableName, slots, lockOptions), newCell()));
+    }
+
+    @Override
+    void openOn(EndpointPool.Worker worker) {
+        clientOn(worker);
+    }
+
+    @Override
+    Grant acquireOn(EndpointPool.Worker worker, Request request) {
+        return clientOn(worker).client().acquire(request.slot(), request.mode());
+    }
+
+    @Override
+    void releaseOn(EndpointPool.Worker worker, Grant grant) {
+        Client c = clientOn(worker);
+        c.client().release(grant);
+        c.cell().last = c.client().stats();
+    }
+
+    @Override
+    public long slots() {
+        return slots;
+    }
+
+    @Override
+    public boolean strictFencing() {
+        return protocol.strictFencing();
+    }
+
+    @Override
+    public long slotOf(String key) {
+        return KeyHash.slot(Objects.requireNonNull(key, "key"), slots);
+    }
+
+    private Request request(String key, Mode mode) {
+        return Request.point(key, slotOf(key), Objects.requireNonNull(mode, "mode"));
+    }
+
+    @Override
+    public Held acquire(String key, Mode mode) {
+        return awaitUnchecked(submit(request(key, mode), false, 0), -1);
+    }
+
+    @Override
+    public Optional<Held> tryAcquire(String key, Mode mode, Duration wait) {
+        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), false, 0), tryWaitNs(wait)));
+    }
+
+    @Override
+    public Optional<Held> tryAcquire(String key, Mode mode, Duration wait, Duration leaseTime) {
+        long autoNs = leaseTime.toNanos();
+        if (autoNs <= 0) {
+            throw new IllegalArgumentException("a lease time must be positive, got " + leaseTime);
+        }
+        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), false, autoNs), tryWaitNs(wait)));
+    }
+
+    @Override
+    public CompletableFuture<Held> acquireAsync(String key, Mode mode) {
+        return async(request(key, mode));
+    }
+
+    @Override
+    public Lock lock(String key) {
+        return new OwnedLock(Objects.requireNonNull(key, "key"), true);
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String key) {
+        Objects.requireNonNull(key, "key");
+        Lock read = new OwnedLock(key, false);
+        Lock write = new OwnedLock(key, true);
+        return new ReadWriteLock() {
+            @Override
+            public Lock readLock() {
+                return read;
+            }
+
+            @Override
+            public Lock writeLock() {
+                return write;
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "LockSpace[" + name() + ", " + protocol() + ", " + slots + " slots]";
+    }
+
+    /**
+     * The read or write lock of a key, owned by threads as {@code ReentrantReadWriteLock}'s are. A
+     * thread's holds of a key live in {@link #owned} under (thread, key), which only that thread
+     * reads or changes; the first hold takes a grant, the last unlock releases it.
+     */
+    private final class OwnedLock implements Lock {
+        private final String key;
+        private final boolean write;
+
+        OwnedLock(String key, boolean write) {
+            this.key = key;
+            this.write = write;
+        }
+
+        private Owner me() {
+            return new Owner(Thread.currentThread(), key);
+        }
+
+        /** Takes a nested hold if this thread already holds the key; false if it must ask the memory node. */
+        private boolean reenter() {
+            Ownership o = owned.get(me());
+            if (o == null) {
+                return false;
+            }
+            if (!write) {
+                o.reads++;
+                return true;
+            }
+            if (o.writes > 0) {
+                o.writes++;
+                return true;
+            }
+            throw new IllegalStateException("thread " + Thread.currentThread().getName() + " holds the read lock of "
+                    + key + " and asks for its write lock: release the read lock first (upgrading would deadlock)");
+        }
+
+        private void install(PooledHold h) {
+            Ownership o = new Ownership(h);
+            if (write) {
+                o.writes = 1;
+            } else {
+                o.reads = 1;
+            }
+            owned.put(me(), o);
+        }
+
+        private PooledHold submitMine() {
+            return submit(request(key, write ? Mode.EXCLUSIVE : Mode.SHARED), false, 0);
+        }
+
+        @Override
+        public void lock() {
+            if (!reenter()) {
+                install(awaitUninterruptibly(submitMine()));
+            }
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (!reenter()) {
+                install(await(submitMine(), -1));
+            }
+        }
+
+        @Override
+        public boolean tryLock() {
+            if (reenter()) {
+                return true;
+            }
+            PooledHold h = awaitUnchecked(submitMine(), fabric.tryLockGraceNs());
+            if (h == null) {
+                return false;
+            }
+            install(h);
+            return true;
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (reenter()) {
+                return true;
+            }
+            PooledHold h = await(submitMine(), Math.max(unit.toNanos(time), fabric.tryLockGraceNs()));
+            if (h == null) {
+                return false;
+            }
+            install(h);
+            return true;
+        }
+
+        @Override
+        public void unlock() {
+            Owner me = me();
+            Ownership o = owned.get(me);
+            if (o == null || (write ? o.writes : o.reads) == 0) {
+                throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName() + " does not hold the "
+                        + (write ? "write" : "read") + " lock of " + key + " in space '" + name() + "'");
+            }
+            if (write) {
+                o.writes--;
+            } else {
+                o.reads--;
+            }
+            if (o.writes == 0 && o.reads == 0) {
+                owned.remove(me);
+                o.hold.close();
+            }
+        }
+
+        /** @throws UnsupportedOperationException always: a condition would need notifications between processes */
+        @Override
+        public Condition newCondition() {
+            throw new UnsupportedOperationException("lock space locks have no conditions: waking a waiter in another "
+                    + "process would need a notification the protocols do not have");
+        }
+
+        @Override
+        public String toString() {
+            return (write ? "WriteLock[" : "ReadLock[") + name() + " " + key + "]";
+        }
+    }
+}

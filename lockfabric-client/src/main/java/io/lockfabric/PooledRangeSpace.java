@@ -1,0 +1,84 @@
+package io.lockfabric;
+
+import io.lockfabric.client.EndpointPool;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.lock.RangeGrant;
+import io.lockfabric.lock.RangeLockClient;
+import io.lockfabric.lock.RangeLockProtocol;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** A {@link RangeSpace}: one range lock table of a range protocol, opened on each endpoint of the pool as it first serves the space. */
+final class PooledRangeSpace extends SpaceCore implements RangeSpace {
+    private record Client(RangeLockClient client, StatsCell cell) implements AutoCloseable {
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    private final RangeLockProtocol protocol;
+    private final LockOptions lockOptions;
+    private final String tableName;
+
+    PooledRangeSpace(LockFabric fabric, String name, RangeLockProtocol protocol, LockOptions lockOptions) {
+        super(fabric, name, protocol.name(), protocol.failureModel(lockOptions.onUnlessBound(fabric.timing())));
+        this.protocol = protocol;
+        // bound here, not left to open(): CitronProtocol.open does not bind them (its waits would stay RDMA's)
+        this.lockOptions = lockOptions.onUnlessBound(fabric.timing());
+        this.tableName = "rangespace/" + name;
+    }
+
+    private Client clientOn(EndpointPool.Worker worker) {
+        return worker.client(this, Client.class, ep -> new Client(protocol.open(ep, tableName, lockOptions), newCell()));
+    }
+
+    @Override
+    void openOn(EndpointPool.Worker worker) {
+        clientOn(worker);
+    }
+
+    @Override
+    Grant acquireOn(EndpointPool.Worker worker, Request request) {
+        return clientOn(worker).client().acquire(request.start(), request.end(), request.mode());
+    }
+
+    @Override
+    void releaseOn(EndpointPool.Worker worker, Grant grant) {
+        Client c = clientOn(worker);
+        c.client().release((RangeGrant) grant);
+        c.cell().last = c.client().stats();
+    }
+
+    private static Request request(long start, long end, Mode mode) {
+        if (start < 0 || end <= start) {
+            throw new IllegalArgumentException("a range [start, end) needs 0 <= start < end, got [" + start + ", " + end + ")");
+        }
+        return Request.range(start, end, Objects.requireNonNull(mode, "mode"));
+    }
+
+    @Override
+    public Held acquire(long start, long end, Mode mode) {
+        return awaitUnchecked(submit(request(start, end, mode), false, 0), -1);
+    }
+
+    @Override
+    public Optional<Held> tryAcquire(long start, long end, Mode mode, Duration wait) {
+        return Optional.ofNullable(awaitUnchecked(submit(request(start, end, mode), false, 0), tryWaitNs(wait)));
+    }
+
+    @Override
+    public CompletableFuture<Held> acquireAsync(long start, long end, Mode mode) {
+        return async(request(start, end, mode));
+    }
+
+    @Override
+    public String toString() {
+        return "RangeSpace[" + name() + ", " + protocol() + "]";
+    }
+}

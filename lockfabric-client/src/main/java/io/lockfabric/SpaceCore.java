@@ -1,0 +1,343 @@
+package io.lockfabric;
+
+import io.lockfabric.client.EndpointPool;
+import io.lockfabric.fabric.TableMismatchException;
+import io.lockfabric.lock.FailureModel;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockStats;
+import io.lockfabric.lock.Mode;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * What lock spaces and range spaces share: submitting requests to the pool and waiting for them
+ * (abandoning on timeout or interrupt), leases and loss listeners, and the statistics.
+ */
+abstract class SpaceCore {
+    /** A protocol client of this space on one endpoint, with its latest statistics for {@link #stats()}. */
+    static final class StatsCell {
+        volatile LockStats last = LockStats.ZERO;
+    }
+
+    /** The keys of this process's requests in flight on one slot, with their counts. */
+    private static final class SlotUse {
+        final Map<String, Integer> keys = new HashMap<>();
+        int total;
+    }
+
+    final LockFabric fabric;
+    private final String name;
+    private final String protocolName;
+    private final FailureModel failureModel;
+    private final List<Consumer<Held>> listeners = new CopyOnWriteArrayList<>();
+    private final List<StatsCell> cells = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<Long, SlotUse> inFlight = new ConcurrentHashMap<>();
+    private final Set<Long> falseConflictSlots = ConcurrentHashMap.newKeySet();
+    private final LongAdder acquisitions = new LongAdder();
+    private final LongAdder waits = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
+    private final LongAdder falseConflicts = new LongAdder();
+    private final LongAdder losses = new LongAdder();
+    private final Histogram waitNs = new ConcurrentHistogram(3);
+
+    SpaceCore(LockFabric fabric, String name, String protocolName, FailureModel failureModel) {
+        this.fabric = fabric;
+        this.name = name;
+        this.protocolName = protocolName;
+        this.failureModel = failureModel;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String protocol() {
+        return protocolName;
+    }
+
+    /** Opens this space's protocol client on {@code worker}'s endpoint if not yet open. */
+    abstract void openOn(EndpointPool.Worker worker);
+
+    abstract Grant acquireOn(EndpointPool.Worker worker, Request request);
+
+    abstract void releaseOn(EndpointPool.Worker worker, Grant grant);
+
+    /** A new statistics cell for a client of this space on one endpoint. */
+    StatsCell newCell() {
+        StatsCell c = new StatsCell();
+        cells.add(c);
+        return c;
+    }
+
+    /** Opens the space's table on an endpoint of the pool now, so that a mismatch shows at once. */
+    void openNow() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        fabric.submit(new EndpointPool.Job() {
+            @Override
+            public void run(EndpointPool.Worker worker) {
+                try {
+                    openOn(worker);
+                    done.complete(null);
+                } catch (RuntimeException e) {
+                    done.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void discard(RuntimeException why) {
+                done.completeExceptionally(why);
+            }
+        });
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IllegalArgumentException iae) {
+                throw new IllegalArgumentException(iae.getMessage(), iae);
+            }
+            throw openFailed(cause);
+        }
+    }
+
+    private RuntimeException openFailed(Throwable cause) {
+        if (cause instanceof TableMismatchException) {
+            return new SpaceMismatchException("space '" + name + "' exists on " + fabric.address()
+                    + " with other options than " + protocolName + " and these: " + cause.getMessage(), cause);
+        }
+        if (cause instanceof LockFabricException lfe) {
+            return lfe;
+        }
+        return new LockFabricException("cannot open space '" + name + "' on " + fabric.address() + ": "
+                + cause.getMessage(), cause);
+    }
+
+    /** What an acquisition's failure becomes for the caller. */
+    RuntimeException acquireFailed(Request request, RuntimeException e) {
+        if (e instanceof TableMismatchException || e instanceof LockFabricException) {
+            return openFailed(e);
+        }
+        return new LockFabricException("cannot acquire " + request.key() + " (" + request.mode() + ") in space '"
+                + name + "' (" + protocolName + "): " + e.getMessage(), e);
+    }
+
+    // ---- submitting and waiting
+
+    PooledHold submit(Request r, boolean async, long autoReleaseNs) {
+        boolean waiting = !fabric.hasFreeEndpoint();
+        if (r.slot() >= 0) {
+            waiting |= beginOnSlot(r);
+        }
+        PooledHold h = new PooledHold(this, r, async, autoReleaseNs, nowNs(), waiting);
+        try {
+            fabric.submit(h);
+        } catch (RuntimeException e) {
+            ended(h);
+            throw e;
+        }
+        return h;
+    }
+
+    /** Waits for a request without a bound, uninterruptibly (the interrupt status is kept). */
+    PooledHold awaitUninterruptibly(PooledHold h) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return h.granted.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw unwrap(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits for a request at most {@code timeoutNs} ({@code < 0}: without a bound); null if it timed
+     * out. On a timeout or an interrupt the request is abandoned.
+     */
+    PooledHold await(PooledHold h, long timeoutNs) throws InterruptedException {
+        try {
+            return timeoutNs < 0 ? h.granted.get() : h.granted.get(timeoutNs, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            PooledHold got = abandon(h);
+            if (got != null) {
+                got.close();
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            return abandon(h);
+        } catch (ExecutionException e) {
+            throw unwrap(e.getCause());
+        }
+    }
+
+    /** {@link #await} for the methods that throw {@link LockInterruptedException} instead. */
+    PooledHold awaitUnchecked(PooledHold h, long timeoutNs) {
+        try {
+            return await(h, timeoutNs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(h.request().key() + " in space '" + name + "'");
+        }
+    }
+
+    /** Gives up on a request: null, or the hold if it was granted before giving up took. */
+    private PooledHold abandon(PooledHold h) {
+        if (h.granted.cancel(false)) {
+            abandoned.increment();
+            return null;
+        }
+        try {
+            return h.granted.getNow(null);
+        } catch (CompletionException | CancellationException e) {
+            return null;
+        }
+    }
+
+    private static RuntimeException unwrap(Throwable cause) {
+        if (cause instanceof RuntimeException re) {
+            return re;
+        }
+        return new LockFabricException(String.valueOf(cause.getMessage()), cause);
+    }
+
+    long tryWaitNs(Duration wait) {
+        long ns;
+        try {
+            ns = wait.toNanos();
+        } catch (ArithmeticException huge) {
+            ns = Long.MAX_VALUE;
+        }
+        return Math.max(ns, fabric.tryLockGraceNs());
+    }
+
+    CompletableFuture<Held> async(Request r) {
+        PooledHold h = submit(r, true, 0);
+        // the caller's future is the request's own: cancelling it abandons the request
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        CompletableFuture<Held> f = (CompletableFuture) h.granted;
+        return f;
+    }
+
+    // ---- what the requests report
+
+    long nowNs() {
+        return fabric.nowNs();
+    }
+
+    long slowAcquireNs() {
+        return fabric.slowAcquireNs();
+    }
+
+    long leaseNs(Mode granted) {
+        return failureModel.recoversFromCrash() && failureModel.leases(granted) ? failureModel.leaseNs() : 0;
+    }
+
+    ScheduledFuture<?> schedule(Runnable r, long delayNs) {
+        return fabric.schedule(r, delayNs);
+    }
+
+    private boolean beginOnSlot(Request r) {
+        boolean[] seen = new boolean[2];
+        inFlight.compute(r.slot(), (slot, use) -> {
+            SlotUse u = use == null ? new SlotUse() : use;
+            seen[0] = u.total > 0;
+            seen[1] = u.keys.size() > (u.keys.containsKey(r.key()) ? 1 : 0);
+            u.keys.merge(r.key(), 1, Integer::sum);
+            u.total++;
+            return u;
+        });
+        if (seen[1]) {
+            falseConflicts.increment();
+            falseConflictSlots.add(r.slot());
+        }
+        return seen[0];
+    }
+
+    void ended(PooledHold h) {
+        Request r = h.request();
+        if (r.slot() >= 0) {
+            inFlight.computeIfPresent(r.slot(), (slot, u) -> {
+                u.keys.computeIfPresent(r.key(), (k, n) -> n == 1 ? null : n - 1);
+                return --u.total == 0 ? null : u;
+            });
+        }
+        fabric.untrack(h);
+    }
+
+    void granted(long waitedNs, boolean waited) {
+        waitNs.recordValue(Math.max(0, waitedNs));
+        if (waited) {
+            waits.increment();
+        }
+    }
+
+    void delivered(PooledHold h) {
+        acquisitions.increment();
+    }
+
+    /** The caller had given up before {@link #delivered}: the hold is released at once, not counted. */
+    void undelivered() {
+        acquisitions.decrement();
+    }
+
+    void lost(PooledHold h) {
+        losses.increment();
+        for (Consumer<Held> l : listeners) {
+            try {
+                l.accept(h);
+            } catch (RuntimeException e) {
+                // a listener's failure is its own; the other listeners are still told
+            }
+        }
+    }
+
+    public void onLoss(Consumer<Held> listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    public Optional<Duration> lease() {
+        return failureModel.recoversFromCrash() && failureModel.leaseNs() > 0 && failureModel.leaseNs() != Long.MAX_VALUE
+                ? Optional.of(Duration.ofNanos(failureModel.leaseNs())) : Optional.empty();
+    }
+
+    public LockSpaceStats stats() {
+        LockStats protocolStats = LockStats.ZERO;
+        for (StatsCell c : cells) {
+            protocolStats = protocolStats.plus(c.last);
+        }
+        long p50;
+        long p99;
+        synchronized (waitNs) {
+            p50 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(50);
+            p99 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(99);
+        }
+        return new LockSpaceStats(acquisitions.sum(), waits.sum(), abandoned.sum(), protocolStats.retries(),
+                falseConflicts.sum(), falseConflictSlots.size(), losses.sum(), p50, p99, protocolStats);
+    }
+}

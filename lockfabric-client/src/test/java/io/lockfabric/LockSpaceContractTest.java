@@ -1,0 +1,407 @@
+package io.lockfabric;
+
+import io.lockfabric.lock.Mode;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The client API's contract, run on every real-time fabric by a subclass that says where the
+ * memory node is: mutual exclusion through a pool much smaller than the number of threads,
+ * j.u.c ownership, abandoning requests on timeouts and interrupts, async requests, bad input and
+ * leases.
+ */
+@Tag("contract")
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+abstract class LockSpaceContractTest {
+    /** The fabric address to open. */
+    abstract String address();
+
+    /** The options of the range spaces of these tests (default: the defaults, CITRON). */
+    SpaceOptions rangeOptions() {
+        return SpaceOptions.DEFAULTS;
+    }
+
+    /** A lease long enough that no hold of a test outlasts it on a loaded machine. */
+    static final String SAFE_LEASE = "2s";
+
+    private final List<LockFabric> opened = new ArrayList<>();
+    private String space;
+
+    @BeforeEach
+    void name(TestInfo info) {
+        space = info.getTestMethod().orElseThrow().getName() + "-" + System.nanoTime();
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(LockFabric::close);
+    }
+
+    LockFabric open(int poolSize) {
+        LockFabric lf = LockFabric.builder(address()).poolSize(poolSize).open();
+        opened.add(lf);
+        return lf;
+    }
+
+    /** The fabric's default protocol with a lease that no hold of these tests outlasts. */
+    static SpaceOptions safe(LockFabric lf) {
+        return SpaceOptions.builder().protocol(lf.defaultProtocol()).option("lease-ns", SAFE_LEASE).build();
+    }
+
+    private static final class Counter {
+        long value; // deliberately unguarded: the lock is what keeps it exact
+    }
+
+    private static void runThreads(int virtual, int platform, Runnable body) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Runnable guarded = () -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        };
+        for (int i = 0; i < virtual; i++) {
+            threads.add(Thread.ofVirtual().start(guarded));
+        }
+        for (int i = 0; i < platform; i++) {
+            threads.add(Thread.ofPlatform().start(guarded));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("a thread failed", failure.get());
+        }
+    }
+
+    @Test
+    void manyMoreThreadsThanEndpointsCountExactlyUnderLock() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Counter c = new Counter();
+        int perThread = 20;
+        runThreads(64, 8, () -> {
+            Lock lock = s.lock("counter");
+            for (int i = 0; i < perThread; i++) {
+                lock.lock();
+                try {
+                    c.value++;
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        assertEquals(72L * perThread, c.value);
+        LockSpaceStats st = s.stats();
+        assertEquals(72L * perThread, st.acquisitions());
+        assertTrue(st.waits() > 0, st.toString());
+        assertTrue(st.acquireWaitP99Ns() >= st.acquireWaitP50Ns() && st.acquireWaitP50Ns() > 0, st.toString());
+    }
+
+    @Test
+    void manyMoreThreadsThanEndpointsCountExactlyUnderHeld() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Counter c = new Counter();
+        int perThread = 20;
+        runThreads(64, 8, () -> {
+            for (int i = 0; i < perThread; i++) {
+                try (Held _ = s.acquire("counter")) {
+                    c.value++;
+                }
+            }
+        });
+        assertEquals(72L * perThread, c.value);
+    }
+
+    @Test
+    void theLockIsReentrantAndOwnedByItsThread() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space);
+        Lock lock = s.lock("k");
+        lock.lock();
+        lock.lock();
+        assertTrue(s.lock("k").tryLock(), "a second view of the same key is the same lock");
+        AtomicReference<Throwable> other = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                lock.unlock();
+            } catch (Throwable e) {
+                other.set(e);
+            }
+        });
+        t.join();
+        assertInstanceOf(IllegalMonitorStateException.class, other.get());
+        lock.unlock();
+        lock.unlock();
+        assertFalse(otherThreadTryLocks(lock, 100), "still held once");
+        lock.unlock();
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        assertTrue(otherThreadTryLocks(lock, 5_000), "released");
+        assertThrows(UnsupportedOperationException.class, lock::newCondition);
+    }
+
+    /** Whether another thread gets {@code lock} within {@code ms} (and releases it at once). */
+    private static boolean otherThreadTryLocks(Lock lock, long ms) throws InterruptedException {
+        AtomicReference<Boolean> got = new AtomicReference<>(false);
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                if (lock.tryLock(ms, TimeUnit.MILLISECONDS)) {
+                    got.set(true);
+                    lock.unlock();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        t.join();
+        return got.get();
+    }
+
+    @Test
+    void readersShareAndExcludeTheWriter() throws Exception {
+        LockFabric lf = open(4);
+        ReadWriteLock rw = lf.lockSpace(space).readWriteLock("doc");
+        CountDownLatch bothIn = new CountDownLatch(2);
+        CountDownLatch leave = new CountDownLatch(1);
+        List<Thread> readers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            readers.add(Thread.ofPlatform().start(() -> {
+                rw.readLock().lock();
+                try {
+                    bothIn.countDown();
+                    leave.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    rw.readLock().unlock();
+                }
+            }));
+        }
+        assertTrue(bothIn.await(20, TimeUnit.SECONDS), "two readers hold the read lock at once");
+        assertFalse(rw.writeLock().tryLock(100, TimeUnit.MILLISECONDS), "the writer is excluded while they read");
+        leave.countDown();
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertTrue(rw.writeLock().tryLock(10, TimeUnit.SECONDS));
+        rw.readLock().lock(); // downgrade: held under the write lock's grant
+        rw.writeLock().unlock();
+        rw.readLock().unlock();
+        rw.readLock().lock();
+        assertThrows(IllegalStateException.class, () -> rw.writeLock().lock(), "no upgrade");
+        rw.readLock().unlock();
+        assertThrows(IllegalMonitorStateException.class, () -> rw.readLock().unlock());
+        assertTrue(otherThreadTryLocks(rw.writeLock(), 5_000), "nothing left held");
+    }
+
+    @Test
+    void aTimedOutTryAcquireLeavesNothingHeld() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Held holder = s.acquire("k");
+        long t0 = System.nanoTime();
+        Optional<Held> none = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofMillis(50));
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(none.isEmpty());
+        assertTrue(tookMs < 2_000, "returned at once after its wait, took " + tookMs + " ms");
+        holder.close();
+        Optional<Held> third = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofSeconds(10));
+        assertTrue(third.isPresent(), "the abandoned request was released once granted");
+        third.get().close();
+        assertEquals(1, s.stats().abandoned());
+        assertTrue(s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofSeconds(10)).map(h -> {
+            h.close();
+            return true;
+        }).orElse(false));
+    }
+
+    @Test
+    void anInterruptedLockInterruptiblyLeavesNothingHeld() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Lock lock = s.lock("k");
+        Held holder = s.acquire("k");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread t = Thread.ofPlatform().start(() -> {
+            started.countDown();
+            try {
+                lock.lockInterruptibly();
+                lock.unlock();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        started.await();
+        Thread.sleep(50);
+        t.interrupt();
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertInstanceOf(InterruptedException.class, thrown.get());
+        holder.close();
+        assertTrue(otherThreadTryLocks(lock, 10_000), "nothing left held");
+        assertTrue(lock.tryLock(10, TimeUnit.SECONDS));
+        lock.unlock();
+    }
+
+    @Test
+    void asyncRequestsCompleteWithBoundedThreads() throws Exception {
+        LockFabric lf = open(2);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        int before = ManagementFactory.getThreadMXBean().getThreadCount();
+        AtomicInteger maxThreads = new AtomicInteger(before);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        Counter c = new Counter();
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            all.add(s.acquireAsync("hot").thenAccept(h -> {
+                maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                maxThreads.accumulateAndGet(ManagementFactory.getThreadMXBean().getThreadCount(), Math::max);
+                c.value++;
+                inFlight.decrementAndGet();
+                h.close();
+            }));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(40, TimeUnit.SECONDS);
+        assertEquals(100, c.value);
+        assertEquals(1, maxInFlight.get(), "exclusive");
+        assertTrue(maxThreads.get() - before <= 4, "platform threads grew from " + before + " to " + maxThreads.get());
+        assertEquals(100, s.stats().acquisitions());
+    }
+
+    @Test
+    void heldClosesOnceFromAnyThread() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space);
+        Held h = s.acquire("k", Mode.EXCLUSIVE);
+        assertTrue(h.isValid());
+        assertEquals(Mode.EXCLUSIVE, h.mode());
+        Thread t = Thread.ofPlatform().start(h::close);
+        t.join();
+        assertFalse(h.isValid());
+        h.close();
+        h.close();
+        Held again = s.tryAcquire("k", Duration.ofSeconds(10)).orElseThrow();
+        again.close();
+    }
+
+    @Test
+    void reopeningWithOtherOptionsIsAClearError() {
+        LockFabric lf = open(2);
+        LockSpace a = lf.lockSpace(space, SpaceOptions.builder().slots(64).build());
+        assertEquals(64, a.slots());
+        assertTrue(a == lf.lockSpace(space, SpaceOptions.builder().slots(64).build()), "same options: same space");
+        SpaceMismatchException e = assertThrows(SpaceMismatchException.class,
+                () -> lf.lockSpace(space, SpaceOptions.builder().slots(128).build()));
+        assertTrue(e.getMessage().contains(space), e.getMessage());
+    }
+
+    @Test
+    void unknownProtocolsAndOptionsAreClearErrors() {
+        LockFabric lf = open(2);
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+                () -> lf.lockSpace(space, SpaceOptions.builder().protocol("nope").build()));
+        assertTrue(p.getMessage().contains("unknown protocol 'nope'"), p.getMessage());
+        IllegalArgumentException o = assertThrows(IllegalArgumentException.class,
+                () -> lf.lockSpace(space, SpaceOptions.builder().protocol("dslr").option("no-such", "1").build()));
+        assertTrue(o.getMessage().contains("no option 'no-such'"), o.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> lf.rangeSpace(space, SpaceOptions.builder().protocol("dslr").build()));
+    }
+
+    @Test
+    void aHoldPastItsLeaseIsInvalidAndReportedOnce() throws Exception {
+        LockFabric lf = open(2);
+        LockSpace s = lf.lockSpace(space, SpaceOptions.builder().protocol("dslr").option("lease-ns", "50ms").build());
+        assertEquals(Optional.of(Duration.ofMillis(50)), s.lease());
+        List<Held> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+        s.onLoss(lost::add);
+        Held h = s.acquire("k");
+        Thread.sleep(150);
+        assertFalse(h.isValid());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (lost.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(100);
+        assertEquals(List.of(h), lost);
+        assertEquals(1, s.stats().losses());
+        h.close();
+        Held quick = s.acquire("k");
+        assertTrue(quick.isValid());
+        quick.close();
+        Thread.sleep(100);
+        assertEquals(1, lost.size(), "a hold closed within its lease is not lost");
+    }
+
+    @Test
+    void aLeaseTimeReleasesByItself() throws Exception {
+        LockFabric lf = open(2);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Held h = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofSeconds(5), Duration.ofMillis(50)).orElseThrow();
+        Held next = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+        assertFalse(h.isValid());
+        h.close();
+        next.close();
+    }
+
+    @Test
+    void rangesExcludeWhenTheyOverlap() throws Exception {
+        LockFabric lf = open(4);
+        RangeSpace file = lf.rangeSpace(space, rangeOptions());
+        assertEquals("citron", file.protocol());
+        try (Held r = file.acquire(4096, 8192)) {
+            assertEquals("[4096, 8192)", r.key());
+            assertTrue(file.tryAcquire(8000, 9000, Mode.EXCLUSIVE, Duration.ofMillis(50)).isEmpty());
+            Held beside = file.tryAcquire(8192, 9000, Mode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+            beside.close();
+        }
+        Held after = file.acquireAsync(8000, 9000, Mode.EXCLUSIVE).get(10, TimeUnit.SECONDS);
+        after.close();
+        assertThrows(IllegalArgumentException.class, () -> file.acquire(10, 10));
+        assertTrue(file.stats().acquisitions() >= 3);
+    }
+
+    @Test
+    void keysSharingASlotAreCountedAsFalseConflicts() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, SpaceOptions.builder().slots(1).build());
+        try (Held a = s.acquire("a")) {
+            assertNotNull(a);
+            Optional<Held> b = s.tryAcquire("b", Mode.EXCLUSIVE, Duration.ofMillis(20));
+            assertTrue(b.isEmpty(), "one slot: b waits for a");
+        }
+        LockSpaceStats st = s.stats();
+        assertEquals(1, st.falseConflicts());
+        assertEquals(1, st.falseConflictSlots());
+    }
+}

@@ -1,0 +1,40 @@
+package io.lockfabric.client;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The key hash is pinned: every process and JVM version must map a key to the same slot. */
+class KeyHashTest {
+    @Test
+    void fnv1aThenFmix64IsPinned() {
+        assertEquals(KeyHash.fmix64(0xcbf29ce484222325L), KeyHash.hash(""));
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c (the published test vector)
+        assertEquals(KeyHash.fmix64(0xaf63dc4c8601ec8cL), KeyHash.hash("a"));
+        assertEquals(KeyHash.fmix64(0x85944171f73967e8L), KeyHash.hash("foobar"));
+        assertEquals(Long.remainderUnsigned(KeyHash.hash("order:42"), 4096), KeyHash.slot("order:42", 4096));
+    }
+
+    @Test
+    void utf8BytesAreHashed() {
+        assertEquals(KeyHash.hash(new String("é".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                java.nio.charset.StandardCharsets.UTF_8)), KeyHash.hash("é"));
+        assertTrue(KeyHash.hash("é") != KeyHash.hash("e"));
+    }
+
+    @Test
+    void sequentialKeysSpreadOverSlots() {
+        Set<Long> used = new HashSet<>();
+        for (int i = 0; i < 1024; i++) {
+            used.add(KeyHash.slot("order:" + i, 1024));
+        }
+        // a random function fills about 1 - 1/e = 63% of the slots
+        assertTrue(used.size() > 600, "slots used: " + used.size());
+        assertThrows(IllegalArgumentException.class, () -> KeyHash.slot("k", 0));
+    }
+}
