@@ -1,6 +1,7 @@
 package io.lockfabric.fabric;
 
 import java.io.Serial;
+import java.util.function.Supplier;
 
 /**
  * A client's wait or verb on a real-time fabric gave up because its thread was interrupted: whoever
@@ -17,10 +18,23 @@ import java.io.Serial;
  * that crashed there would (enqueued, or holding it), which a protocol with lease-based recovery
  * recovers and any other protocol does not. Unchecked, as the protocol SPI has no checked
  * exceptions. Never thrown on the simulator, whose clients are ended in virtual time.
+ *
+ * <p>Code that runs a protocol on a thread it does not own (an application's thread calling a lock
+ * API) must not let an interrupt cut an acquisition short: it runs the protocol under
+ * {@link #deferringInterrupts}, which makes every wait ignore an interrupt until the body returns and
+ * then sets the thread's interrupt status again.
  */
 public final class WaitInterruptedException extends FabricException {
     @Serial
     private static final long serialVersionUID = 1L;
+
+    /** Bound while interrupts are deferred: whether one came meanwhile. */
+    private static final ScopedValue<Deferred> DEFERRED = ScopedValue.newInstance();
+
+    /** An interrupt seen (and cleared) while interrupts were deferred; one thread only. */
+    private static final class Deferred {
+        boolean interrupted;
+    }
 
     /** @param waitingFor what the client was waiting for: {@code a message}, {@code a verb's reply} */
     public WaitInterruptedException(String waitingFor) {
@@ -35,7 +49,29 @@ public final class WaitInterruptedException extends FabricException {
      */
     public static void throwIfInterrupted(String waitingFor) {
         if (Thread.interrupted()) {
+            if (DEFERRED.isBound()) {
+                DEFERRED.get().interrupted = true; // cleared so that parking works; set again at the end
+                return;
+            }
             throw new WaitInterruptedException(waitingFor);
+        }
+    }
+
+    /**
+     * Runs {@code body} on this thread with interrupts deferred: no real-time wait or verb in it gives
+     * up when the thread is interrupted (each clears the interrupt and goes on), and once the body
+     * has returned or thrown, the thread's interrupt status is set again if an interrupt came before
+     * or during it. For running a protocol step that must not be cut short on a thread that others
+     * may interrupt.
+     */
+    public static <T> T deferringInterrupts(Supplier<T> body) {
+        Deferred deferred = new Deferred();
+        try {
+            return ScopedValue.where(DEFERRED, deferred).call(body::get);
+        } finally {
+            if (deferred.interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -109,6 +110,33 @@ public abstract class InterruptibleWaitContractTest {
             }
         });
         assertInstanceOf(WaitInterruptedException.class, t);
+    }
+
+    @Test
+    void withInterruptsDeferredAWaitAndAVerbGoOnAndTheInterruptIsSetAgainAfter() {
+        QueuePair qp = endpoint.queuePair(table.memoryNode());
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+        AtomicReference<Long> word = new AtomicReference<>();
+        ClientThread client = fabric.spawn("deferring-client", () -> {
+            try {
+                word.set(WaitInterruptedException.deferringInterrupts(() -> {
+                    Thread.currentThread().interrupt(); // before the verbs
+                    qp.write8(table.address(), 7);
+                    endpoint.clock().sleepNanos(TimeUnit.MILLISECONDS.toNanos(300)); // interrupted in it
+                    return qp.read8(table.address());
+                }));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+            interruptedAfter.set(Thread.interrupted());
+        });
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        client.interrupt();
+        assertTrue(client.join(END_WITHIN_NS));
+        assertEquals(null, thrown.get(), "nothing gave up");
+        assertEquals(7L, word.get(), "the WRITE was carried out and the READ returned it");
+        assertEquals(Boolean.TRUE, interruptedAfter.get(), "the interrupt is set again once the body is done");
     }
 
     @Test
