@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's "Using LockFabric from Java" example, compiled and run (keep the two the same). */
+/** The client API tour of the README's "Using LockFabric from Java", run inside the client's own tests (the README quotes lockfabric-examples' OrdersExample, which ReadmeExcerptTest keeps in step). */
 class ReadmeExampleTest {
     /** A store that refuses writes with an older fencing token. */
     static final class Store {
@@ -34,7 +34,7 @@ class ReadmeExampleTest {
     void theReadmeExampleRuns() throws Exception {
         Store store = new Store();
         String value = "paid";
-        // --- README: Using LockFabric from Java
+        // --- as in the README
         try (LockFabric lf = LockFabric.open("local")) {              // or "tcp://127.0.0.1:7420"
             LockSpace orders = lf.lockSpace("orders");                 // or lockSpace(name, SpaceOptions)
             ReadWriteLock rw = orders.readWriteLock("order:42");       // java.util.concurrent.locks

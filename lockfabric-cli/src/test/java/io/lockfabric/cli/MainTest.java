@@ -31,7 +31,7 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "bench", "range-bench", "sim check", "reproduce", "protocols", "serve"})
+    @ValueSource(strings = {"", "bench", "range-bench", "sim check", "reproduce", "protocols", "serve", "api-bench"})
     void everyCommandPrintsTheVersion(String command) {
         List<String> args = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
         args.add("-V");
