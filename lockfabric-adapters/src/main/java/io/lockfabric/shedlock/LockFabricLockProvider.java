@@ -34,9 +34,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *         Duration.ofMinutes(10), Duration.ofSeconds(30)));
  * }</pre>
  *
- * <p><b>Locking.</b> {@link #lock} does not wait for a lock that is held: it asks the memory node,
- * waits at most {@link Builder#wait} (default: the fabric's try-lock grace, 1 ms on {@code local}, 4
- * ms on tcp) and returns empty if the lock was not granted, so ShedLock skips the task.
+ * <p><b>Locking.</b> {@link #lock} asks the memory node for the lock, waits at most
+ * {@link Builder#waitAtMost} ({@link #DEFAULT_WAIT}) and returns empty if it was not granted by then, so
+ * ShedLock skips the task. A protocol cannot tell a lock that is held from a memory node that is slow
+ * to answer, so the wait is a trade: too short, and a free lock is reported taken (a run skipped for
+ * nothing: the first acquisition on a cold endpoint of a busy machine took 17 ms on {@code local} and
+ * 32 ms on tcp here); too long, and a node that asks while another runs a task shorter than the wait
+ * gets the lock when that run ends and runs the task again. So keep {@code lockAtLeastFor} longer
+ * than the wait plus the clock skew between nodes, which is ShedLock's own advice for short tasks.
  *
  * <p><b>lockAtMostFor</b> is the hold's time to live: it is taken with
  * {@link LockSpace#tryAcquire(String, Mode, Duration, Duration)} and releases itself at
@@ -69,6 +74,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe.
  */
 public final class LockFabricLockProvider implements LockProvider {
+    /** The default of {@link Builder#waitAtMost}: how long {@link #lock} waits for a grant before it reports the lock taken. */
+    public static final Duration DEFAULT_WAIT = Duration.ofMillis(100);
+
     /** The shortest time to live given to a grant whose {@code lockAtMostUntil} has already passed. */
     public static final Duration MIN_TIME_TO_LIVE = Duration.ofMillis(1);
 
@@ -197,7 +205,7 @@ public final class LockFabricLockProvider implements LockProvider {
     /** Options of a {@link LockFabricLockProvider}. Not thread-safe. */
     public static final class Builder {
         private final LockSpace space;
-        private Duration wait = Duration.ZERO;
+        private Duration wait = DEFAULT_WAIT;
         private InstantSource clock = Clock.systemUTC();
         private ScheduledExecutorService scheduler;
 
@@ -207,12 +215,13 @@ public final class LockFabricLockProvider implements LockProvider {
 
         /**
          * How long {@link LockProvider#lock} waits for a grant before it says the lock is taken
-         * (default zero: the fabric's try-lock grace, the shortest wait there is).
+         * (default {@link #DEFAULT_WAIT}; never shorter than the fabric's try-lock grace). See the
+         * class's javadoc for the trade.
          *
          * @throws IllegalArgumentException if negative
          */
-        public Builder wait(Duration wait) {
-            if (wait.isNegative()) {
+        public Builder waitAtMost(Duration wait) {
+            if (Objects.requireNonNull(wait, "wait").isNegative()) {
                 throw new IllegalArgumentException("a wait must not be negative, got " + wait);
             }
             this.wait = wait;
