@@ -38,7 +38,7 @@ import java.util.concurrent.locks.Condition;
  * {@code ReentrantLock} and Spring's registries' locks are; {@code unlock} by another thread throws
  * {@link IllegalMonitorStateException}; {@link DistributedLock#newCondition()} throws
  * {@link UnsupportedOperationException}. The thread's holds of a key live in this registry (not in
- * the lock object), so two {@code obtain} calls of one key give the same lock. Nothing is cached
+ * the lock object), so the locks of two {@code obtain} calls of one key are one lock. Nothing is cached
  * between holds, so there is nothing to expire: this registry is not an {@code ExpirableLockRegistry}.
  *
  * <p><b>Leases: the lock's time to live.</b> A hold lives at most the space's lease
