@@ -198,6 +198,20 @@ class HouseRulesTest {
         assertTrue(found.isEmpty(), "the floors below the client API never use it:\n" + String.join("\n", found));
     }
 
+    /** The ecosystem adapters (lockfabric-adapters): one package per library. */
+    private static boolean isAdapter(String pkg) {
+        return inOrUnder(pkg, "io.lockfabric.spring") || inOrUnder(pkg, "io.lockfabric.shedlock");
+    }
+
+    @Test
+    void theAdaptersUseTheClientApiOnlyAndNothingUsesThem() {
+        List<String> found = breaches(HouseRulesTest::isAdapter,
+                (own, used) -> used.equals(CLIENT_API) || used.equals("io.lockfabric.lock") || used.equals(own));
+        found.addAll(breaches(pkg -> !isAdapter(pkg), (own, used) -> !isAdapter(used)));
+        assertTrue(found.isEmpty(), "an adapter may use the client API (io.lockfabric, and Mode from io.lockfabric.lock) "
+                + "and its own package only, and nothing of the house uses an adapter:\n" + String.join("\n", found));
+    }
+
     @Test
     void nothingBelowTheBenchUsesTheBenchOrTheCli() {
         List<String> found = breaches(pkg -> !inOrUnder(pkg, "io.lockfabric.bench") && !inOrUnder(pkg, "io.lockfabric.cli"),
@@ -246,7 +260,8 @@ class HouseRulesTest {
     void theRulesSeeTheWholeHouse() {
         for (String pkg : List.of("io.lockfabric.fabric", "io.lockfabric.fabric.memory", "io.lockfabric.local",
                 "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.lock", "io.lockfabric.lock.citron",
-                "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench")) {
+                "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench",
+                "io.lockfabric.spring", "io.lockfabric.shedlock")) {
             assertTrue(uses.keySet().stream().anyMatch(c -> packageOf(c).equals(pkg)), "no main class of " + pkg + " found");
         }
         assertFalse(uses.keySet().stream().anyMatch(c -> c.endsWith("Test")), "test classes were read as main classes");
