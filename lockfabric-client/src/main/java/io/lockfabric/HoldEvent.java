@@ -5,16 +5,19 @@ import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Threshold;
 
 /**
  * JFR event {@code io.lockfabric.Hold}: one lock held, its duration from the grant to the end of the
- * release. Begun and committed on the endpoint's thread, only while a recording enables it.
+ * release. Begun and committed on the endpoint's thread, only while a recording enables it, and
+ * only if the hold lasted at least the threshold (default 10 ms, as {@link AcquireEvent}'s).
  */
 @Name(HoldEvent.NAME)
 @Label("Lock Hold")
 @Category("LockFabric")
 @Description("A lock of a LockFabric space held; duration: from the grant to the end of its release")
 @StackTrace(false)
+@Threshold("10 ms")
 final class HoldEvent extends jdk.jfr.Event {
     static final String NAME = "io.lockfabric.Hold";
 
