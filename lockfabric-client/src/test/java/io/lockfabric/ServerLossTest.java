@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * own process) or stopped (in this JVM). Every hold turns invalid and is reported lost once, a
  * waiting request fails, closing a lost hold returns at once without an error, and a later request
  * fails quickly with {@link FabricUnreachableException}. A hold lost to its lease first is not
- * reported again.
+ * reported again. A server started again on the same port serves the same {@link LockFabric}.
  */
 @Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -76,9 +76,10 @@ class ServerLossTest {
     }
 
     @Test
-    void aStoppedServerInThisJvmLosesTheHoldAndALeaseLossIsNotReportedTwice() throws Exception {
+    void aStoppedServerInThisJvmLosesTheHoldAndALeaseLossIsNotReportedTwiceAndARestartedOneServesAgain() throws Exception {
         java.util.logging.Logger.getLogger(TcpMemoryNode.class.getName()).setLevel(java.util.logging.Level.WARNING);
         TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(16L << 20).start();
+        TcpMemoryNode restarted = null;
         try (LockFabric lf = LockFabric.builder(server.uri()).poolSize(2).open()) {
             LockSpace s = lf.lockSpace("short", SpaceOptions.builder().protocol("dslr").option("lease-ns", "100ms").build());
             LockSpace l = lf.lockSpace("long", SpaceOptions.builder().protocol("dslr").option("lease-ns", "60s").build());
@@ -104,8 +105,17 @@ class ServerLossTest {
             assertEquals(2, lost.size(), "the lease loss is not reported again: " + lost);
             assertEquals(1, s.stats().losses());
             assertEquals(1, l.stats().losses());
+
+            // a server started again on the port serves the same LockFabric: new connections, tables made afresh
+            restarted = TcpMemoryNode.builder().port(server.port()).capacityBytes(16L << 20).start();
+            try (Held again = l.acquire("k")) {
+                assertTrue(again.isValid());
+            }
         } finally {
             server.close();
+            if (restarted != null) {
+                restarted.close();
+            }
         }
     }
 
