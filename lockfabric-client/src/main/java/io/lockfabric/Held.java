@@ -31,7 +31,9 @@ public interface Held extends AutoCloseable {
      * Whether the lock is still held: false once closed, and, on a protocol with leases, once the
      * hold is older than the lease (measured on the endpoint's clock from the grant), after which
      * other clients may take the lock and a write with this hold's {@link #fencingToken()} should be
-     * refused. Such a loss is also told to the space's {@link LockSpace#onLoss loss listeners}.
+     * refused; and once its endpoint has lost the memory node (the server died or was stopped: the
+     * lock went with it). Such a loss is also told to the space's {@link LockSpace#onLoss loss
+     * listeners}, once.
      */
     boolean isValid();
 
@@ -40,6 +42,8 @@ public interface Held extends AutoCloseable {
      * from any thread, do nothing. Returns once the release is done (except on the pool's own
      * thread, in a completion callback of {@link LockSpace#acquireAsync}, where it returns at once and
      * the release follows the callback).
+     *
+     * After a loss to the memory node it returns at once: there is nothing left to release.
      *
      * @throws LockFabricException if the protocol failed to release (the lock is then left as a
      *                             crashed client would leave it)

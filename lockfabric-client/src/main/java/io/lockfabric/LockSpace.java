@@ -139,8 +139,11 @@ public interface LockSpace {
     CompletableFuture<Held> acquireAsync(String key, Mode mode);
 
     /**
-     * Tells {@code listener} of every hold of this space that is lost to its lease while still
-     * open (once per hold), on the {@link LockFabric}'s scheduler thread: keep it short.
+     * Tells {@code listener} of every hold of this space that is lost while still open, once per
+     * hold, whichever comes first: its lease ran out (on a protocol with leases), or its endpoint's
+     * connection to the memory node was lost (the server died or was stopped). Runs on the
+     * {@link LockFabric}'s scheduler thread: keep it short. A hold lost to its memory node has
+     * already given back its endpoint, and closing it does nothing.
      */
     void onLoss(Consumer<Held> listener);
 

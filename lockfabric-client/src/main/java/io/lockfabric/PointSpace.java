@@ -78,6 +78,11 @@ final class PointSpace extends SpaceCore implements LockSpace {
     }
 
     @Override
+    long retriesOn(EndpointPool.Worker worker) {
+        return clientOn(worker).client().stats().retries();
+    }
+
+    @Override
     void releaseOn(EndpointPool.Worker worker, Grant grant) {
         Client c = clientOn(worker);
         c.client().release(grant);

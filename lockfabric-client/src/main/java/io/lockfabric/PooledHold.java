@@ -2,6 +2,7 @@ package io.lockfabric;
 
 import io.lockfabric.client.EndpointPool;
 import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.FabricException;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Mode;
 
@@ -19,6 +20,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * caller has given up and cancelled it, releases at once), then waits until the hold is closed and
  * releases on the same endpoint. The caller never runs protocol code, so no timeout or interrupt
  * of the caller can cut an acquisition short.
+ *
+ * <p>A hold is lost once, whichever comes first: its lease runs out ({@link #checkLease}, on the
+ * scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, on a fabric thread).
+ * A hold lost to its memory node frees its endpoint at once (the release cannot reach the server,
+ * and the lock went with it); closing it later does nothing. A request still acquiring then fails
+ * with a {@link FabricUnreachableException}: its thread is interrupted out of any wait.
  */
 final class PooledHold implements Held, EndpointPool.Job {
     final CompletableFuture<PooledHold> granted = new CompletableFuture<>();
@@ -40,6 +47,12 @@ final class PooledHold implements Held, EndpointPool.Job {
     private final CountDownLatch releaseRequested = new CountDownLatch(1);
     private final CompletableFuture<Void> released = new CompletableFuture<>();
     private final AtomicBoolean lost = new AtomicBoolean();
+    /** Why the endpoint lost its memory node while this request was on it, or null. */
+    private volatile FabricException serverLost;
+    /** The endpoint's thread while it runs protocol code (interrupted on a loss); guarded by {@code this}. */
+    private Thread inProtocol;
+    /** The request's JFR event, begun at submission; null unless a recording enables it. */
+    private final AcquireEvent acquireEvent;
     private volatile ScheduledFuture<?> leaseWatch;
     private volatile ScheduledFuture<?> autoRelease;
 
@@ -51,6 +64,13 @@ final class PooledHold implements Held, EndpointPool.Job {
         this.autoReleaseNs = autoReleaseNs;
         this.submittedNs = submittedNs;
         this.waitedForEndpointOrSlot = waitedForEndpointOrSlot;
+        AcquireEvent e = new AcquireEvent();
+        if (e.isEnabled()) {
+            e.begin();
+            this.acquireEvent = e;
+        } else {
+            this.acquireEvent = null;
+        }
     }
 
     Request request() {
@@ -63,12 +83,32 @@ final class PooledHold implements Held, EndpointPool.Job {
             space.ended(this);
             return;
         }
+        FabricException gone = worker.memoryNodeLost();
+        if (gone != null) {
+            granted.completeExceptionally(new FabricUnreachableException(space.fabric.address(), gone));
+            space.ended(this);
+            return;
+        }
         long startedNs = space.nowNs();
+        long retriesBefore = acquireEvent == null ? 0 : space.retriesOn(worker);
         Grant g;
+        enterProtocol();
         try {
             g = space.acquireOn(worker, request);
         } catch (RuntimeException e) {
-            granted.completeExceptionally(space.acquireFailed(request, e));
+            leaveProtocol();
+            FabricException why = serverLost;
+            granted.completeExceptionally(why != null ? new FabricUnreachableException(space.fabric.address(), why)
+                    : space.acquireFailed(request, e));
+            space.ended(this);
+            return;
+        }
+        leaveProtocol();
+        FabricException why = serverLost;
+        if (why != null) {
+            // granted as the memory node went (or by a node-mate's local handover): the lock went with it
+            releaseQuietly(worker, g);
+            granted.completeExceptionally(new FabricUnreachableException(space.fabric.address(), why));
             space.ended(this);
             return;
         }
@@ -79,6 +119,14 @@ final class PooledHold implements Held, EndpointPool.Job {
         workerThread = Thread.currentThread();
         long now = space.nowNs();
         space.granted(now - submittedNs, waitedForEndpointOrSlot || now - startedNs > space.slowAcquireNs());
+        if (acquireEvent != null) {
+            commitAcquire(g, space.retriesOn(worker) - retriesBefore);
+        }
+        HoldEvent holdEvent = new HoldEvent();
+        boolean holdTimed = holdEvent.isEnabled();
+        if (holdTimed) {
+            holdEvent.begin();
+        }
         if (async) {
             Thread.ofVirtual().name("lockfabric-grant").start(this::deliver);
         } else {
@@ -94,12 +142,97 @@ final class PooledHold implements Held, EndpointPool.Job {
             }
         }
         try {
-            space.releaseOn(worker, g);
+            if (serverLost != null) {
+                releaseQuietly(worker, g);
+            } else {
+                enterProtocol();
+                try {
+                    space.releaseOn(worker, g);
+                } finally {
+                    leaveProtocol();
+                }
+            }
             released.complete(null);
         } catch (RuntimeException e) {
-            released.completeExceptionally(e);
+            if (serverLost != null) {
+                released.complete(null); // the lock went with the memory node: nothing is left to release
+            } else {
+                released.completeExceptionally(e);
+            }
         } finally {
+            if (holdTimed) {
+                holdEvent.end();
+                if (holdEvent.shouldCommit()) {
+                    holdEvent.space = space.name();
+                    holdEvent.key = request.key();
+                    holdEvent.slot = request.slot();
+                    holdEvent.mode = g.mode().name();
+                    holdEvent.fencingToken = g.fencingToken();
+                    holdEvent.lost = lost.get();
+                    holdEvent.commit();
+                }
+            }
             space.ended(this);
+        }
+    }
+
+    private void commitAcquire(Grant g, long retries) {
+        AcquireEvent e = acquireEvent;
+        e.end();
+        if (e.shouldCommit()) {
+            e.space = space.name();
+            e.key = request.key();
+            e.slot = request.slot();
+            e.mode = g.mode().name();
+            e.protocol = space.protocol();
+            e.retries = retries;
+            e.fencingToken = g.fencingToken();
+            e.commit();
+        }
+    }
+
+    /** A release on an endpoint that lost its memory node: it fails at its first verb, or hands over locally. */
+    private void releaseQuietly(EndpointPool.Worker worker, Grant g) {
+        try {
+            space.releaseOn(worker, g);
+        } catch (RuntimeException ignored) {
+            // the memory node is gone, and the lock with it
+        }
+        Thread.interrupted(); // an interrupt of memoryNodeLost that came after the protocol code: not for the next job
+    }
+
+    private synchronized void enterProtocol() {
+        inProtocol = Thread.currentThread();
+    }
+
+    private synchronized void leaveProtocol() {
+        inProtocol = null;
+        if (serverLost != null) {
+            Thread.interrupted(); // memoryNodeLost's interrupt, if it came after the protocol's last wait
+        }
+    }
+
+    /**
+     * The endpoint lost its memory node (a fabric thread): an acquisition in progress is interrupted
+     * out of its waits and fails; a delivered hold is lost and frees its endpoint.
+     */
+    @Override
+    public void memoryNodeLost(FabricException why) {
+        serverLost = why;
+        synchronized (this) {
+            if (inProtocol != null) {
+                inProtocol.interrupt();
+            }
+        }
+        reportServerLoss();
+    }
+
+    /** Reports the loss of a delivered, open hold to its memory node; called by both sides of the race with {@link #deliver}. */
+    private void reportServerLoss() {
+        if (serverLost != null && isOpen() && lost.compareAndSet(false, true)) {
+            cancelTimers();
+            space.lost(this, "server", clock.nanoTime() - grantNs);
+            releaseRequested.countDown();
         }
     }
 
@@ -116,6 +249,7 @@ final class PooledHold implements Held, EndpointPool.Job {
             if (closed.get()) {
                 cancelTimers();
             }
+            reportServerLoss();
         } else {
             space.undelivered();
             closed.set(true);
@@ -138,7 +272,7 @@ final class PooledHold implements Held, EndpointPool.Job {
         if (left > 0) {
             leaseWatch = space.schedule(this::checkLease, left);
         } else if (lost.compareAndSet(false, true)) {
-            space.lost(this);
+            space.lost(this, "lease", clock.nanoTime() - grantNs);
         }
     }
 
@@ -183,7 +317,7 @@ final class PooledHold implements Held, EndpointPool.Job {
 
     @Override
     public boolean isValid() {
-        return !closed.get() && !lost.get()
+        return !closed.get() && !lost.get() && serverLost == null
                 && (leaseNs <= 0 || leaseNs == Long.MAX_VALUE || clock.nanoTime() - grantNs < leaseNs);
     }
 
@@ -194,8 +328,8 @@ final class PooledHold implements Held, EndpointPool.Job {
         }
         cancelTimers();
         releaseRequested.countDown();
-        if (Thread.currentThread() == workerThread) {
-            return;
+        if (Thread.currentThread() == workerThread || serverLost != null) {
+            return; // a lost memory node: the endpoint is freed without it, and the lock went with it
         }
         try {
             released.join();

@@ -49,6 +49,11 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
     }
 
     @Override
+    long retriesOn(EndpointPool.Worker worker) {
+        return clientOn(worker).client().stats().retries();
+    }
+
+    @Override
     void releaseOn(EndpointPool.Worker worker, Grant grant) {
         Client c = clientOn(worker);
         c.client().release((RangeGrant) grant);

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -81,6 +82,9 @@ abstract class SpaceCore {
 
     abstract void releaseOn(EndpointPool.Worker worker, Grant grant);
 
+    /** The retries counted so far by this space's protocol client on {@code worker}'s endpoint (for JFR). */
+    abstract long retriesOn(EndpointPool.Worker worker);
+
     /** A new statistics cell for a client of this space on one endpoint. */
     StatsCell newCell() {
         StatsCell c = new StatsCell();
@@ -94,6 +98,10 @@ abstract class SpaceCore {
         fabric.submit(new EndpointPool.Job() {
             @Override
             public void run(EndpointPool.Worker worker) {
+                if (worker.memoryNodeLost() != null) {
+                    done.completeExceptionally(new FabricUnreachableException(fabric.address(), worker.memoryNodeLost()));
+                    return;
+                }
                 try {
                     openOn(worker);
                     done.complete(null);
@@ -306,8 +314,34 @@ abstract class SpaceCore {
         acquisitions.decrement();
     }
 
-    void lost(PooledHold h) {
+    /**
+     * {@code h} was lost while open ({@code why}: {@code lease} or {@code server}), once per hold:
+     * counted, recorded for JFR, and told to the listeners on the scheduler's thread.
+     */
+    void lost(PooledHold h, String why, long heldForNs) {
         losses.increment();
+        LostEvent e = new LostEvent();
+        if (e.shouldCommit()) {
+            e.space = name;
+            e.key = h.key();
+            e.slot = h.request().slot();
+            e.mode = h.mode().name();
+            e.fencingToken = h.fencingToken();
+            e.why = why;
+            e.heldFor = heldForNs;
+            e.commit();
+        }
+        if (listeners.isEmpty()) {
+            return;
+        }
+        try {
+            fabric.schedule(() -> tell(h), 0);
+        } catch (RejectedExecutionException closing) {
+            // the LockFabric is closing: its holds are released without a loss being reported
+        }
+    }
+
+    private void tell(Held h) {
         for (Consumer<Held> l : listeners) {
             try {
                 l.accept(h);

@@ -3,6 +3,7 @@ package io.lockfabric.client;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -26,7 +27,12 @@ import java.util.function.Function;
  *
  * <p>A job may keep its endpoint as long as it needs (a lock request keeps it from the acquisition
  * until the release, as handover protocols require): the pool's size bounds how many jobs are in
- * flight at once. Thread-safe.
+ * flight at once.
+ *
+ * <p><b>A lost memory node.</b> Each endpoint is watched ({@link Endpoint#onMemoryNodeLost}): the
+ * job running on an endpoint that loses its memory node is told ({@link Job#memoryNodeLost}), and
+ * the next job on that worker gets a new endpoint first, or, if none can be made, finds the loss
+ * and why in {@link Worker#memoryNodeLost()} and should fail at once. Thread-safe.
  */
 public final class EndpointPool implements AutoCloseable {
     /** Work for one endpoint, run on that endpoint's thread. */
@@ -36,17 +42,65 @@ public final class EndpointPool implements AutoCloseable {
 
         /** The pool closed before the job got an endpoint: the job will never run. */
         void discard(RuntimeException why);
+
+        /**
+         * The endpoint running this job lost its memory node ({@link Endpoint#onMemoryNodeLost}):
+         * told on a thread of the fabric, before the job's waits on the memory node fail; keep it
+         * short. It may also come just before {@link #run}, which then finds the loss in {@link
+         * Worker#memoryNodeLost()}. Default: nothing.
+         */
+        default void memoryNodeLost(FabricException why) {
+        }
     }
 
     /** One endpoint of the pool and what jobs keep on it (their lock clients), seen from its own thread only. */
     public static final class Worker {
-        private final Endpoint endpoint;
         private final Map<Object, Object> clients = new IdentityHashMap<>();
         private final EndpointPool pool;
+        private volatile Endpoint endpoint;
+        private volatile FabricException lost;
+        private volatile Job current;
 
         private Worker(Endpoint endpoint, EndpointPool pool) {
-            this.endpoint = endpoint;
             this.pool = pool;
+            watch(endpoint);
+        }
+
+        private void watch(Endpoint e) {
+            this.endpoint = e;
+            e.onMemoryNodeLost(why -> {
+                if (endpoint != e) {
+                    return;
+                }
+                lost = why;
+                Job j = current;
+                if (j != null) {
+                    j.memoryNodeLost(why);
+                }
+            });
+        }
+
+        /**
+         * Why this worker's endpoint lost its memory node, or null if it has not: the endpoint is
+         * then dead (every verb fails), and no new one could be made.
+         */
+        public FabricException memoryNodeLost() {
+            return lost;
+        }
+
+        /** Replaces a lost endpoint (and drops the clients kept on it) with a new one, if the fabric can make one. */
+        private void replaceLostEndpoint(Fabric fabric) {
+            FabricException why = lost;
+            closeAll();
+            try {
+                Endpoint fresh = fabric.newEndpoint();
+                lost = null;
+                watch(fresh);
+            } catch (RuntimeException e) {
+                FabricException again = new FabricException(why.getMessage() + "; a new connection failed too: "
+                        + e.getMessage(), e);
+                lost = again;
+            }
         }
 
         /** This worker's endpoint. */
@@ -83,7 +137,11 @@ public final class EndpointPool implements AutoCloseable {
                 }
             }
             clients.clear();
-            endpoint.close();
+            try {
+                endpoint.close();
+            } catch (RuntimeException ignored) {
+                // a lost or closing endpoint: nothing is left to detach
+            }
         }
     }
 
@@ -165,10 +223,15 @@ public final class EndpointPool implements AutoCloseable {
                 }
                 idle.decrementAndGet();
                 try {
+                    if (worker.lost != null && !closed) {
+                        worker.replaceLostEndpoint(fabric);
+                    }
+                    worker.current = job;
                     job.run(worker);
                 } catch (RuntimeException e) {
                     job.discard(e);
                 } finally {
+                    worker.current = null;
                     idle.incrementAndGet();
                 }
             }

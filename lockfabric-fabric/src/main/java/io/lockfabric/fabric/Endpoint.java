@@ -1,5 +1,6 @@
 package io.lockfabric.fabric;
 
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -51,6 +52,23 @@ public interface Endpoint extends AutoCloseable {
 
     /** Everything this endpoint has sent: verbs by kind to all memory nodes, messages, rpcs. */
     CounterSnapshot counters();
+
+    /**
+     * Tells {@code listener} once if this endpoint loses its memory node for good, without being
+     * closed: on tcp, its connection to the server dropped (the server process died or was stopped,
+     * or the network failed); on RDMA, its queue pair went to the error state. Every later verb,
+     * rpc and table open of the endpoint then fails with a {@link FabricException}, and so does
+     * every one still waiting for its reply. The listener runs on a thread of the fabric before
+     * those waiters are woken (so a client that sees its verb fail may rely on the listener having
+     * run), and must be short and must not use the endpoint; if the endpoint is lost already, it
+     * runs at once on the caller's thread. Closing the endpoint is not a loss. Messages between
+     * live endpoints do not go through the memory node and may still arrive.
+     *
+     * <p>Default: nothing, for fabrics whose memory nodes cannot be lost while the fabric is open
+     * ({@code local}, in this JVM; {@code sim}, whose memory-node faults are pauses). Thread-safe.
+     */
+    default void onMemoryNodeLost(Consumer<? super FabricException> listener) {
+    }
 
     /** Detaches the endpoint: later sends to it fail as to a dead peer. */
     @Override

@@ -10,10 +10,13 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 /**
@@ -21,7 +24,8 @@ import java.util.function.LongFunction;
  * their waiters by id, in whatever order they come (an rpc may be answered after later verbs).
  * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
  * tens of microseconds), then parks until the I/O thread hands over the reply. If the connection drops,
- * every waiter fails with a {@link FabricException}; an interrupted waiter gives up with a
+ * every waiter fails with a {@link FabricException}, after the {@link #onLost} listeners have been
+ * told (unless the endpoint closed it itself); an interrupted waiter gives up with a
  * {@link WaitInterruptedException}. Thread-safe.
  */
 final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
@@ -38,6 +42,9 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     private final AtomicLong nextId = new AtomicLong(1);
     private volatile Channel channel;
     private volatile String lostBecause;
+    /** Told once of a loss; guarded by itself, null once they have been told. */
+    private List<Consumer<? super FabricException>> lossListeners = new ArrayList<>();
+    private volatile boolean closing;
 
     ServerLink(String server) {
         this.server = server;
@@ -49,6 +56,31 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
 
     Channel channel() {
         return channel;
+    }
+
+    /** Closes the connection on its owner's behalf: not a loss, no listener is told. */
+    void closeByOwner() {
+        closing = true;
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close().syncUninterruptibly();
+        }
+    }
+
+    /**
+     * Tells {@code listener} once when the connection is lost (not closed by {@link #closeByOwner}),
+     * on the I/O thread that sees it, before the waiters are failed; at once if it is lost already.
+     */
+    void onLost(Consumer<? super FabricException> listener) {
+        synchronized (this) {
+            if (lossListeners != null) {
+                lossListeners.add(listener);
+                return;
+            }
+        }
+        if (!closing) {
+            listener.accept(lost());
+        }
     }
 
     /**
@@ -134,8 +166,23 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private void fail(String why) {
-        if (lostBecause == null) {
-            lostBecause = why;
+        List<Consumer<? super FabricException>> tell;
+        synchronized (this) {
+            if (lostBecause == null) {
+                lostBecause = why;
+            }
+            tell = lossListeners;
+            lossListeners = null;
+        }
+        if (tell != null && !closing) {
+            FabricException e = lost();
+            for (Consumer<? super FabricException> l : tell) {
+                try {
+                    l.accept(e);
+                } catch (RuntimeException ignored) {
+                    // a listener's failure is its own; the others and the waiters are still told
+                }
+            }
         }
         for (Long id : pending.keySet()) {
             Waiter w = pending.remove(id);

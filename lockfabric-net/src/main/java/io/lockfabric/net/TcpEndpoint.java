@@ -3,6 +3,7 @@ package io.lockfabric.net;
 import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.CountingEndpoint;
 import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.TableSpec;
@@ -10,6 +11,7 @@ import io.lockfabric.fabric.realtime.RealTimeClock;
 import io.lockfabric.net.wire.Frame;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A client endpoint of the tcp fabric: one connection to the memory node (its queue pair) and one
@@ -53,6 +55,12 @@ final class TcpEndpoint extends CountingEndpoint {
         };
     }
 
+    /** Told when this endpoint's connection to the memory node drops ({@link ServerLink#onLost}). */
+    @Override
+    public void onMemoryNodeLost(Consumer<? super FabricException> listener) {
+        link.onLost(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
     TcpMailbox tcpMailbox() {
         return mailbox;
     }
@@ -69,6 +77,6 @@ final class TcpEndpoint extends CountingEndpoint {
         closed = true;
         fabric.detach(this);
         listener.close();
-        link.channel().close().syncUninterruptibly();
+        link.closeByOwner();
     }
 }

@@ -1,0 +1,61 @@
+package io.lockfabric;
+
+import io.lockfabric.net.TcpMemoryNode;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Two JVM processes ({@link FileCounterMain}) on one memory node (in this JVM) increment a number
+ * kept in a plain file under {@code lock("c")}, with the client API's defaults: the file ends at the
+ * exact total, so no two increments overlapped, within a process or across the two.
+ */
+@Tag("stress")
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class TwoProcessFileCounterTest {
+    private static final int PROCESSES = 2;
+    private static final int THREADS = 2;
+    private static final int INCREMENTS = 250;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoProcessesCountExactlyInAPlainFile() throws Exception {
+        Path file = dir.resolve("counter.txt");
+        Files.writeString(file, "0", StandardCharsets.UTF_8);
+        java.util.logging.Logger.getLogger(TcpMemoryNode.class.getName()).setLevel(java.util.logging.Level.WARNING);
+        TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(16L << 20).start();
+        List<JavaProcess> processes = new ArrayList<>();
+        try {
+            long startNs = System.nanoTime();
+            for (int p = 0; p < PROCESSES; p++) {
+                processes.add(JavaProcess.start(FileCounterMain.class, server.uri(), file.toString(),
+                        Integer.toString(INCREMENTS), Integer.toString(THREADS)));
+            }
+            for (JavaProcess p : processes) {
+                assertEquals(0, p.waitFor(60), p.output());
+                System.out.print(p.output());
+            }
+            System.out.printf("%d increments by %d processes in %.1f s (JVM starts included)%n",
+                    PROCESSES * THREADS * INCREMENTS, PROCESSES, (System.nanoTime() - startNs) / 1e9);
+            assertEquals(Long.toString((long) PROCESSES * THREADS * INCREMENTS),
+                    Files.readString(file, StandardCharsets.UTF_8).strip(),
+                    processes.getFirst().output() + processes.getLast().output());
+        } finally {
+            processes.forEach(JavaProcess::close);
+            server.close();
+        }
+    }
+}
