@@ -125,7 +125,7 @@ public final class LockFabric implements AutoCloseable {
                 r -> Thread.ofPlatform().name("lockfabric-leases").daemon(true).unstarted(r));
         scheduler.setRemoveOnCancelPolicy(true);
         try {
-            this.pool = new EndpointPool(fabric, size, "lockfabric-endpoint");
+            this.pool = new EndpointPool(fabric, size);
         } catch (RuntimeException e) {
             scheduler.shutdownNow();
             throw e;
@@ -272,16 +272,44 @@ public final class LockFabric implements AutoCloseable {
         return pool.hasFreeEndpoint();
     }
 
-    void submit(EndpointPool.Job job) {
+    /** Tracks a request until it ends, so that {@link #close} can end it. */
+    void track(PooledHold h) {
         checkOpen();
-        if (job instanceof PooledHold h) {
-            live.add(h);
-        }
+        live.add(h);
+    }
+
+    /** An endpoint for the calling thread (parks for its turn, uninterruptibly). */
+    EndpointPool.Worker checkout() {
+        checkOpen();
         try {
-            pool.submit(job);
+            return pool.checkout();
         } catch (IllegalStateException e) {
-            throw new LockFabricException("the LockFabric of " + address + " is closed", e);
+            throw closedException(e);
         }
+    }
+
+    /** An endpoint for a callback, when it is the request's turn; {@code failed} if the pool closes first. */
+    void checkoutAsync(java.util.function.Consumer<EndpointPool.Worker> granted,
+                       java.util.function.Consumer<RuntimeException> failed) {
+        checkOpen();
+        try {
+            pool.checkoutAsync(granted, failed);
+        } catch (IllegalStateException e) {
+            throw closedException(e);
+        }
+    }
+
+    /** Makes an endpoint handed to a callback ready on the thread that will use it. */
+    EndpointPool.Worker ready(EndpointPool.Worker w) {
+        return pool.ready(w);
+    }
+
+    void checkin(EndpointPool.Worker w) {
+        pool.checkin(w);
+    }
+
+    private LockFabricException closedException(IllegalStateException e) {
+        return new LockFabricException("the LockFabric of " + address + " is closed", e);
     }
 
     void untrack(PooledHold h) {
@@ -313,7 +341,7 @@ public final class LockFabric implements AutoCloseable {
         }
         for (PooledHold h : List.copyOf(live)) {
             if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
-                h.releaseInBackground();
+                Thread.ofVirtual().name("lockfabric-close").start(h::releaseInBackground);
             }
         }
         pool.close();

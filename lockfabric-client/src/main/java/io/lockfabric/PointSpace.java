@@ -110,12 +110,12 @@ final class PointSpace extends SpaceCore implements LockSpace {
 
     @Override
     public Held acquire(String key, Mode mode) {
-        return awaitUnchecked(submit(request(key, mode), false, 0), -1);
+        return acquireHere(request(key, mode));
     }
 
     @Override
     public Optional<Held> tryAcquire(String key, Mode mode, Duration wait) {
-        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), false, 0), tryWaitNs(wait)));
+        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), 0), tryWaitNs(wait)));
     }
 
     @Override
@@ -124,7 +124,7 @@ final class PointSpace extends SpaceCore implements LockSpace {
         if (autoNs <= 0) {
             throw new IllegalArgumentException("a lease time must be positive, got " + leaseTime);
         }
-        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), false, autoNs), tryWaitNs(wait)));
+        return Optional.ofNullable(awaitUnchecked(submit(request(key, mode), autoNs), tryWaitNs(wait)));
     }
 
     @Override
@@ -206,14 +206,18 @@ final class PointSpace extends SpaceCore implements LockSpace {
             owned.put(me(), o);
         }
 
+        private Request mine() {
+            return request(key, write ? Mode.EXCLUSIVE : Mode.SHARED);
+        }
+
         private PooledHold submitMine() {
-            return submit(request(key, write ? Mode.EXCLUSIVE : Mode.SHARED), false, 0);
+            return submit(mine(), 0);
         }
 
         @Override
         public void lock() {
             if (!reenter()) {
-                install(awaitUninterruptibly(submitMine()));
+                install(acquireHere(mine()));
             }
         }
 

@@ -7,60 +7,59 @@ import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Mode;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One request of a space, from the queue to the release: the job an endpoint of the pool runs and,
- * once granted, the {@link Held} the caller gets.
+ * One request of a space, from the queue for an endpoint to the release, and, once granted, the
+ * {@link Held} the caller gets.
  *
- * <p>Its endpoint's thread acquires, delivers the hold by completing {@link #granted} (or, if the
- * caller has given up and cancelled it, releases at once), then waits until the hold is closed and
- * releases on the same endpoint. The caller never runs protocol code, so no timeout or interrupt
- * of the caller can cut an acquisition short.
+ * <p>Whoever has checked out an endpoint for it runs {@link #acquireOn} on its own thread: the
+ * application's thread on the fast path, a virtual thread on the abandonable one. The protocol
+ * runs with interrupts deferred ({@link EndpointPool.Worker#runProtocol}), so no interrupt of the
+ * caller can cut an acquisition short. The grant is delivered by completing {@link #granted}; if
+ * the caller has given up (cancelled it) or the {@link LockFabric} closed meanwhile, the lock is
+ * released at once and the endpoint checked in. The hold keeps its endpoint until {@link #close},
+ * which releases on the closing thread (any thread, once) and checks the endpoint in.
  *
  * <p>A hold is lost once, whichever comes first: its lease runs out ({@link #checkLease}, on the
  * scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, on a fabric thread).
- * A hold lost to its memory node frees its endpoint at once (the release cannot reach the server,
- * and the lock went with it); closing it later does nothing. A request still acquiring then fails
- * with a {@link FabricUnreachableException}: its thread is interrupted out of any wait.
+ * A hold lost to its memory node frees its endpoint at once (on a virtual thread: the release
+ * cannot reach the server, and the lock went with it); closing it later does nothing. A request
+ * still acquiring then fails with a {@link FabricUnreachableException}: its protocol code is
+ * interrupted out of any wait.
  */
-final class PooledHold implements Held, EndpointPool.Job {
+final class PooledHold implements Held {
     final CompletableFuture<PooledHold> granted = new CompletableFuture<>();
     private final SpaceCore space;
     private final Request request;
-    private final boolean async;
     private final long autoReleaseNs;
     private final long submittedNs;
     private final boolean waitedForEndpointOrSlot;
 
-    // written by the endpoint's thread before granted completes
+    // written by the acquiring thread before granted completes
+    private volatile EndpointPool.Worker worker;
     private Grant grant;
     private Clock clock;
     private long grantNs;
     private long leaseNs;
-    private Thread workerThread;
+    private HoldEvent holdEvent;
 
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final CountDownLatch releaseRequested = new CountDownLatch(1);
-    private final CompletableFuture<Void> released = new CompletableFuture<>();
+    /** Taken by whoever releases and checks the endpoint in: a close, an auto-release, a loss of the memory node. */
+    private final AtomicBoolean finished = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
     /** Why the endpoint lost its memory node while this request was on it, or null. */
     private volatile FabricException serverLost;
-    /** The endpoint's thread while it runs protocol code (interrupted on a loss); guarded by {@code this}. */
-    private Thread inProtocol;
     /** The request's JFR event, begun at submission; null unless a recording enables it. */
     private final AcquireEvent acquireEvent;
     private volatile ScheduledFuture<?> leaseWatch;
     private volatile ScheduledFuture<?> autoRelease;
 
-    PooledHold(SpaceCore space, Request request, boolean async, long autoReleaseNs, long submittedNs,
-               boolean waitedForEndpointOrSlot) {
+    PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpointOrSlot) {
         this.space = space;
         this.request = request;
-        this.async = async;
         this.autoReleaseNs = autoReleaseNs;
         this.submittedNs = submittedNs;
         this.waitedForEndpointOrSlot = waitedForEndpointOrSlot;
@@ -77,103 +76,68 @@ final class PooledHold implements Held, EndpointPool.Job {
         return request;
     }
 
-    @Override
-    public void run(EndpointPool.Worker worker) {
-        if (granted.isDone()) {
+    /**
+     * Acquires on {@code w}, checked out for this request, on the calling thread, and delivers the
+     * hold (or fails {@link #granted}). Never throws; on any outcome but a delivered hold the
+     * endpoint is checked in.
+     */
+    void acquireOn(EndpointPool.Worker w) {
+        worker = w;
+        if (granted.isDone()) { // given up while it waited for an endpoint
+            checkin(w);
             space.ended(this);
             return;
         }
-        FabricException gone = worker.memoryNodeLost();
+        w.watch(this::memoryNodeLost);
+        FabricException gone = w.memoryNodeLost();
         if (gone != null) {
-            granted.completeExceptionally(new FabricUnreachableException(space.fabric.address(), gone));
-            space.ended(this);
+            fail(w, new FabricUnreachableException(space.fabric.address(), gone));
             return;
         }
         long startedNs = space.nowNs();
-        long retriesBefore = acquireEvent == null ? 0 : space.retriesOn(worker);
         Grant g;
-        enterProtocol();
+        long retriesBefore;
         try {
-            g = space.acquireOn(worker, request);
+            retriesBefore = acquireEvent == null ? 0 : space.retriesOn(w);
+            g = w.runProtocol(() -> space.acquireOn(w, request));
         } catch (RuntimeException e) {
-            leaveProtocol();
-            FabricException why = serverLost;
-            granted.completeExceptionally(why != null ? new FabricUnreachableException(space.fabric.address(), why)
-                    : space.acquireFailed(request, e));
-            space.ended(this);
+            FabricException why = serverLost != null ? serverLost : w.memoryNodeLost();
+            fail(w, why != null ? new FabricUnreachableException(space.fabric.address(), why) : space.acquireFailed(request, e));
             return;
         }
-        leaveProtocol();
         FabricException why = serverLost;
         if (why != null) {
             // granted as the memory node went (or by a node-mate's local handover): the lock went with it
-            releaseQuietly(worker, g);
-            granted.completeExceptionally(new FabricUnreachableException(space.fabric.address(), why));
-            space.ended(this);
+            releaseQuietly(w, g);
+            fail(w, new FabricUnreachableException(space.fabric.address(), why));
             return;
         }
         grant = g;
-        clock = worker.endpoint().clock();
+        clock = w.endpoint().clock();
         grantNs = clock.nanoTime();
         leaseNs = space.leaseNs(g.mode());
-        workerThread = Thread.currentThread();
         long now = space.nowNs();
         space.granted(now - submittedNs, waitedForEndpointOrSlot || now - startedNs > space.slowAcquireNs());
         if (acquireEvent != null) {
-            commitAcquire(g, space.retriesOn(worker) - retriesBefore);
+            commitAcquire(g, space.retriesOn(w) - retriesBefore);
         }
-        HoldEvent holdEvent = new HoldEvent();
-        boolean holdTimed = holdEvent.isEnabled();
-        if (holdTimed) {
-            holdEvent.begin();
+        HoldEvent e = new HoldEvent();
+        if (e.isEnabled()) {
+            e.begin();
+            holdEvent = e;
         }
-        if (async) {
-            Thread.ofVirtual().name("lockfabric-grant").start(this::deliver);
-        } else {
-            deliver();
-        }
-        boolean closing = false;
-        while (!closing) {
-            try {
-                releaseRequested.await();
-                break;
-            } catch (InterruptedException e) {
-                closing = worker.poolClosing();
-            }
-        }
-        try {
-            if (serverLost != null) {
-                releaseQuietly(worker, g);
-            } else {
-                enterProtocol();
-                try {
-                    space.releaseOn(worker, g);
-                } finally {
-                    leaveProtocol();
-                }
-            }
-            released.complete(null);
-        } catch (RuntimeException e) {
-            if (serverLost != null) {
-                released.complete(null); // the lock went with the memory node: nothing is left to release
-            } else {
-                released.completeExceptionally(e);
-            }
-        } finally {
-            if (holdTimed) {
-                holdEvent.end();
-                if (holdEvent.shouldCommit()) {
-                    holdEvent.space = space.name();
-                    holdEvent.key = request.key();
-                    holdEvent.slot = request.slot();
-                    holdEvent.mode = g.mode().name();
-                    holdEvent.fencingToken = g.fencingToken();
-                    holdEvent.lost = lost.get();
-                    holdEvent.commit();
-                }
-            }
-            space.ended(this);
-        }
+        deliver();
+    }
+
+    private void fail(EndpointPool.Worker w, RuntimeException why) {
+        checkin(w);
+        granted.completeExceptionally(why);
+        space.ended(this);
+    }
+
+    private void checkin(EndpointPool.Worker w) {
+        w.watch(null);
+        space.fabric.checkin(w);
     }
 
     private void commitAcquire(Grant g, long retries) {
@@ -191,60 +155,15 @@ final class PooledHold implements Held, EndpointPool.Job {
         }
     }
 
-    /** A release on an endpoint that lost its memory node: it fails at its first verb, or hands over locally. */
-    private void releaseQuietly(EndpointPool.Worker worker, Grant g) {
-        try {
-            space.releaseOn(worker, g);
-        } catch (RuntimeException ignored) {
-            // the memory node is gone, and the lock with it
-        }
-        Thread.interrupted(); // an interrupt of memoryNodeLost that came after the protocol code: not for the next job
-    }
-
-    private synchronized void enterProtocol() {
-        inProtocol = Thread.currentThread();
-    }
-
-    private synchronized void leaveProtocol() {
-        inProtocol = null;
-        if (serverLost != null) {
-            Thread.interrupted(); // memoryNodeLost's interrupt, if it came after the protocol's last wait
-        }
-    }
-
-    /**
-     * The endpoint lost its memory node (a fabric thread): an acquisition in progress is interrupted
-     * out of its waits and fails; a delivered hold is lost and frees its endpoint.
-     */
-    @Override
-    public void memoryNodeLost(FabricException why) {
-        serverLost = why;
-        synchronized (this) {
-            if (inProtocol != null) {
-                inProtocol.interrupt();
-            }
-        }
-        reportServerLoss();
-    }
-
-    /** Reports the loss of a delivered, open hold to its memory node; called by both sides of the race with {@link #deliver}. */
-    private void reportServerLoss() {
-        if (serverLost != null && isOpen() && lost.compareAndSet(false, true)) {
-            cancelTimers();
-            space.lost(this, "server", clock.nanoTime() - grantNs);
-            releaseRequested.countDown();
-        }
-    }
-
-    /** Hands the hold to the caller, or releases it if the caller gave up. */
+    /** Hands the hold to the caller, or releases it at once if the caller gave up (or the fabric closed). */
     private void deliver() {
         space.delivered(this); // before complete(): dependent stages run inside it and may read the stats
         if (granted.complete(this)) {
             if (leaseNs > 0 && leaseNs != Long.MAX_VALUE) {
-                leaseWatch = space.schedule(this::checkLease, leaseNs);
+                schedule(true, leaseNs);
             }
             if (autoReleaseNs > 0) {
-                autoRelease = space.schedule(this::releaseInBackground, autoReleaseNs);
+                schedule(false, autoReleaseNs);
             }
             if (closed.get()) {
                 cancelTimers();
@@ -253,15 +172,103 @@ final class PooledHold implements Held, EndpointPool.Job {
         } else {
             space.undelivered();
             closed.set(true);
-            releaseRequested.countDown();
+            release(false);
         }
     }
 
-    @Override
-    public void discard(RuntimeException why) {
-        granted.completeExceptionally(new LockFabricException("request for " + request.key() + " in space "
-                + space.name() + " dropped: " + why.getMessage(), why));
-        space.ended(this);
+    private void schedule(boolean lease, long delayNs) {
+        try {
+            if (lease) {
+                leaseWatch = space.schedule(this::checkLease, delayNs);
+            } else {
+                autoRelease = space.schedule(() -> Thread.ofVirtual().name("lockfabric-release").start(this::releaseInBackground), delayNs);
+            }
+        } catch (RejectedExecutionException closing) {
+            // the LockFabric is closing: it releases its holds itself
+        }
+    }
+
+    /**
+     * Releases on the calling thread and checks the endpoint in, unless another did (a loss of the
+     * memory node frees the endpoint itself).
+     *
+     * @throws LockFabricException if {@code report} and the protocol failed to release
+     */
+    private void release(boolean report) {
+        if (!finished.compareAndSet(false, true)) {
+            return;
+        }
+        EndpointPool.Worker w = worker;
+        Grant g = grant;
+        RuntimeException failure = null;
+        try {
+            if (serverLost != null) {
+                releaseQuietly(w, g);
+            } else {
+                w.runProtocol(() -> {
+                    space.releaseOn(w, g);
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            if (serverLost == null) {
+                failure = e; // else the lock went with the memory node: nothing is left to release
+            }
+        } finally {
+            endHoldEvent(g);
+            checkin(w);
+            space.ended(this);
+        }
+        if (failure != null && report) {
+            throw new LockFabricException("releasing " + request.key() + " in space " + space.name() + " failed: "
+                    + failure.getMessage(), failure);
+        }
+    }
+
+    private void endHoldEvent(Grant g) {
+        HoldEvent e = holdEvent;
+        if (e == null) {
+            return;
+        }
+        e.end();
+        if (e.shouldCommit()) {
+            e.space = space.name();
+            e.key = request.key();
+            e.slot = request.slot();
+            e.mode = g.mode().name();
+            e.fencingToken = g.fencingToken();
+            e.lost = lost.get();
+            e.commit();
+        }
+    }
+
+    /** A release on an endpoint that lost its memory node: it fails at its first verb, or hands over locally. */
+    private void releaseQuietly(EndpointPool.Worker w, Grant g) {
+        try {
+            space.releaseOn(w, g);
+        } catch (RuntimeException ignored) {
+            // the memory node is gone, and the lock with it
+        }
+    }
+
+    /**
+     * The endpoint lost its memory node (a fabric thread): an acquisition in progress fails (the
+     * pool interrupts its waits); a delivered hold is lost and frees its endpoint.
+     */
+    private void memoryNodeLost(FabricException why) {
+        serverLost = why;
+        reportServerLoss();
+    }
+
+    /** Reports the loss of a delivered, open hold to its memory node; called by both sides of the race with {@link #deliver}. */
+    private void reportServerLoss() {
+        if (serverLost != null && isOpen() && lost.compareAndSet(false, true)) {
+            cancelTimers();
+            space.lost(this, "server", clock.nanoTime() - grantNs);
+            if (!finished.get()) {
+                Thread.ofVirtual().name("lockfabric-lost").start(() -> release(false));
+            }
+        }
     }
 
     private void checkLease() {
@@ -270,23 +277,27 @@ final class PooledHold implements Held, EndpointPool.Job {
         }
         long left = leaseNs - (clock.nanoTime() - grantNs);
         if (left > 0) {
-            leaseWatch = space.schedule(this::checkLease, left);
+            schedule(true, left);
         } else if (lost.compareAndSet(false, true)) {
             space.lost(this, "lease", clock.nanoTime() - grantNs);
         }
     }
 
-    /** Releases without waiting for the release (the scheduler's auto-release, the fabric's close). */
+    /** Releases without reporting a failure (the auto-release, the fabric's close), on the calling thread. */
     void releaseInBackground() {
         if (closed.compareAndSet(false, true)) {
             cancelTimers();
-            releaseRequested.countDown();
+            try {
+                release(false);
+            } catch (RuntimeException ignored) {
+                // nobody to tell: the lock is left as a crashed client would leave it
+            }
         }
     }
 
     /** Whether this request was delivered and not closed yet. */
     boolean isOpen() {
-        return granted.isDone() && !granted.isCompletedExceptionally() && !closed.get();
+        return granted.isDone() && !granted.isCompletedExceptionally() && !granted.isCancelled() && !closed.get();
     }
 
     private void cancelTimers() {
@@ -327,23 +338,13 @@ final class PooledHold implements Held, EndpointPool.Job {
             return;
         }
         cancelTimers();
-        releaseRequested.countDown();
-        if (Thread.currentThread() == workerThread || serverLost != null) {
-            return; // a lost memory node: the endpoint is freed without it, and the lock went with it
-        }
-        try {
-            released.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new LockFabricException("releasing " + request.key() + " in space " + space.name() + " failed: "
-                    + cause.getMessage(), cause);
-        }
+        release(true);
     }
 
     @Override
     public String toString() {
         return "Held[" + space.name() + " " + request.key() + " " + request.mode()
-                + (granted.isDone() && !granted.isCompletedExceptionally() ? " token " + grant.fencingToken() : "")
+                + (isOpen() || closed.get() && grant != null ? " token " + grant.fencingToken() : "")
                 + (closed.get() ? ", closed" : "") + "]";
     }
 }

@@ -69,12 +69,12 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
 
     @Override
     public Held acquire(long start, long end, Mode mode) {
-        return awaitUnchecked(submit(request(start, end, mode), false, 0), -1);
+        return acquireHere(request(start, end, mode));
     }
 
     @Override
     public Optional<Held> tryAcquire(long start, long end, Mode mode, Duration wait) {
-        return Optional.ofNullable(awaitUnchecked(submit(request(start, end, mode), false, 0), tryWaitNs(wait)));
+        return Optional.ofNullable(awaitUnchecked(submit(request(start, end, mode), 0), tryWaitNs(wait)));
     }
 
     @Override

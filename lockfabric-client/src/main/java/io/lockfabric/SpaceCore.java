@@ -32,6 +32,10 @@ import java.util.function.Consumer;
 /**
  * What lock spaces and range spaces share: submitting requests to the pool and waiting for them
  * (abandoning on timeout or interrupt), leases and loss listeners, and the statistics.
+ *
+ * <p>Two paths: {@link #acquireHere} runs the protocol on the caller's thread (no hand-off);
+ * {@link #submit} queues the request for an endpoint and a virtual thread, so that the caller can
+ * give up on it (a timeout, an interrupt, a cancelled future).
  */
 abstract class SpaceCore {
     /** A protocol client of this space on one endpoint, with its latest statistics for {@link #stats()}. */
@@ -94,35 +98,21 @@ abstract class SpaceCore {
 
     /** Opens the space's table on an endpoint of the pool now, so that a mismatch shows at once. */
     void openNow() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        fabric.submit(new EndpointPool.Job() {
-            @Override
-            public void run(EndpointPool.Worker worker) {
-                if (worker.memoryNodeLost() != null) {
-                    done.completeExceptionally(new FabricUnreachableException(fabric.address(), worker.memoryNodeLost()));
-                    return;
-                }
-                try {
-                    openOn(worker);
-                    done.complete(null);
-                } catch (RuntimeException e) {
-                    done.completeExceptionally(e);
-                }
-            }
-
-            @Override
-            public void discard(RuntimeException why) {
-                done.completeExceptionally(why);
-            }
-        });
+        EndpointPool.Worker w = fabric.checkout();
         try {
-            done.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IllegalArgumentException iae) {
-                throw new IllegalArgumentException(iae.getMessage(), iae);
+            if (w.memoryNodeLost() != null) {
+                throw new FabricUnreachableException(fabric.address(), w.memoryNodeLost());
             }
-            throw openFailed(cause);
+            w.runProtocol(() -> {
+                openOn(w);
+                return null;
+            });
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw openFailed(e);
+        } finally {
+            fabric.checkin(w);
         }
     }
 
@@ -149,14 +139,51 @@ abstract class SpaceCore {
 
     // ---- submitting and waiting
 
-    PooledHold submit(Request r, boolean async, long autoReleaseNs) {
+    private PooledHold newHold(Request r, long autoReleaseNs) {
         boolean waiting = !fabric.hasFreeEndpoint();
         if (r.slot() >= 0) {
             waiting |= beginOnSlot(r);
         }
-        PooledHold h = new PooledHold(this, r, async, autoReleaseNs, nowNs(), waiting);
+        PooledHold h = new PooledHold(this, r, autoReleaseNs, nowNs(), waiting);
         try {
-            fabric.submit(h);
+            fabric.track(h);
+        } catch (RuntimeException e) {
+            ended(h);
+            throw e;
+        }
+        return h;
+    }
+
+    /**
+     * The fast path: checks out an endpoint and acquires on the calling thread, uninterruptibly
+     * (an interrupt is kept for afterwards); the hold keeps the endpoint.
+     */
+    PooledHold acquireHere(Request r) {
+        PooledHold h = newHold(r, 0);
+        EndpointPool.Worker w;
+        try {
+            w = fabric.checkout();
+        } catch (RuntimeException e) {
+            ended(h);
+            throw e;
+        }
+        h.acquireOn(w);
+        return awaitUninterruptibly(h);
+    }
+
+    /**
+     * The abandonable path: queues the request for an endpoint without a thread; once it has one, a
+     * virtual thread acquires. The caller waits for {@link PooledHold#granted} as it likes.
+     */
+    PooledHold submit(Request r, long autoReleaseNs) {
+        PooledHold h = newHold(r, autoReleaseNs);
+        try {
+            fabric.checkoutAsync(w -> Thread.ofVirtual().name("lockfabric-acquire").start(() -> h.acquireOn(fabric.ready(w))),
+                    why -> {
+                        h.granted.completeExceptionally(new LockFabricException("request for " + r.key() + " in space "
+                                + name + " dropped: " + why.getMessage(), why));
+                        ended(h);
+                    });
         } catch (RuntimeException e) {
             ended(h);
             throw e;
@@ -245,7 +272,7 @@ abstract class SpaceCore {
     }
 
     CompletableFuture<Held> async(Request r) {
-        PooledHold h = submit(r, true, 0);
+        PooledHold h = submit(r, 0);
         // the caller's future is the request's own: cancelling it abandons the request
         @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Held> f = (CompletableFuture) h.granted;

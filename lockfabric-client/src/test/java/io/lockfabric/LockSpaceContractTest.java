@@ -273,6 +273,56 @@ abstract class LockSpaceContractTest {
     }
 
     @Test
+    void anInterruptedLockKeepsWaitingGetsTheLockAndKeepsItsInterrupt() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Lock lock = s.lock("k");
+        Held holder = s.acquire("k");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch locked = new CountDownLatch(1);
+        Thread t = Thread.ofPlatform().start(() -> {
+            started.countDown();
+            try {
+                lock.lock(); // the fast path: the protocol runs on this thread
+                try {
+                    interruptedAfter.set(Thread.currentThread().isInterrupted());
+                    locked.countDown();
+                } finally {
+                    lock.unlock();
+                }
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        started.await();
+        for (int i = 0; i < 5; i++) {
+            Thread.sleep(20);
+            t.interrupt();
+        }
+        assertFalse(locked.await(100, TimeUnit.MILLISECONDS), "lock() does not give up when interrupted");
+        holder.close();
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertEquals(null, thrown.get());
+        assertEquals(Boolean.TRUE, interruptedAfter.get(), "the interrupt status is set again after the acquisition");
+
+        Counter c = new Counter();
+        runThreads(8, 4, () -> {
+            for (int i = 0; i < 20; i++) {
+                lock.lock();
+                try {
+                    c.value++;
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        assertEquals(12L * 20, c.value, "nothing was corrupted by the interrupts");
+    }
+
+    @Test
     void asyncRequestsCompleteWithBoundedThreads() throws Exception {
         LockFabric lf = open(2);
         LockSpace s = lf.lockSpace(space, safe(lf));

@@ -1,83 +1,81 @@
 package io.lockfabric.client;
 
-import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.WaitInterruptedException;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * A bounded pool of endpoints of one fabric that any number of application threads share.
+ * A bounded pool of endpoints of one fabric that any number of application threads share: a fair
+ * free-list, not threads.
  *
- * <p>Each endpoint is run by its own client thread, started with {@link Fabric#spawn} (so the
- * endpoint and its lock clients are used by one thread only, as the SPI asks), which takes
- * {@link Job}s from one FIFO queue and runs them one at a time. Callers never touch an endpoint:
- * they {@link #submit} a job and wait for its outcome as they like. When every endpoint is busy,
- * jobs wait in the queue in the order they came, and no thread spins or is made for them: a caller
- * waiting for a job parks, an asynchronous caller does not wait at all.
+ * <p>The pool makes its endpoints when it starts. Whoever needs one {@linkplain #checkout checks it
+ * out}, runs protocol code on it on its own thread, and {@linkplain #checkin checks it in}; one
+ * endpoint is used by one thread at a time (the hand-off through the pool orders one user's work
+ * before the next's), but by different threads over time. When every endpoint is out, requests
+ * wait in one FIFO queue in the order they came: a synchronous caller parks, an asynchronous
+ * request ({@link #checkoutAsync}) waits as a callback, with no thread. A checked-in endpoint goes
+ * to the oldest waiter.
  *
- * <p>A job may keep its endpoint as long as it needs (a lock request keeps it from the acquisition
- * until the release, as handover protocols require): the pool's size bounds how many jobs are in
- * flight at once.
+ * <p>A user may keep its endpoint as long as it needs (a lock request keeps it from the acquisition
+ * until the release, as handover protocols require): the pool's size bounds how many requests are
+ * in flight at once.
  *
  * <p><b>A lost memory node.</b> Each endpoint is watched ({@link Endpoint#onMemoryNodeLost}): the
- * job running on an endpoint that loses its memory node is told ({@link Job#memoryNodeLost}), and
- * the next job on that worker gets a new endpoint first, or, if none can be made, finds the loss
- * and why in {@link Worker#memoryNodeLost()} and should fail at once. Thread-safe.
+ * current user of an endpoint that loses its memory node is told ({@link Worker#watch}) and its
+ * protocol code is interrupted out of its waits ({@link Worker#runProtocol}); the next checkout of
+ * that endpoint gets a new endpoint first, or, if none can be made, finds the loss and why in
+ * {@link Worker#memoryNodeLost()} and should fail at once. Thread-safe.
  */
 public final class EndpointPool implements AutoCloseable {
-    /** Work for one endpoint, run on that endpoint's thread. */
-    public interface Job {
-        /** Runs on {@code worker}'s thread, which it may keep as long as it needs. */
-        void run(Worker worker);
-
-        /** The pool closed before the job got an endpoint: the job will never run. */
-        void discard(RuntimeException why);
-
-        /**
-         * The endpoint running this job lost its memory node ({@link Endpoint#onMemoryNodeLost}):
-         * told on a thread of the fabric, before the job's waits on the memory node fail; keep it
-         * short. It may also come just before {@link #run}, which then finds the loss in {@link
-         * Worker#memoryNodeLost()}. Default: nothing.
-         */
-        default void memoryNodeLost(FabricException why) {
-        }
-    }
-
-    /** One endpoint of the pool and what jobs keep on it (their lock clients), seen from its own thread only. */
+    /** One endpoint of the pool and what its users keep on it (their lock clients). */
     public static final class Worker {
         private final Map<Object, Object> clients = new IdentityHashMap<>();
         private final EndpointPool pool;
         private volatile Endpoint endpoint;
         private volatile FabricException lost;
-        private volatile Job current;
+        private volatile Consumer<FabricException> watcher;
+        /** The thread running protocol code on this endpoint, interrupted on a loss or a forced close; guarded by {@code this}. */
+        private Thread inProtocol;
+        /** Whether {@link #interruptProtocol} interrupted {@link #inProtocol}; guarded by {@code this}. */
+        private boolean interruptedByPool;
 
         private Worker(Endpoint endpoint, EndpointPool pool) {
             this.pool = pool;
-            watch(endpoint);
+            watchEndpoint(endpoint);
         }
 
-        private void watch(Endpoint e) {
+        private void watchEndpoint(Endpoint e) {
             this.endpoint = e;
             e.onMemoryNodeLost(why -> {
                 if (endpoint != e) {
                     return;
                 }
                 lost = why;
-                Job j = current;
-                if (j != null) {
-                    j.memoryNodeLost(why);
+                Consumer<FabricException> w = watcher;
+                if (w != null) {
+                    w.accept(why);
                 }
+                interruptProtocol();
             });
+        }
+
+        private synchronized void interruptProtocol() {
+            if (inProtocol != null) {
+                interruptedByPool = true;
+                inProtocol.interrupt();
+            }
         }
 
         /**
@@ -88,6 +86,39 @@ public final class EndpointPool implements AutoCloseable {
             return lost;
         }
 
+        /**
+         * Tells {@code w} if the endpoint loses its memory node while it is checked out (on a
+         * fabric thread; keep it short, do not use the endpoint); null to stop. Set by the user that
+         * has it checked out; cleared at checkin.
+         */
+        public void watch(Consumer<FabricException> w) {
+            this.watcher = w;
+        }
+
+        /**
+         * Runs protocol code on this endpoint on the calling thread with interrupts deferred
+         * ({@link WaitInterruptedException#deferringInterruptsUnless}): an interrupt of the thread
+         * does not cut it short (its status is set again afterwards), but a loss of the memory node
+         * or a pool closed past its grace does.
+         */
+        public <T> T runProtocol(Supplier<T> body) {
+            synchronized (this) {
+                inProtocol = Thread.currentThread();
+            }
+            try {
+                return WaitInterruptedException.deferringInterruptsUnless(
+                        () -> lost != null || pool.forced, body);
+            } finally {
+                synchronized (this) {
+                    inProtocol = null;
+                    if (interruptedByPool) {
+                        interruptedByPool = false;
+                        Thread.interrupted(); // the pool's interrupt, if it came after the protocol's last wait
+                    }
+                }
+            }
+        }
+
         /** Replaces a lost endpoint (and drops the clients kept on it) with a new one, if the fabric can make one. */
         private void replaceLostEndpoint(Fabric fabric) {
             FabricException why = lost;
@@ -95,11 +126,9 @@ public final class EndpointPool implements AutoCloseable {
             try {
                 Endpoint fresh = fabric.newEndpoint();
                 lost = null;
-                watch(fresh);
+                watchEndpoint(fresh);
             } catch (RuntimeException e) {
-                FabricException again = new FabricException(why.getMessage() + "; a new connection failed too: "
-                        + e.getMessage(), e);
-                lost = again;
+                lost = new FabricException(why.getMessage() + "; a new connection failed too: " + e.getMessage(), e);
             }
         }
 
@@ -121,7 +150,7 @@ public final class EndpointPool implements AutoCloseable {
             return type.cast(c);
         }
 
-        /** Whether the pool is closing: a job waiting on this thread should end. */
+        /** Whether the pool is closing. */
         public boolean poolClosing() {
             return pool.closed;
         }
@@ -145,119 +174,149 @@ public final class EndpointPool implements AutoCloseable {
         }
     }
 
-    private static final Job STOP = new Job() {
-        @Override
-        public void run(Worker worker) {
-        }
+    /** A request waiting for an endpoint: a parked thread or a callback. */
+    private static final class Waiter {
+        final Thread thread;
+        final Consumer<Worker> granted;
+        final Consumer<RuntimeException> failed;
+        volatile Worker worker;
+        volatile RuntimeException failure;
 
-        @Override
-        public void discard(RuntimeException why) {
+        Waiter(Thread thread, Consumer<Worker> granted, Consumer<RuntimeException> failed) {
+            this.thread = thread;
+            this.granted = granted;
+            this.failed = failed;
         }
-    };
+    }
 
-    private final LinkedBlockingQueue<Job> queue = new LinkedBlockingQueue<>();
-    private final AtomicInteger idle = new AtomicInteger();
-    private final List<ClientThread> threads = new ArrayList<>();
+    private final Fabric fabric;
+    private final ArrayDeque<Worker> free = new ArrayDeque<>();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final List<Worker> all = new ArrayList<>();
     private final int size;
+    private volatile int freeHint;
     private volatile boolean closed;
-    private volatile RuntimeException startFailure;
+    private volatile boolean forced;
 
     /**
-     * Starts {@code size} endpoints of {@code fabric}, each on its own client thread named
-     * {@code name-i}, and waits until they exist.
+     * Makes {@code size} endpoints of {@code fabric}.
      *
      * @throws IllegalArgumentException if {@code size < 1}
-     * @throws RuntimeException         what the fabric threw making an endpoint (the pool is then closed)
+     * @throws RuntimeException         what the fabric threw making an endpoint (those made are closed)
      */
-    public EndpointPool(Fabric fabric, int size, String name) {
+    public EndpointPool(Fabric fabric, int size) {
         if (size < 1) {
             throw new IllegalArgumentException("an endpoint pool needs at least one endpoint, got " + size);
         }
+        this.fabric = fabric;
         this.size = size;
-        CountDownLatch started = new CountDownLatch(size);
-        for (int i = 0; i < size; i++) {
-            threads.add(fabric.spawn(name + "-" + i, () -> work(fabric, started)));
-        }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                started.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (startFailure != null) {
-            close(TimeUnit.SECONDS.toNanos(1));
-            throw startFailure;
-        }
-    }
-
-    private void work(Fabric fabric, CountDownLatch started) {
-        Worker worker;
         try {
-            worker = new Worker(fabric.newEndpoint(), this);
+            for (int i = 0; i < size; i++) {
+                Worker w = new Worker(fabric.newEndpoint(), this);
+                all.add(w);
+                free.add(w);
+            }
         } catch (RuntimeException e) {
-            startFailure = e;
-            started.countDown();
-            return;
-        }
-        idle.incrementAndGet();
-        started.countDown();
-        try {
-            while (true) {
-                Job job;
-                try {
-                    job = queue.take();
-                } catch (InterruptedException e) {
-                    if (closed) {
-                        break;
-                    }
-                    continue;
-                }
-                if (job == STOP) {
-                    break;
-                }
-                idle.decrementAndGet();
-                try {
-                    if (worker.lost != null && !closed) {
-                        worker.replaceLostEndpoint(fabric);
-                    }
-                    worker.current = job;
-                    job.run(worker);
-                } catch (RuntimeException e) {
-                    job.discard(e);
-                } finally {
-                    worker.current = null;
-                    idle.incrementAndGet();
-                }
+            for (Worker w : all) {
+                w.closeAll();
             }
-        } finally {
-            worker.closeAll();
+            throw e;
         }
+        freeHint = size;
     }
 
     /**
-     * Queues {@code job} for the next free endpoint, behind the jobs queued before it.
+     * Checks out the next free endpoint for the calling thread, parking (uninterruptibly: the
+     * interrupt status is kept) behind the requests that came before it.
      *
      * @throws IllegalStateException if the pool is closed
      */
-    public void submit(Job job) {
-        if (closed) {
-            throw new IllegalStateException("the endpoint pool is closed");
+    public Worker checkout() {
+        Waiter me;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the endpoint pool is closed");
+            }
+            if (waiters.isEmpty() && !free.isEmpty()) {
+                Worker w = free.poll();
+                freeHint = free.size();
+                return ready(w);
+            }
+            me = new Waiter(Thread.currentThread(), null, null);
+            waiters.add(me);
         }
-        queue.add(job);
-        if (closed && queue.remove(job)) {
-            throw new IllegalStateException("the endpoint pool is closed");
+        while (me.worker == null && me.failure == null) {
+            LockSupport.park(this);
+        }
+        if (me.failure != null) {
+            throw me.failure;
+        }
+        return ready(me.worker);
+    }
+
+    /**
+     * Asks for the next free endpoint without a thread: {@code granted} runs with it when it is
+     * this request's turn (on the thread that checked it in, or this one: start work elsewhere, do
+     * not block), {@code failed} if the pool closes first.
+     *
+     * @throws IllegalStateException if the pool is closed
+     */
+    public void checkoutAsync(Consumer<Worker> granted, Consumer<RuntimeException> failed) {
+        Worker w;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the endpoint pool is closed");
+            }
+            if (!waiters.isEmpty() || free.isEmpty()) {
+                waiters.add(new Waiter(null, granted, failed));
+                return;
+            }
+            w = free.poll();
+            freeHint = free.size();
+        }
+        granted.accept(w);
+    }
+
+    /**
+     * Prepares an endpoint checked out: a lost one is replaced first (on the thread that will use
+     * it). Users of {@link #checkoutAsync} call it on their own thread before anything else.
+     */
+    public Worker ready(Worker w) {
+        if (w.lost != null && !closed) {
+            w.replaceLostEndpoint(fabric);
+        }
+        return w;
+    }
+
+    /** Returns {@code w} to the pool: to the oldest waiter, or to the free list. The caller no longer uses it. */
+    public void checkin(Worker w) {
+        w.watcher = null;
+        Waiter next;
+        synchronized (this) {
+            if (closed) {
+                free.add(w);
+                freeHint = free.size();
+                notifyAll();
+                return;
+            }
+            next = waiters.poll();
+            if (next == null) {
+                free.push(w); // the most recently used first: its caches are warm
+                freeHint = free.size();
+                return;
+            }
+        }
+        if (next.thread != null) {
+            next.worker = w;
+            LockSupport.unpark(next.thread);
+        } else {
+            next.granted.accept(w);
         }
     }
 
-    /** Whether a job submitted now would find a free endpoint at once (a hint: another caller may take it first). */
+    /** Whether a request now would find a free endpoint at once (a hint: another caller may take it first). */
     public boolean hasFreeEndpoint() {
-        return idle.get() > queue.size();
+        return freeHint > 0;
     }
 
     /** The number of endpoints. */
@@ -266,37 +325,58 @@ public final class EndpointPool implements AutoCloseable {
     }
 
     /**
-     * Closes the pool: queued jobs are discarded, each endpoint's thread finishes its job (a job
-     * waiting on its thread should watch {@link Worker#poolClosing()}; the threads are interrupted
-     * after {@code graceNs}) and closes its endpoint. Idempotent.
+     * Closes the pool: requests still waiting for an endpoint fail, endpoints checked out are
+     * waited for up to {@code graceNs} (then their protocol code is interrupted, and waited for a
+     * little longer), and every endpoint checked in is closed. Idempotent.
      */
     public void close(long graceNs) {
-        if (closed) {
-            return;
+        List<Waiter> left;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            left = new ArrayList<>(waiters);
+            waiters.clear();
         }
-        closed = true;
-        List<Job> left = new ArrayList<>();
-        queue.drainTo(left);
         RuntimeException why = new IllegalStateException("the endpoint pool was closed");
-        for (Job j : left) {
-            if (j != STOP) {
-                j.discard(why);
+        for (Waiter w : left) {
+            if (w.thread != null) {
+                w.failure = why;
+                LockSupport.unpark(w.thread);
+            } else {
+                w.failed.accept(why);
             }
         }
-        for (int i = 0; i < threads.size(); i++) {
-            queue.add(STOP);
+        if (!awaitAllIn(graceNs)) {
+            forced = true;
+            for (Worker w : all) {
+                w.interruptProtocol();
+            }
+            awaitAllIn(TimeUnit.SECONDS.toNanos(2));
         }
-        long deadline = System.nanoTime() + graceNs;
-        for (ClientThread t : threads) {
-            if (!t.join(Math.max(0, deadline - System.nanoTime()))) {
-                t.interrupt();
+        synchronized (this) {
+            for (Worker w : free) {
+                w.closeAll();
             }
         }
-        for (ClientThread t : threads) {
-            if (!t.join(TimeUnit.SECONDS.toNanos(2))) {
-                t.interrupt();
+    }
+
+    private synchronized boolean awaitAllIn(long ns) {
+        long deadline = System.nanoTime() + ns;
+        while (free.size() < size) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         }
+        return true;
     }
 
     /** {@link #close(long)} with a grace of 5 seconds. */

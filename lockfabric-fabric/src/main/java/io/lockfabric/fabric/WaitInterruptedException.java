@@ -1,6 +1,7 @@
 package io.lockfabric.fabric;
 
 import java.io.Serial;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -33,7 +34,12 @@ public final class WaitInterruptedException extends FabricException {
 
     /** An interrupt seen (and cleared) while interrupts were deferred; one thread only. */
     private static final class Deferred {
+        final BooleanSupplier cutShort;
         boolean interrupted;
+
+        Deferred(BooleanSupplier cutShort) {
+            this.cutShort = cutShort;
+        }
     }
 
     /** @param waitingFor what the client was waiting for: {@code a message}, {@code a verb's reply} */
@@ -49,7 +55,7 @@ public final class WaitInterruptedException extends FabricException {
      */
     public static void throwIfInterrupted(String waitingFor) {
         if (Thread.interrupted()) {
-            if (DEFERRED.isBound()) {
+            if (DEFERRED.isBound() && !DEFERRED.get().cutShort.getAsBoolean()) {
                 DEFERRED.get().interrupted = true; // cleared so that parking works; set again at the end
                 return;
             }
@@ -65,7 +71,18 @@ public final class WaitInterruptedException extends FabricException {
      * may interrupt.
      */
     public static <T> T deferringInterrupts(Supplier<T> body) {
-        Deferred deferred = new Deferred();
+        return deferringInterruptsUnless(() -> false, body);
+    }
+
+    /**
+     * {@link #deferringInterrupts} except when {@code cutShort} says so: an interrupt that comes
+     * while {@code cutShort} is true (asked when the interrupt is seen) is not deferred, and the wait
+     * throws as it would without deferral. For whoever runs the body on another's thread and must
+     * still be able to end it (the memory node was lost, the pool is closing): it sets its condition,
+     * then interrupts the thread.
+     */
+    public static <T> T deferringInterruptsUnless(BooleanSupplier cutShort, Supplier<T> body) {
+        Deferred deferred = new Deferred(cutShort);
         try {
             return ScopedValue.where(DEFERRED, deferred).call(body::get);
         } finally {

@@ -113,7 +113,7 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         for (int i = 0; i < SPINS && w.reply == null; i++) {
             Thread.onSpinWait();
         }
-        if (w.reply == null) {
+        if (w.reply == null && !Thread.currentThread().isVirtual()) { // a virtual thread parks: see RealTimeClock
             long until = System.nanoTime() + YIELD_NS;
             while (w.reply == null && System.nanoTime() < until) {
                 Thread.yield();
@@ -122,8 +122,12 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         while (w.reply == null) {
             LockSupport.park(this);
             if (w.reply == null && Thread.currentThread().isInterrupted()) {
-                pending.remove(id);
-                WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+                try {
+                    WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+                } catch (WaitInterruptedException e) {
+                    pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
+                    throw e;
+                }
             }
         }
         if (w.reply == Waiter.LOST) {

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Real-time idling in three stages: spin, then yield, then park with a period doubling from
- * {@code minParkNs} up to {@code maxParkNs}. An interrupted thread's next {@link #idle()} throws
+ * {@code minParkNs} up to {@code maxParkNs}. A virtual thread skips the yields (a yielding virtual
+ * thread can keep its carrier from the virtual threads it waits for). An interrupted thread's next {@link #idle()} throws
  * {@link WaitInterruptedException}, so no wait built on it outlives its client. Not thread-safe
  * (one per waiting thread).
  */
@@ -47,7 +48,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         if (spins < maxSpins) {
             spins++;
             Thread.onSpinWait();
-        } else if (yields < maxYields) {
+        } else if (yields < maxYields && !Thread.currentThread().isVirtual()) {
             yields++;
             Thread.yield();
         } else {

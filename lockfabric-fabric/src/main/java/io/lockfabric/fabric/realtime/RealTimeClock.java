@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The JVM's monotonic clock. Short sleeps (the microsecond backoffs of lock protocols) yield
  * until the time has passed, because parking overshoots them by tens of microseconds; long sleeps
- * park, then yield out the rest. A sleep of an interrupted thread throws
+ * park, then yield out the rest; on a virtual thread every sleep parks. A sleep of an interrupted thread throws
  * {@link WaitInterruptedException}, as do the idle strategies it gives out. Stateless and
  * thread-safe.
  */
@@ -36,6 +36,16 @@ public final class RealTimeClock implements Clock {
             return;
         }
         long deadline = System.nanoTime() + nanos;
+        if (Thread.currentThread().isVirtual()) {
+            // a virtual thread parks for the whole sleep: yielding in a loop can keep its carrier from
+            // the virtual threads it waits for (a lock holder) for seconds
+            long left;
+            while ((left = deadline - System.nanoTime()) > 0) {
+                WaitInterruptedException.throwIfInterrupted("the end of a sleep");
+                LockSupport.parkNanos(left);
+            }
+            return;
+        }
         if (nanos >= PARK_THRESHOLD_NS) {
             WaitInterruptedException.throwIfInterrupted("the end of a sleep");
             LockSupport.parkNanos(nanos - PARK_MARGIN_NS);
