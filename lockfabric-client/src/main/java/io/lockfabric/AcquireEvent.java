@@ -9,9 +9,10 @@ import jdk.jfr.Threshold;
 
 /**
  * JFR event {@code io.lockfabric.Acquire}: one lock granted, its duration the caller's wait from the
- * request to the grant (queueing for an endpoint included). Committed on the endpoint's thread, only
- * while a recording enables it, and only if the wait lasted at least the threshold: by default 10 ms,
- * as {@code jdk.JavaMonitorEnter}'s in {@code profile.jfc}, so that a recording with the JDK's
+ * request to the grant (queueing for an endpoint included). Committed on the thread that acquired
+ * (the caller's, or a virtual thread for a request that may be given up), only while a recording
+ * enables it, and only if the wait lasted at least the threshold: by default 10 ms, as
+ * {@code jdk.JavaMonitorEnter}'s in {@code profile.jfc}, so that a recording with the JDK's
  * settings keeps the slow waits, not every acquisition of a busy lock (a threshold of 0 keeps all).
  * When no recording enables it, a request allocates it and drops it at once.
  */

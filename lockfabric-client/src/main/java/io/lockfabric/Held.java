@@ -8,7 +8,8 @@ import io.lockfabric.lock.Mode;
  *
  * <p>A {@code Held} belongs to the handle, not to a thread: any thread may close it (a request
  * handed from one thread to another, a completion callback), once; later closes do nothing. Until
- * it is closed it keeps one endpoint of its {@link LockFabric}'s pool.
+ * it is closed it keeps one endpoint of its {@link LockFabric}'s pool; the release runs on the
+ * closing thread.
  *
  * <p>Thread-safe.
  */
@@ -38,10 +39,9 @@ public interface Held extends AutoCloseable {
     boolean isValid();
 
     /**
-     * Releases the lock and returns the endpoint to the pool. The first call releases; later calls,
-     * from any thread, do nothing. Returns once the release is done (except on the pool's own
-     * thread, in a completion callback of {@link LockSpace#acquireAsync}, where it returns at once and
-     * the release follows the callback).
+     * Releases the lock on the calling thread and returns the endpoint to the pool. The first call
+     * releases; later calls, from any thread, do nothing. Returns once the release is done; an
+     * interrupt of the thread does not cut the release short (its status is set again afterwards).
      *
      * After a loss to the memory node it returns at once: there is nothing left to release.
      *

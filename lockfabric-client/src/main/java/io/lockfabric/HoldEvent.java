@@ -9,8 +9,9 @@ import jdk.jfr.Threshold;
 
 /**
  * JFR event {@code io.lockfabric.Hold}: one lock held, its duration from the grant to the end of the
- * release. Begun and committed on the endpoint's thread, only while a recording enables it, and
- * only if the hold lasted at least the threshold (default 10 ms, as {@link AcquireEvent}'s).
+ * release. Begun on the thread that acquired and committed on the one that released, only while a
+ * recording enables it, and only if the hold lasted at least the threshold (default 10 ms, as
+ * {@link AcquireEvent}'s).
  */
 @Name(HoldEvent.NAME)
 @Label("Lock Hold")

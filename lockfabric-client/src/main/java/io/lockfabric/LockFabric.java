@@ -45,19 +45,27 @@ import java.util.concurrent.TimeUnit;
  * in virtual time, inside {@code Fabric.spawn}, and is not served by this API.
  *
  * <p><b>The pool.</b> Any number of application threads, virtual threads included, share a bounded
- * pool of endpoints ({@link Builder#poolSize}), each run by one client thread of the fabric. A
- * request keeps its endpoint (and that endpoint's lock client for the space) from the acquisition
- * to the release, as handover protocols require; so the pool's size bounds the locks this process
- * waits for or holds at once. When every endpoint is busy, requests wait in one FIFO queue, parked:
- * a thread that holds as many locks as the pool has endpoints and asks for one more waits for ever.
- * Default size: {@link #DEFAULT_IN_PROCESS_POOL_SIZE} on an in-process fabric (its waits spin and
- * yield on this machine's cores: more endpoints than that would only take turns on the CPUs), and
+ * pool of endpoints ({@link Builder#poolSize}), made when the fabric opens. The pool is a fair
+ * free-list, not threads: a request checks an endpoint out, and the protocol runs on the caller's
+ * own thread. A request keeps its endpoint (and that endpoint's lock client for the space) from the
+ * acquisition to the release, as handover protocols require; so the pool's size bounds the locks
+ * this process waits for or holds at once. When every endpoint is out, requests wait in one FIFO
+ * queue, parked (or, asynchronous ones, as a callback without a thread): a thread that holds as
+ * many locks as the pool has endpoints and asks for one more waits for ever. Default size:
+ * {@link #DEFAULT_IN_PROCESS_POOL_SIZE} on an in-process fabric (its waits spin and yield on this
+ * machine's cores: more endpoints than that would only take turns on the CPUs), and
  * {@link #DEFAULT_REMOTE_POOL_SIZE} on a remote one (each endpoint is one TCP connection; waits
  * there are mostly round trips, so more requests in flight hide them).
  *
- * <p><b>Threads.</b> Besides the pool's threads, one daemon scheduler thread watches leases and
- * releases holds whose lease time is up; completions of {@code acquireAsync} run on a short-lived
- * virtual thread each, at most one per endpoint at a time.
+ * <p><b>Threads.</b> {@code acquire}, {@code Lock.lock()} and range {@code acquire} run the
+ * protocol's acquisition on the calling thread, and {@link Held#close()} runs the release on the
+ * closing thread: no thread hand-off. An interrupt of that thread never cuts an acquisition short
+ * (the protocol's waits ignore it until the lock is granted; the interrupt status is then set
+ * again). Requests the caller may give up on ({@code tryAcquire} with a wait, {@code tryLock},
+ * {@code lockInterruptibly}, {@code acquireAsync}) queue for an endpoint without a thread, and a
+ * virtual thread runs the acquisition once they have one; a caller that gives up abandons the
+ * request, which is released at once when granted. One daemon scheduler thread watches leases;
+ * auto-releases run on a virtual thread each.
  *
  * <p>Thread-safe. Closing releases every hold still open and closes the fabric.
  */

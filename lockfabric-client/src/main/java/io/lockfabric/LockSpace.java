@@ -28,9 +28,11 @@ import java.util.function.Consumer;
  * {@link LockFabric}: a request keeps one endpoint from its acquisition to its release.
  *
  * <p><b>Giving up.</b> A request whose caller gives up (a timeout, an interrupt, a cancelled
- * future) is abandoned, never cut short: the protocol's acquisition goes on on its endpoint (a
- * queue lock cannot leave its queue half-way), and when it is granted it is released at once. The
- * caller returns immediately and nothing stays held.
+ * future) is abandoned, never cut short: the protocol's acquisition goes on on its endpoint, on a
+ * virtual thread (a queue lock cannot leave its queue half-way), and when it is granted it is
+ * released at once. The caller returns immediately and nothing stays held. The methods that cannot
+ * give up ({@link #acquire}, {@code Lock.lock()}) run the protocol on the calling thread, which an
+ * interrupt does not stop: the lock is granted and the thread's interrupt status set again.
  *
  * <p>Thread-safe.
  */
@@ -133,8 +135,8 @@ public interface LockSpace {
      * Queues a request for {@code key} in {@code mode} and returns at once; the future completes
      * with the hold when granted, or exceptionally with a {@link LockFabricException}. No thread
      * waits for it until it has an endpoint. Cancelling the future (or completing it yourself)
-     * abandons the request. Dependent stages run on a virtual thread made for the completion, never
-     * on the pool's threads, so they may block (and close the hold).
+     * abandons the request. Dependent stages run on the virtual thread that acquired, so they may
+     * block (and close the hold: the release then runs there).
      */
     CompletableFuture<Held> acquireAsync(String key, Mode mode);
 
