@@ -64,7 +64,8 @@ import java.util.concurrent.TimeUnit;
  * again). Requests the caller may give up on ({@code tryAcquire} with a wait, {@code tryLock},
  * {@code lockInterruptibly}, {@code acquireAsync}) queue for an endpoint without a thread, and a
  * virtual thread runs the acquisition once they have one; a caller that gives up abandons the
- * request, which is released at once when granted. One daemon scheduler thread watches leases;
+ * request, which is released at once when granted. One daemon scheduler thread watches leases
+ * (one timer for all holds, armed for the next lease to run out);
  * auto-releases run on a virtual thread each.
  *
  * <p>Thread-safe. Closing releases every hold still open and closes the fabric.
@@ -114,6 +115,8 @@ public final class LockFabric implements AutoCloseable {
     private final long slowAcquireNs;
     private final Map<String, SpaceEntry> spaces = new HashMap<>();
     private final Set<PooledHold> live = ConcurrentHashMap.newKeySet();
+    /** When the armed lease sweep runs ({@link System#nanoTime}), {@link Long#MAX_VALUE} if none is armed. */
+    private final java.util.concurrent.atomic.AtomicLong sweepAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
     private volatile boolean closed;
 
     /** An open space and the options it was opened with. */
@@ -322,6 +325,41 @@ public final class LockFabric implements AutoCloseable {
 
     void untrack(PooledHold h) {
         live.remove(h);
+    }
+
+    /**
+     * Makes sure the lease sweep runs within {@code delayNs}: one timer for all holds, armed only
+     * when a lease would run out before the sweep already armed (under load, a read of one field).
+     */
+    void watchLease(long delayNs) {
+        long at = System.nanoTime() + delayNs;
+        long armed = sweepAt.get();
+        while (at < armed) {
+            if (sweepAt.compareAndSet(armed, at)) {
+                try {
+                    scheduler.schedule(this::sweepLeases, delayNs, TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // closing: its holds are released without a loss being reported
+                }
+                return;
+            }
+            armed = sweepAt.get();
+        }
+    }
+
+    /** Reports the holds whose lease ran out, and arms the sweep for the next lease to run out. */
+    private void sweepLeases() {
+        sweepAt.set(Long.MAX_VALUE);
+        long next = Long.MAX_VALUE;
+        for (PooledHold h : live) {
+            long left = h.checkLease();
+            if (left >= 0 && left < next) {
+                next = left;
+            }
+        }
+        if (next != Long.MAX_VALUE && !closed) {
+            watchLease(next);
+        }
     }
 
     ScheduledFuture<?> schedule(Runnable r, long delayNs) {

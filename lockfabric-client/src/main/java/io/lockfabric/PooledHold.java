@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * released at once and the endpoint checked in. The hold keeps its endpoint until {@link #close},
  * which releases on the closing thread (any thread, once) and checks the endpoint in.
  *
- * <p>A hold is lost once, whichever comes first: its lease runs out ({@link #checkLease}, on the
- * scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, on a fabric thread).
+ * <p>A hold is lost once, whichever comes first: its lease runs out ({@link #checkLease}, called by
+ * the {@link LockFabric}'s lease sweep on the scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, on a fabric thread).
  * A hold lost to its memory node frees its endpoint at once (on a virtual thread: the release
  * cannot reach the server, and the lock went with it); closing it later does nothing. A request
  * still acquiring then fails with a {@link FabricUnreachableException}: its protocol code is
@@ -54,7 +54,6 @@ final class PooledHold implements Held {
     private volatile FabricException serverLost;
     /** The request's JFR event, begun at submission; null unless a recording enables it. */
     private final AcquireEvent acquireEvent;
-    private volatile ScheduledFuture<?> leaseWatch;
     private volatile ScheduledFuture<?> autoRelease;
 
     PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpointOrSlot) {
@@ -160,10 +159,10 @@ final class PooledHold implements Held {
         space.delivered(this); // before complete(): dependent stages run inside it and may read the stats
         if (granted.complete(this)) {
             if (leaseNs > 0 && leaseNs != Long.MAX_VALUE) {
-                schedule(true, leaseNs);
+                space.fabric.watchLease(leaseNs);
             }
             if (autoReleaseNs > 0) {
-                schedule(false, autoReleaseNs);
+                scheduleAutoRelease(autoReleaseNs);
             }
             if (closed.get()) {
                 cancelTimers();
@@ -176,13 +175,10 @@ final class PooledHold implements Held {
         }
     }
 
-    private void schedule(boolean lease, long delayNs) {
+    private void scheduleAutoRelease(long delayNs) {
         try {
-            if (lease) {
-                leaseWatch = space.schedule(this::checkLease, delayNs);
-            } else {
-                autoRelease = space.schedule(() -> Thread.ofVirtual().name("lockfabric-release").start(this::releaseInBackground), delayNs);
-            }
+            autoRelease = space.schedule(() -> Thread.ofVirtual().name("lockfabric-release").start(this::releaseInBackground),
+                    delayNs);
         } catch (RejectedExecutionException closing) {
             // the LockFabric is closing: it releases its holds itself
         }
@@ -271,16 +267,23 @@ final class PooledHold implements Held {
         }
     }
 
-    private void checkLease() {
-        if (closed.get()) {
-            return;
+    /**
+     * For the lease sweep: reports the loss if the lease of this open hold has run out (once), and
+     * returns how long it has left; {@code -1} if there is nothing to watch (no lease, not delivered,
+     * closed or lost).
+     */
+    long checkLease() {
+        if (leaseNs <= 0 || leaseNs == Long.MAX_VALUE || !isOpen() || lost.get()) {
+            return -1;
         }
         long left = leaseNs - (clock.nanoTime() - grantNs);
         if (left > 0) {
-            schedule(true, left);
-        } else if (lost.compareAndSet(false, true)) {
+            return left;
+        }
+        if (lost.compareAndSet(false, true)) {
             space.lost(this, "lease", clock.nanoTime() - grantNs);
         }
+        return -1;
     }
 
     /** Releases without reporting a failure (the auto-release, the fabric's close), on the calling thread. */
@@ -301,10 +304,6 @@ final class PooledHold implements Held {
     }
 
     private void cancelTimers() {
-        ScheduledFuture<?> w = leaseWatch;
-        if (w != null) {
-            w.cancel(false);
-        }
         ScheduledFuture<?> a = autoRelease;
         if (a != null) {
             a.cancel(false);
