@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code await}, a clock's sleep, an idle strategy, a verb) gives up with
  * {@link WaitInterruptedException} when the client's thread is interrupted, clears the interrupt,
  * and a verb of an interrupted thread is not carried out. A client blocked for ever in a wait ends
- * within moments of {@link ClientThread#interrupt()}, and its thread is a daemon.
+ * within moments of {@link ClientThread#interrupt()}, and its thread is a daemon. Under
+ * {@link WaitInterruptedException#deferringInterrupts} every wait and verb goes on however often the
+ * thread is interrupted, unless the runner cuts it short ({@code deferringInterruptsUnless}).
  */
 @Tag("contract")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -137,6 +139,55 @@ public abstract class InterruptibleWaitContractTest {
         assertEquals(null, thrown.get(), "nothing gave up");
         assertEquals(7L, word.get(), "the WRITE was carried out and the READ returned it");
         assertEquals(Boolean.TRUE, interruptedAfter.get(), "the interrupt is set again once the body is done");
+    }
+
+    @Test
+    void verbsUnderDeferredInterruptsAllCompleteWhileTheThreadIsInterruptedAgainAndAgain() {
+        QueuePair qp = endpoint.queuePair(table.memoryNode());
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Long> word = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        ClientThread client = fabric.spawn("deferring-client", () -> {
+            try {
+                word.set(WaitInterruptedException.deferringInterrupts(() -> {
+                    for (int i = 0; i < 2_000; i++) {
+                        qp.faa(table.address(), 1); // a verb waiting for its reply when an interrupt comes
+                    }
+                    return qp.read8(table.address());
+                }));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+            done.set(true);
+            Thread.interrupted();
+        });
+        long deadline = System.nanoTime() + END_WITHIN_NS;
+        while (!done.get() && System.nanoTime() < deadline) {
+            client.interrupt();
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+        }
+        assertTrue(client.join(END_WITHIN_NS), "a verb under deferred interrupts stopped waiting for its reply");
+        assertEquals(null, thrown.get(), "nothing gave up");
+        assertEquals(2_000L, word.get(), "every FAA was carried out once");
+    }
+
+    @Test
+    void deferredInterruptsThatTheRunnerCutsShortEndTheWait() {
+        java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        ClientThread client = fabric.spawn("cut-short-client", () -> {
+            try {
+                WaitInterruptedException.deferringInterruptsUnless(cut::get, () -> endpoint.mailbox().await(Long.MAX_VALUE));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        client.interrupt(); // deferred: the wait goes on
+        assertFalse(client.join(TimeUnit.MILLISECONDS.toNanos(200)), "a deferred interrupt ended the wait");
+        cut.set(true);
+        client.interrupt();
+        assertTrue(client.join(END_WITHIN_NS), "the runner's interrupt did not end the wait");
+        assertInstanceOf(WaitInterruptedException.class, thrown.get());
     }
 
     @Test
