@@ -1,6 +1,6 @@
 package io.lockfabric;
 
-import io.lockfabric.net.TcpMemoryNode;
+import java.io.IOException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The client API's contract on the tcp fabric, against a memory node in this JVM. */
+/** The client API's contract on the tcp fabric, against a memory node in a process of its own. */
 class TcpLockSpaceTest extends LockSpaceContractTest {
-    private static TcpMemoryNode server;
+    private static JavaProcess server;
+    private static String uri;
 
     @BeforeAll
-    static void startServer() {
-        java.util.logging.Logger.getLogger(TcpMemoryNode.class.getName()).setLevel(java.util.logging.Level.WARNING);
-        server = TcpMemoryNode.builder().port(0).capacityBytes(64L << 20).start();
+    static void startServer() throws IOException {
+        server = JavaProcess.memoryNode();
+        uri = server.awaitMark(1);
     }
 
     @AfterAll
@@ -26,7 +27,7 @@ class TcpLockSpaceTest extends LockSpaceContractTest {
 
     @Override
     String address() {
-        return server.uri();
+        return uri;
     }
 
     @Test
