@@ -54,10 +54,11 @@ final class PointSpace extends SpaceCore implements LockSpace {
     private final ConcurrentHashMap<Owner, Ownership> owned = new ConcurrentHashMap<>();
 
     PointSpace(LockFabric fabric, String name, LockProtocol protocol, LockOptions lockOptions, long slots) {
-        super(fabric, name, protocol.name(), protocol.failureModel(lockOptions.onUnlessBound(fabric.timing())));
+        // bound once to the fabric's timing: the failure model's lease depends on it, and open() gets the same
+        LockOptions bound = lockOptions.onUnlessBound(fabric.timing());
+        super(fabric, name, protocol.name(), protocol.failureModel(bound));
         this.protocol = protocol;
-        // bound here, not left to open(): CitronProtocol.open does not bind them (its waits would stay RDMA's)
-        this.lockOptions = lockOptions.onUnlessBound(fabric.timing());
+        this.lockOptions = bound;
         this.slots = slots;
         this.tableName = "lockspace/" + name;
     }
