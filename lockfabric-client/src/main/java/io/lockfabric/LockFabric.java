@@ -1,6 +1,7 @@
 package io.lockfabric;
 
 import io.lockfabric.client.EndpointPool;
+import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.fabric.FabricException;
@@ -19,10 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,8 +40,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Fabrics.</b> {@link #open} takes a fabric address as {@code Fabrics.open} does:
  * {@code local} (the memory node in this JVM: locks among this process's threads) or
  * {@code tcp://host:port} (a {@code lockfabric serve} memory node: every process that opens a space
- * of the same name on it contends for the same locks). The simulator ({@code sim}) runs its clients
- * in virtual time, inside {@code Fabric.spawn}, and is not served by this API.
+ * of the same name on it contends for the same locks). The simulator runs its clients in virtual
+ * time, inside {@code Fabric.spawn}: {@link #builder(Fabric)} runs the API on a simulated fabric the
+ * caller configured, its processes being the application's threads.
  *
  * <p><b>The pool.</b> Any number of application threads, virtual threads included, share a bounded
  * pool of endpoints ({@link Builder#poolSize}), made when the fabric opens. The pool is a fair
@@ -64,9 +64,10 @@ import java.util.concurrent.TimeUnit;
  * again). Requests the caller may give up on ({@code tryAcquire} with a wait, {@code tryLock},
  * {@code lockInterruptibly}, {@code acquireAsync}) queue for an endpoint without a thread, and a
  * virtual thread runs the acquisition once they have one; a caller that gives up abandons the
- * request, which is released at once when granted. One daemon scheduler thread watches leases
+ * request, which is released at once when granted. One daemon timer thread watches leases
  * (one timer for all holds, armed for the next lease to run out); auto-releases run on a virtual
- * thread each. What the API costs over the lock SPI ({@code lockfabric api-bench}, 16 threads,
+ * thread each. All of these waits, timers and tasks go through the fabric's {@code ClientRuntime},
+ * which on the simulator makes them simulated processes and waits in virtual time. What the API costs over the lock SPI ({@code lockfabric api-bench}, 16 threads,
  * 1000 keys, Zipf 0.99, on a shared 2-core machine): about 1 us per lock, so 0.76 of the SPI's
  * rate on local (dslr) and 0.90 (within the noise) on tcp (declock-tf); the README's "What the API
  * costs" has the rounds.
@@ -112,38 +113,37 @@ public final class LockFabric implements AutoCloseable {
 
     private final String address;
     private final Fabric fabric;
+    private final boolean ownsFabric;
+    private final ClientRuntime runtime;
     private final EndpointPool pool;
-    private final ScheduledThreadPoolExecutor scheduler;
+    private final ClientRuntime.Timers timers;
     private final long tryLockGraceNs;
     private final long slowAcquireNs;
     private final Map<String, SpaceEntry> spaces = new HashMap<>();
-    private final Set<PooledHold> live = ConcurrentHashMap.newKeySet();
-    /** When the armed lease sweep runs ({@link System#nanoTime}), {@link Long#MAX_VALUE} if none is armed. */
+    /** The requests not ended yet, by their sequence number (so that a sweep visits them in a stable order). */
+    private final Map<Long, PooledHold> live = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
+    /** When the armed lease sweep runs ({@link ClientRuntime#nanoTime}), {@link Long#MAX_VALUE} if none is armed. */
     private final java.util.concurrent.atomic.AtomicLong sweepAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
     private volatile boolean closed;
 
-    /** An open space and the options it was opened with. */
-    private record SpaceEntry(SpaceCore space, SpaceOptions options, boolean range) {
+    /** A space, open or being opened, and the options it is opened with. */
+    private record SpaceEntry(CompletableFuture<SpaceCore> space, SpaceOptions options, boolean range) {
     }
 
-    private LockFabric(Builder b, Fabric fabric) {
+    private LockFabric(Builder b, Fabric fabric, boolean ownsFabric) {
         this.address = b.address;
         this.fabric = fabric;
+        this.ownsFabric = ownsFabric;
+        this.runtime = fabric.clientRuntime();
         FabricTiming timing = fabric.timing();
         this.tryLockGraceNs = b.tryLockGraceNs > 0 ? b.tryLockGraceNs
                 : Math.max(MIN_TRY_LOCK_GRACE_NS, timing.scaled(50 * FabricTiming.RDMA.roundTripNs(), 1));
         this.slowAcquireNs = 4 * timing.roundTripNs();
         int size = b.poolSize > 0 ? b.poolSize
                 : fabric.isInProcess() ? DEFAULT_IN_PROCESS_POOL_SIZE : DEFAULT_REMOTE_POOL_SIZE;
-        this.scheduler = new ScheduledThreadPoolExecutor(1,
-                r -> Thread.ofPlatform().name("lockfabric-leases").daemon(true).unstarted(r));
-        scheduler.setRemoveOnCancelPolicy(true);
-        try {
-            this.pool = new EndpointPool(fabric, size);
-        } catch (RuntimeException e) {
-            scheduler.shutdownNow();
-            throw e;
-        }
+        this.pool = new EndpointPool(fabric, size);
+        this.timers = runtime.newTimers("lockfabric-leases");
     }
 
     /**
@@ -158,7 +158,22 @@ public final class LockFabric implements AutoCloseable {
 
     /** A builder for the fabric at {@code address}, to set the pool's size and the try-lock grace. */
     public static Builder builder(String address) {
-        return new Builder(Objects.requireNonNull(address, "address"));
+        return new Builder(Objects.requireNonNull(address, "address"), null);
+    }
+
+    /**
+     * A builder over a fabric the caller has opened and keeps: closing the {@code LockFabric} does
+     * not close it. This is how the client API runs on the simulator, whose fabric a test configures
+     * (topology, faults, seed) and whose simulated processes ({@code Fabric.spawn}) are the
+     * application's threads: every wait of the API is then a wait in virtual time, and a run is a
+     * function of its seed. There, open spaces outside the simulation or inside a process, call the
+     * API inside processes, and compose the futures of {@code acquireAsync} rather than block on
+     * them (a thread blocked in {@code get} would stop the simulation); {@code Thread.interrupt} does
+     * not reach a simulated process's waits.
+     */
+    public static Builder builder(Fabric fabric) {
+        Objects.requireNonNull(fabric, "fabric");
+        return new Builder(fabric.name(), fabric);
     }
 
     /** The address opened. */
@@ -226,20 +241,60 @@ public final class LockFabric implements AutoCloseable {
 
     private SpaceCore open(String name, SpaceOptions resolved, boolean range, java.util.function.Supplier<SpaceCore> make) {
         String id = (range ? "range:" : "lock:") + name;
+        SpaceEntry e;
+        boolean mine = false;
         synchronized (spaces) {
             checkOpen();
-            SpaceEntry e = spaces.get(id);
-            if (e != null) {
-                if (!e.options().equals(resolved)) {
-                    throw new SpaceMismatchException((range ? "range" : "lock") + " space '" + name + "' is open with "
-                            + e.options() + ", not " + resolved, null);
-                }
-                return e.space();
+            e = spaces.get(id);
+            if (e == null) {
+                e = new SpaceEntry(new CompletableFuture<>(), resolved, range);
+                spaces.put(id, e);
+                mine = true;
             }
-            SpaceCore space = make.get();
-            space.openNow();
-            spaces.put(id, new SpaceEntry(space, resolved, range));
-            return space;
+        }
+        if (!e.options().equals(resolved)) {
+            throw new SpaceMismatchException((range ? "range" : "lock") + " space '" + name + "' is open with "
+                    + e.options() + ", not " + resolved, null);
+        }
+        if (mine) {
+            // opened outside the monitor: opening takes round trips, and on the simulator it blocks in virtual time
+            try {
+                SpaceCore space = make.get();
+                space.openNow();
+                e.space().complete(space);
+            } catch (RuntimeException | Error failure) {
+                synchronized (spaces) {
+                    spaces.remove(id, e);
+                }
+                e.space().completeExceptionally(failure);
+                throw failure;
+            }
+        }
+        return awaitOpen(e.space());
+    }
+
+    /** The space another caller is opening, once it is open; its failure is this caller's too. */
+    private SpaceCore awaitOpen(CompletableFuture<SpaceCore> opening) {
+        boolean interrupted = false;
+        ClientRuntime.Parker parker = opening.isDone() ? null : runtime.parker();
+        if (parker != null) {
+            opening.whenComplete((s, e) -> parker.unpark());
+        }
+        try {
+            while (!opening.isDone()) {
+                parker.park();
+                interrupted |= Thread.interrupted();
+            }
+            return opening.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -270,6 +325,10 @@ public final class LockFabric implements AutoCloseable {
         return fabric.timing();
     }
 
+    ClientRuntime runtime() {
+        return runtime;
+    }
+
     long nowNs() {
         return fabric.observerNanoTime();
     }
@@ -289,7 +348,9 @@ public final class LockFabric implements AutoCloseable {
     /** Tracks a request until it ends, so that {@link #close} can end it. */
     void track(PooledHold h) {
         checkOpen();
-        live.add(h);
+        long seq = sequence.incrementAndGet();
+        h.sequence = seq;
+        live.put(seq, h);
     }
 
     /** An endpoint for the calling thread (parks for its turn, uninterruptibly). */
@@ -327,7 +388,7 @@ public final class LockFabric implements AutoCloseable {
     }
 
     void untrack(PooledHold h) {
-        live.remove(h);
+        live.remove(h.sequence, h);
     }
 
     /**
@@ -335,12 +396,12 @@ public final class LockFabric implements AutoCloseable {
      * when a lease would run out before the sweep already armed (under load, a read of one field).
      */
     void watchLease(long delayNs) {
-        long at = System.nanoTime() + delayNs;
+        long at = runtime.nanoTime() + delayNs;
         long armed = sweepAt.get();
         while (at < armed) {
             if (sweepAt.compareAndSet(armed, at)) {
                 try {
-                    scheduler.schedule(this::sweepLeases, delayNs, TimeUnit.NANOSECONDS);
+                    timers.schedule(this::sweepLeases, delayNs);
                 } catch (java.util.concurrent.RejectedExecutionException closing) {
                     // closing: its holds are released without a loss being reported
                 }
@@ -354,8 +415,11 @@ public final class LockFabric implements AutoCloseable {
     private void sweepLeases() {
         sweepAt.set(Long.MAX_VALUE);
         long next = Long.MAX_VALUE;
-        for (PooledHold h : live) {
-            long left = h.checkLease();
+        List<Long> order = new ArrayList<>(live.keySet());
+        order.sort(null); // the order of the reports is the order of the requests
+        for (Long seq : order) {
+            PooledHold h = live.get(seq);
+            long left = h == null ? -1 : h.checkLease();
             if (left >= 0 && left < next) {
                 next = left;
             }
@@ -365,8 +429,8 @@ public final class LockFabric implements AutoCloseable {
         }
     }
 
-    ScheduledFuture<?> schedule(Runnable r, long delayNs) {
-        return scheduler.schedule(r, delayNs, TimeUnit.NANOSECONDS);
+    ClientRuntime.Cancellable schedule(Runnable r, long delayNs) {
+        return timers.schedule(r, delayNs);
     }
 
     private void checkOpen() {
@@ -388,14 +452,16 @@ public final class LockFabric implements AutoCloseable {
             }
             closed = true;
         }
-        for (PooledHold h : List.copyOf(live)) {
+        for (PooledHold h : List.copyOf(new java.util.TreeMap<>(live).values())) {
             if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
-                Thread.ofVirtual().name("lockfabric-close").start(h::releaseInBackground);
+                runtime.start("lockfabric-close", h::releaseInBackground);
             }
         }
         pool.close();
-        scheduler.shutdownNow();
-        fabric.close();
+        timers.shutdown();
+        if (ownsFabric) {
+            fabric.close();
+        }
     }
 
     @Override
@@ -406,11 +472,14 @@ public final class LockFabric implements AutoCloseable {
     /** Options of a {@link LockFabric}. Not thread-safe. */
     public static final class Builder {
         private final String address;
+        /** The caller's fabric, or null to open {@link #address}. */
+        private final Fabric given;
         private int poolSize;
         private long tryLockGraceNs;
 
-        private Builder(String address) {
+        private Builder(String address, Fabric given) {
             this.address = address;
+            this.given = given;
         }
 
         /**
@@ -449,10 +518,13 @@ public final class LockFabric implements AutoCloseable {
          * @throws FabricUnreachableException if no memory node answers there
          */
         public LockFabric open() {
+            if (given != null) {
+                return new LockFabric(this, given, false);
+            }
             if (FabricAddress.parse(address).scheme().equals("sim")) {
-                throw new IllegalArgumentException("the client API needs a real-time fabric (local, tcp://host:port), not "
-                        + address + ": the simulator runs its clients in virtual time, inside Fabric.spawn; use the "
-                        + "fabric and lock SPIs there");
+                throw new IllegalArgumentException("LockFabric.open takes a fabric that runs in real time (local, "
+                        + "tcp://host:port), not " + address + ": the simulator runs its clients in virtual time, "
+                        + "inside Fabric.spawn; open the SimFabric yourself and pass it to LockFabric.builder(Fabric)");
             }
             Fabric fabric;
             try {
@@ -461,7 +533,7 @@ public final class LockFabric implements AutoCloseable {
                 throw new FabricUnreachableException(address, e);
             }
             try {
-                return new LockFabric(this, fabric);
+                return new LockFabric(this, fabric, true);
             } catch (FabricException e) {
                 fabric.close();
                 throw new FabricUnreachableException(address, e);

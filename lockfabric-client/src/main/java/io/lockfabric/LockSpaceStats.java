@@ -11,6 +11,10 @@ import io.lockfabric.lock.LockStats;
  *                           the lock (another request of this process on the same slot was in flight,
  *                           or the protocol's acquisition took longer than four round trips of the
  *                           fabric, the sign of a holder elsewhere)
+ * @param handovers          grants handed to this process's requests by the holder before them (a
+ *                           notification or handover message of the releaser: {@link LockStats#HANDOVERS})
+ *                           rather than taken from a free lock or by polling; 0 for protocols that do
+ *                           not hand over (cas, cas-rw, dslr, rpc and the range protocols)
  * @param abandoned          requests whose caller gave up (timed out, interrupted, cancelled) before
  *                           the grant; each was released as soon as it was granted
  * @param retries            the protocol's own retries ({@link LockStats#RETRIES}), summed over the
@@ -23,7 +27,7 @@ import io.lockfabric.lock.LockStats;
  * @param acquireWaitP99Ns   99th percentile of the same
  * @param protocolStats      the protocol's statistics, summed over the pool's clients of this space
  */
-public record LockSpaceStats(long acquisitions, long waits, long abandoned, long retries, long falseConflicts,
+public record LockSpaceStats(long acquisitions, long waits, long handovers, long abandoned, long retries, long falseConflicts,
                              long falseConflictSlots, long losses, long acquireWaitP50Ns, long acquireWaitP99Ns,
                              LockStats protocolStats) {
 }

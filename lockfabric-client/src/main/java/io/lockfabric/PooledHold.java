@@ -1,6 +1,7 @@
 package io.lockfabric;
 
 import io.lockfabric.client.EndpointPool;
+import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.lock.Grant;
@@ -8,7 +9,6 @@ import io.lockfabric.lock.Mode;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class PooledHold implements Held {
     final CompletableFuture<PooledHold> granted = new CompletableFuture<>();
+    /** The request's number among its {@link LockFabric}'s, set when it is tracked. */
+    long sequence;
     private final SpaceCore space;
     private final Request request;
     private final long autoReleaseNs;
@@ -54,7 +56,7 @@ final class PooledHold implements Held {
     private volatile FabricException serverLost;
     /** The request's JFR event, begun at submission; null unless a recording enables it. */
     private final AcquireEvent acquireEvent;
-    private volatile ScheduledFuture<?> autoRelease;
+    private volatile ClientRuntime.Cancellable autoRelease;
 
     PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpointOrSlot) {
         this.space = space;
@@ -177,7 +179,7 @@ final class PooledHold implements Held {
 
     private void scheduleAutoRelease(long delayNs) {
         try {
-            autoRelease = space.schedule(() -> Thread.ofVirtual().name("lockfabric-release").start(this::releaseInBackground),
+            autoRelease = space.schedule(() -> space.fabric.runtime().start("lockfabric-release", this::releaseInBackground),
                     delayNs);
         } catch (RejectedExecutionException closing) {
             // the LockFabric is closing: it releases its holds itself
@@ -262,7 +264,7 @@ final class PooledHold implements Held {
             cancelTimers();
             space.lost(this, "server", clock.nanoTime() - grantNs);
             if (!finished.get()) {
-                Thread.ofVirtual().name("lockfabric-lost").start(() -> release(false));
+                space.fabric.runtime().start("lockfabric-lost", () -> release(false));
             }
         }
     }
@@ -304,9 +306,9 @@ final class PooledHold implements Held {
     }
 
     private void cancelTimers() {
-        ScheduledFuture<?> a = autoRelease;
+        ClientRuntime.Cancellable a = autoRelease;
         if (a != null) {
-            a.cancel(false);
+            a.cancel();
         }
     }
 

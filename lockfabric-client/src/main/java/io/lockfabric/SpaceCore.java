@@ -1,6 +1,7 @@
 package io.lockfabric;
 
 import io.lockfabric.client.EndpointPool;
+import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.Grant;
@@ -23,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -177,8 +177,13 @@ abstract class SpaceCore {
      */
     PooledHold submit(Request r, long autoReleaseNs) {
         PooledHold h = newHold(r, autoReleaseNs);
+        h.granted.whenComplete((v, e) -> {
+            if (e instanceof CancellationException) { // a timeout, an interrupt, a cancelled future
+                abandoned.increment();
+            }
+        });
         try {
-            fabric.checkoutAsync(w -> Thread.ofVirtual().name("lockfabric-acquire").start(() -> h.acquireOn(fabric.ready(w))),
+            fabric.checkoutAsync(w -> fabric.runtime().start("lockfabric-acquire", () -> h.acquireOn(fabric.ready(w))),
                     why -> {
                         h.granted.completeExceptionally(new LockFabricException("request for " + r.key() + " in space "
                                 + name + " dropped: " + why.getMessage(), why));
@@ -197,11 +202,13 @@ abstract class SpaceCore {
         try {
             while (true) {
                 try {
-                    return h.granted.get();
+                    return get(h.granted, -1);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     throw unwrap(e.getCause());
+                } catch (TimeoutException unbounded) {
+                    throw new AssertionError("a wait without a bound timed out", unbounded);
                 }
             }
         } finally {
@@ -217,7 +224,7 @@ abstract class SpaceCore {
      */
     PooledHold await(PooledHold h, long timeoutNs) throws InterruptedException {
         try {
-            return timeoutNs < 0 ? h.granted.get() : h.granted.get(timeoutNs, TimeUnit.NANOSECONDS);
+            return get(h.granted, timeoutNs);
         } catch (InterruptedException e) {
             PooledHold got = abandon(h);
             if (got != null) {
@@ -228,7 +235,41 @@ abstract class SpaceCore {
             return abandon(h);
         } catch (ExecutionException e) {
             throw unwrap(e.getCause());
+        } catch (RuntimeException cannotWait) { // on the simulator, outside a simulated process
+            PooledHold got = abandon(h);
+            if (got != null) {
+                got.close();
+            }
+            throw cannotWait;
         }
+    }
+
+    /**
+     * {@code f.get}, bounded by {@code timeoutNs} unless it is negative. In virtual time (the
+     * simulator) the caller parks through the fabric's runtime, which passes the simulation on; a
+     * thread blocked in {@code get} would stop it.
+     */
+    private <T> T get(CompletableFuture<T> f, long timeoutNs)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ClientRuntime runtime = fabric.runtime();
+        if (!runtime.virtualTime() || f.isDone()) {
+            return timeoutNs < 0 ? f.get() : f.get(timeoutNs, TimeUnit.NANOSECONDS);
+        }
+        ClientRuntime.Parker parker = runtime.parker();
+        f.whenComplete((v, e) -> parker.unpark());
+        long deadline = timeoutNs < 0 ? 0 : runtime.nanoTime() + timeoutNs;
+        while (!f.isDone()) {
+            if (timeoutNs < 0) {
+                parker.park();
+            } else {
+                long left = deadline - runtime.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException();
+                }
+                parker.parkNanos(left);
+            }
+        }
+        return f.get();
     }
 
     /** {@link #await} for the methods that throw {@link LockInterruptedException} instead. */
@@ -244,8 +285,7 @@ abstract class SpaceCore {
     /** Gives up on a request: null, or the hold if it was granted before giving up took. */
     private PooledHold abandon(PooledHold h) {
         if (h.granted.cancel(false)) {
-            abandoned.increment();
-            return null;
+            return null; // counted by the hook of submit
         }
         try {
             return h.granted.getNow(null);
@@ -293,7 +333,7 @@ abstract class SpaceCore {
         return failureModel.recoversFromCrash() && failureModel.leases(granted) ? failureModel.leaseNs() : 0;
     }
 
-    ScheduledFuture<?> schedule(Runnable r, long delayNs) {
+    ClientRuntime.Cancellable schedule(Runnable r, long delayNs) {
         return fabric.schedule(r, delayNs);
     }
 
@@ -398,7 +438,8 @@ abstract class SpaceCore {
             p50 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(50);
             p99 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(99);
         }
-        return new LockSpaceStats(acquisitions.sum(), waits.sum(), abandoned.sum(), protocolStats.retries(),
+        return new LockSpaceStats(acquisitions.sum(), waits.sum(), protocolStats.counter(LockStats.HANDOVERS), abandoned.sum(),
+                protocolStats.retries(),
                 falseConflicts.sum(), falseConflictSlots.size(), losses.sum(), p50, p99, protocolStats);
     }
 }

@@ -1,5 +1,6 @@
 package io.lockfabric.client;
 
+import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
@@ -11,7 +12,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -105,6 +105,7 @@ public final class EndpointPool implements AutoCloseable {
             synchronized (this) {
                 inProtocol = Thread.currentThread();
             }
+            endpoint.adopt();
             try {
                 return WaitInterruptedException.deferringInterruptsUnless(
                         () -> lost != null || pool.forced, body);
@@ -176,14 +177,14 @@ public final class EndpointPool implements AutoCloseable {
 
     /** A request waiting for an endpoint: a parked thread or a callback. */
     private static final class Waiter {
-        final Thread thread;
+        final ClientRuntime.Parker parker;
         final Consumer<Worker> granted;
         final Consumer<RuntimeException> failed;
         volatile Worker worker;
         volatile RuntimeException failure;
 
-        Waiter(Thread thread, Consumer<Worker> granted, Consumer<RuntimeException> failed) {
-            this.thread = thread;
+        Waiter(ClientRuntime.Parker parker, Consumer<Worker> granted, Consumer<RuntimeException> failed) {
+            this.parker = parker;
             this.granted = granted;
             this.failed = failed;
         }
@@ -242,11 +243,11 @@ public final class EndpointPool implements AutoCloseable {
                 freeHint = free.size();
                 return ready(w);
             }
-            me = new Waiter(Thread.currentThread(), null, null);
+            me = new Waiter(fabric.clientRuntime().parker(), null, null);
             waiters.add(me);
         }
         while (me.worker == null && me.failure == null) {
-            LockSupport.park(this);
+            me.parker.park();
         }
         if (me.failure != null) {
             throw me.failure;
@@ -306,9 +307,9 @@ public final class EndpointPool implements AutoCloseable {
                 return;
             }
         }
-        if (next.thread != null) {
+        if (next.parker != null) {
             next.worker = w;
-            LockSupport.unpark(next.thread);
+            next.parker.unpark();
         } else {
             next.granted.accept(w);
         }
@@ -341,14 +342,15 @@ public final class EndpointPool implements AutoCloseable {
         }
         RuntimeException why = new IllegalStateException("the endpoint pool was closed");
         for (Waiter w : left) {
-            if (w.thread != null) {
+            if (w.parker != null) {
                 w.failure = why;
-                LockSupport.unpark(w.thread);
+                w.parker.unpark();
             } else {
                 w.failed.accept(why);
             }
         }
-        if (!awaitAllIn(graceNs)) {
+        // in virtual time (the simulator) nothing runs while the closer waits: it takes what is in
+        if (!fabric.clientRuntime().virtualTime() && !awaitAllIn(graceNs)) {
             forced = true;
             for (Worker w : all) {
                 w.interruptProtocol();

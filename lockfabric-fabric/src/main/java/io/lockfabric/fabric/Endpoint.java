@@ -70,6 +70,16 @@ public interface Endpoint extends AutoCloseable {
     default void onMemoryNodeLost(Consumer<? super FabricException> listener) {
     }
 
+    /**
+     * The calling thread of control takes this endpoint over, between two uses, from the one that
+     * used it before: the client API's pool hands its endpoints from one application thread to the
+     * next. Default: nothing, for fabrics whose endpoints serve whichever thread calls them. The
+     * simulator binds an endpoint to the process that uses it (its crash kills the endpoint); this
+     * binds it to the calling process instead, unless the endpoint is already dead.
+     */
+    default void adopt() {
+    }
+
     /** Detaches the endpoint: later sends to it fail as to a dead peer. */
     @Override
     void close();

@@ -46,6 +46,14 @@ public interface Fabric extends AutoCloseable {
         return FabricTiming.RDMA;
     }
 
+    /**
+     * How code above the protocols (the client API) parks, times and starts its own work here.
+     * Default: {@link ClientRuntime#REAL_TIME}; the simulator runs it in virtual time.
+     */
+    default ClientRuntime clientRuntime() {
+        return ClientRuntime.REAL_TIME;
+    }
+
     /** Whether all endpoints live in this JVM and may share Java objects (the {@code juc} reference). */
     boolean isInProcess();
 

@@ -16,7 +16,7 @@ import java.util.function.LongBinaryOperator;
  * can report them without knowing the protocol: {@link #RETRIES} (atomics that failed and were
  * repeated, tickets undone), {@link #ABORTS} (acquisitions given up and restarted), {@link #RESETS}
  * (lock resets or recoveries the client took part in), and for protocols that have the notion
- * {@link #TIMING_ABORTS}, {@link #YIELDS} and {@link #ESCALATIONS}. A protocol's typed view of its
+ * {@link #TIMING_ABORTS}, {@link #YIELDS}, {@link #ESCALATIONS} and {@link #HANDOVERS}. A protocol's typed view of its
  * own statistics (ShiftLock's {@code LatencyBreakdown}, CITRON's {@code CitronProfile}) is built from
  * a snapshot in the protocol's package, so no caller needs the client's class.
  *
@@ -40,6 +40,12 @@ public final class LockStats {
     public static final String TIMING_ABORTS = "timing-aborts";
     /** Acquisitions that gave back the parts they held to break a possible deadlock, and restarted. */
     public static final String YIELDS = "yields";
+    /**
+     * Grants handed to this client by the holder before it (a notification or a handover message
+     * of the releaser), rather than taken by the client itself from a free lock or by polling;
+     * reported by the queue-based protocols (mcs, shiftlock, cql, declock-tf).
+     */
+    public static final String HANDOVERS = "handovers";
     /** Fine-grained lock parts given up for a coarser one (starvation avoidance). */
     public static final String ESCALATIONS = "escalations";
 

@@ -8,8 +8,9 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 
 /**
- * A simulated client endpoint. It is bound to the first simulated process that uses it; a crash
- * of that process kills the endpoint (sends to it fail, messages to it are lost).
+ * A simulated client endpoint. It is bound to the first simulated process that uses it (or to the
+ * one that {@linkplain #adopt adopts} it); a crash of that process kills the endpoint (sends to it
+ * fail, messages to it are lost).
  */
 final class SimEndpoint extends CountingEndpoint {
     private final SimFabric fabric;
@@ -55,6 +56,19 @@ final class SimEndpoint extends CountingEndpoint {
             throw new FabricException("endpoint " + id() + " is closed");
         }
         return p;
+    }
+
+    /**
+     * Binds the endpoint to the calling process, which takes it over between two uses (the client
+     * API's pool), unless it is dead: a crash of its owner killed it for good.
+     */
+    @Override
+    public void adopt() {
+        SimProcess p = fabric.simulation().current();
+        if (p == null || p == owner || owner != null && owner.crashed()) {
+            return;
+        }
+        owner = p;
     }
 
     SimProcess enterRequired(String what) {

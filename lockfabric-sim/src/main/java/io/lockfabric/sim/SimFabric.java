@@ -1,6 +1,7 @@
 package io.lockfabric.sim;
 
 import io.lockfabric.fabric.Attachments;
+import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
@@ -52,6 +53,7 @@ public final class SimFabric implements Fabric {
     /** Per simulated compute node: what its clients share. */
     private final Attachments[] computeNodes;
     private final Attachments attachments = new Attachments();
+    private final ClientRuntime clientRuntime = new SimClientRuntime(this);
     private final List<MemoryWatcher> watchers = new ArrayList<>();
     private final Map<EndpointId, SimEndpoint> endpoints = new HashMap<>();
     private final List<SimEndpoint> endpointList = new ArrayList<>();
@@ -363,6 +365,12 @@ public final class SimFabric implements Fabric {
     @Override
     public long observerNanoTime() {
         return sim.now();
+    }
+
+    /** Runs the client API in virtual time: its tasks and timers are simulated processes. */
+    @Override
+    public ClientRuntime clientRuntime() {
+        return clientRuntime;
     }
 
     @Override

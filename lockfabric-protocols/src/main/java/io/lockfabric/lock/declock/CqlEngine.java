@@ -177,6 +177,7 @@ final class CqlEngine {
     private long retries;
     private long aborts;
     private long resets;
+    private long handovers;
     private long takeovers;
     private long timeouts;
     private long presumedDead;
@@ -308,6 +309,7 @@ final class CqlEngine {
                     return null;
                 }
                 if (m != null) {
+                    handovers++;
                     return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b());
                 }
                 if (clock.nanoTime() - deadline >= 0) {
@@ -806,7 +808,8 @@ final class CqlEngine {
      */
     LockStats.Builder stats() {
         return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, aborts)
-                .counter(LockStats.RESETS, resets).counter(DecLockCounters.FORCED_RESETS, forcedResets)
+                .counter(LockStats.RESETS, resets).counter(LockStats.HANDOVERS, handovers)
+                .counter(DecLockCounters.FORCED_RESETS, forcedResets)
                 .counter(DecLockCounters.REFETCH_READS, refetchReads).counter(DecLockCounters.MEMBER_READS, memberReads)
                 .histogram(DecLockCounters.RESET_LATENCY_NS, ValueHistogram.of(resetLatenciesNs()));
     }

@@ -668,6 +668,7 @@ public final class DecLockClient implements LockClient {
     @Override
     public LockStats stats() {
         return engine.stats().add(LockStats.ABORTS, localAborts)
+                .add(LockStats.HANDOVERS, localHandovers)
                 .counter(DecLockCounters.LOCAL_HANDOVERS, localHandovers)
                 .counter(DecLockCounters.CQL_ACQUISITIONS, cqlAcquisitions)
                 .counter(DecLockCounters.DEAD_LOCALS, deadLocals).build();

@@ -47,6 +47,7 @@ final class McsClient implements LockClient {
     private final TableInbox inbox;
     private final long me;
     private long retries;
+    private long handovers;
 
     McsClient(Endpoint endpoint, Table table) {
         this.qp = endpoint.queuePair(table.memoryNode());
@@ -66,6 +67,7 @@ final class McsClient implements LockClient {
         }
         send(pred, McsLayout.SUCCESSOR, lockId, 0);
         Message handover = inbox.await(lockId, McsLayout.HANDOVER);
+        handovers++;
         return new McsGrant(lockId, handover.a(), count);
     }
 
@@ -105,7 +107,7 @@ final class McsClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, 0);
+        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.HANDOVERS, handovers).build();
     }
 
     private long address(long lockId) {

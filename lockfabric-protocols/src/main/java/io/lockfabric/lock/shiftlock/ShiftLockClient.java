@@ -164,6 +164,7 @@ final class ShiftLockClient implements LockClient {
 
     private long retries;
     private long aborts;
+    private long handovers;
     private long recoveries;
     private long leapsSeen;
     private long drops;
@@ -316,6 +317,7 @@ final class ShiftLockClient implements LockClient {
                 // announces: count the lease from no later than a lease after that update.
                 long latestStart = reasked ? satAdd(watch.writtenAfter(m.a()), timing.leaseNs()) : NEVER;
                 if (m.type() == ShiftLockMessages.HANDOVER) {
+                    handovers++;
                     return new ShiftLockGrant(lockId, Mode.EXCLUSIVE, m.a(), ShiftLockMessages.consWrt(m.b()), e, r0,
                             Math.min(emptyAt, latestStart));
                 }
@@ -652,7 +654,8 @@ final class ShiftLockClient implements LockClient {
     @Override
     public LockStats stats() {
         return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
-                .counter(LockStats.ABORTS, aborts).counter(LockStats.RESETS, recoveries)).build();
+                .counter(LockStats.ABORTS, aborts).counter(LockStats.RESETS, recoveries)
+                .counter(LockStats.HANDOVERS, handovers)).build();
     }
 
     /** Adds the time since {@code since} to {@code item} of {@code part}; returns now. */

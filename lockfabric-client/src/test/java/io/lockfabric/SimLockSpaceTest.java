@@ -1,0 +1,318 @@
+package io.lockfabric;
+
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabric;
+import io.lockfabric.sim.SimProcess;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The client API's contract on the simulator, where it applies: the application's threads are
+ * simulated processes ({@code Fabric.spawn}) and every wait of the API is a wait in virtual time
+ * ({@code LockFabric.builder(Fabric)}). Mutual exclusion through a pool much smaller than the number
+ * of threads, j.u.c ownership, timeouts, async requests, a run that is a function of its seed, and
+ * the case only the simulator can stage exactly: a holder stopped (a stop-the-world pause) past its
+ * lease is told, and its fencing token is older than the next holder's. Thread interrupts do not
+ * reach a simulated process's waits; the interrupt cases run on local and tcp
+ * ({@link LockSpaceContractTest}).
+ */
+@Tag("contract")
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SimLockSpaceTest {
+    private static SimFabric simulator(long seed) {
+        return new SimFabric(SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).seed(seed).build());
+    }
+
+    private static LockSpace space(LockFabric lf, String protocol, String lease) {
+        SpaceOptions.Builder o = SpaceOptions.builder().protocol(protocol).slots(64);
+        if (lease != null) {
+            o.option("lease-ns", lease);
+        }
+        return lf.lockSpace("s", o.build());
+    }
+
+    /** Application work in virtual time, inside a simulated process. */
+    private static void work(Fabric fabric, long nanos) {
+        fabric.clientRuntime().parker().parkNanos(nanos);
+    }
+
+    /** Spawns the bodies as simulated processes, runs the simulation until all end, and fails with the first failure. */
+    private static void runAll(SimFabric fabric, List<Runnable> bodies) {
+        List<ClientThread> threads = new ArrayList<>();
+        for (int i = 0; i < bodies.size(); i++) {
+            threads.add(fabric.spawn("app-" + i, bodies.get(i)));
+        }
+        for (ClientThread t : threads) {
+            t.join();
+        }
+        for (ClientThread t : threads) {
+            Throwable failure = ((SimProcess) t).failure();
+            if (failure != null) {
+                throw new AssertionError(t.name() + " failed", failure);
+            }
+        }
+    }
+
+    private static final class Counter {
+        long value; // deliberately unguarded, and read and written with simulated work in between
+    }
+
+    /** The end state of one counting run: the count, and what identifies the run. */
+    private record Run(long count, long virtualNs, long historyHash, LockSpaceStats stats) {
+    }
+
+    private static Run count(String protocol, long seed, int threads, int perThread, int pool) {
+        try (SimFabric fabric = simulator(seed);
+             LockFabric lf = LockFabric.builder(fabric).poolSize(pool).open()) {
+            LockSpace s = space(lf, protocol, null);
+            Counter c = new Counter();
+            List<Runnable> bodies = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                boolean useLock = t % 2 == 0;
+                bodies.add(() -> {
+                    Lock lock = s.lock("counter");
+                    for (int i = 0; i < perThread; i++) {
+                        if (useLock) {
+                            lock.lock();
+                        }
+                        try (Held _ = useLock ? null : s.acquire("counter")) {
+                            long v = c.value;
+                            work(fabric, 300);
+                            c.value = v + 1;
+                        } finally {
+                            if (useLock) {
+                                lock.unlock();
+                            }
+                        }
+                        work(fabric, 200);
+                    }
+                });
+            }
+            runAll(fabric, bodies);
+            return new Run(c.value, fabric.simulation().now(), fabric.simulation().historyHash(), s.stats());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"cas", "dslr", "shiftlock", "cql", "declock-tf", "mcs"})
+    void manyMoreProcessesThanEndpointsCountExactly(String protocol) {
+        Run r = count(protocol, 11, 24, 10, 3);
+        assertEquals(240, r.count());
+        assertEquals(240, r.stats().acquisitions(), r.stats().toString());
+        assertTrue(r.stats().waits() > 0, r.stats().toString());
+    }
+
+    @Test
+    void queueProtocolsCountTheirHandovers() {
+        assertTrue(count("mcs", 5, 12, 10, 4).stats().handovers() > 0, "mcs hands every contended grant over");
+        assertTrue(count("cql", 5, 12, 10, 4).stats().handovers() > 0, "cql notifies its queued waiters");
+        assertTrue(count("shiftlock", 5, 12, 10, 4).stats().handovers() > 0, "shiftlock hands over writer to writer");
+        assertTrue(count("declock-tf", 5, 12, 10, 4).stats().handovers() > 0, "declock hands over within a node");
+        assertEquals(0, count("cas", 5, 12, 10, 4).stats().handovers(), "cas has no queue to hand over in");
+    }
+
+    @Test
+    void aRunIsAFunctionOfItsSeed() {
+        Run a = count("declock-tf", 21, 12, 8, 3);
+        Run b = count("declock-tf", 21, 12, 8, 3);
+        Run c = count("declock-tf", 22, 12, 8, 3);
+        assertEquals(a.historyHash(), b.historyHash());
+        assertEquals(a.virtualNs(), b.virtualNs());
+        assertEquals(a.stats().acquireWaitP99Ns(), b.stats().acquireWaitP99Ns());
+        assertNotEquals(a.historyHash(), c.historyHash(), "another seed, another run");
+    }
+
+    @Test
+    void reentrantAndThreadOwned() {
+        try (SimFabric fabric = simulator(3); LockFabric lf = LockFabric.builder(fabric).poolSize(2).open()) {
+            LockSpace s = space(lf, "dslr", null);
+            Lock lock = s.lock("k");
+            long[] at = new long[2];
+            runAll(fabric, List.of(() -> {
+                lock.lock();
+                lock.lock(); // reentrant: no second endpoint (the pool has two), no deadlock
+                work(fabric, 3_000_000);
+                lock.unlock();
+                work(fabric, 3_000_000); // still held: one unlock of two
+                at[0] = fabric.simulation().now();
+                lock.unlock();
+            }, () -> {
+                work(fabric, 1_000_000);
+                assertThrows(IllegalMonitorStateException.class, lock::unlock, "not this process's lock");
+                assertFalse(lock.tryLock(), "held by the other process");
+                lock.lock();
+                at[1] = fabric.simulation().now();
+                lock.unlock();
+            }));
+            assertTrue(at[1] >= at[0], "granted after the owner's second unlock: " + at[1] + " < " + at[0]);
+        }
+    }
+
+    @Test
+    void aTryAcquireTimesOutInVirtualTimeAndAnotherWaitsLongEnough() {
+        try (SimFabric fabric = simulator(4); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, "cql", null);
+            long[] at = new long[4];
+            runAll(fabric, List.of(() -> {
+                try (Held _ = s.acquire("k")) {
+                    work(fabric, 20_000_000); // 20 ms
+                    at[0] = fabric.simulation().now();
+                }
+            }, () -> {
+                work(fabric, 100_000);
+                long from = fabric.simulation().now();
+                Optional<Held> none = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofMillis(5));
+                assertTrue(none.isEmpty());
+                at[1] = fabric.simulation().now() - from;
+                Optional<Held> some = s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofMillis(50));
+                assertTrue(some.isPresent());
+                at[2] = fabric.simulation().now();
+                some.get().close();
+            }));
+            assertTrue(at[1] >= 5_000_000 && at[1] < 6_000_000, "gave up after its 5 ms: " + at[1]);
+            assertTrue(at[2] >= at[0], "granted after the holder released");
+            assertEquals(1, s.stats().abandoned());
+        }
+    }
+
+    @Test
+    void anAsyncRequestCompletesWhenTheHolderReleasesWithoutAThreadOfItsOwn() {
+        try (SimFabric fabric = simulator(5); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, "declock-tf", null);
+            long[] at = new long[3];
+            runAll(fabric, List.of(() -> {
+                try (Held _ = s.acquire("k")) {
+                    work(fabric, 2_000_000);
+                    at[0] = fabric.simulation().now();
+                }
+            }, () -> {
+                work(fabric, 10_000);
+                CompletableFuture<Held> f = s.acquireAsync("k", Mode.EXCLUSIVE);
+                CompletableFuture<Long> closed = f.thenApply(h -> {
+                    at[1] = fabric.simulation().now();
+                    h.close();
+                    return h.fencingToken();
+                });
+                CompletableFuture<Held> cancelled = s.acquireAsync("k", Mode.SHARED);
+                assertTrue(cancelled.cancel(false), "given up while it waits");
+                while (!closed.isDone()) {
+                    work(fabric, 100_000);
+                }
+                at[2] = 1;
+            }));
+            assertTrue(at[1] >= at[0], "granted after the release");
+            assertEquals(1, at[2]);
+            assertEquals(1, s.stats().abandoned());
+            assertEquals(2, s.stats().acquisitions());
+        }
+    }
+
+    /**
+     * A holder is stopped for 30 ms (the simulator's stop-the-world pause) with a lease of 2 ms:
+     * another process takes the lock through the protocol's recovery meanwhile, the space's listener
+     * is told of the loss while the holder is still stopped, the holder sees {@code isValid()} turn
+     * false when it resumes, and its fencing token is older than the new holder's, so a store that
+     * checks tokens refuses its late write. The new holder releases within its lease: it is not told.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cql", "declock-tf"})
+    void aHolderPausedPastItsLeaseIsToldAndItsTokenIsStale(String protocol) {
+        try (SimFabric fabric = simulator(9); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, protocol, "2ms");
+            List<Long> toldAt = new ArrayList<>();
+            List<Long> toldTokens = new ArrayList<>();
+            s.onLoss(h -> {
+                toldAt.add(fabric.simulation().now());
+                toldTokens.add(h.fencingToken());
+            });
+            long[] tokens = new long[2];
+            boolean[] validAfterPause = {true};
+            long[] newGrantAt = new long[1];
+            long pauseAt = 1_000_000;
+            long pause = 30_000_000;
+            FencedStore store = new FencedStore();
+            Consumer<Held> writeAs = h -> store.write(h.fencingToken());
+            List<ClientThread> threads = new ArrayList<>();
+            threads.add(fabric.spawn("holder", () -> {
+                Held h = s.acquire("k");
+                tokens[0] = h.fencingToken();
+                assertTrue(h.isValid());
+                work(fabric, 1_500_000); // stopped at 1 ms, for 30 ms, in the middle of this
+                validAfterPause[0] = h.isValid();
+                assertFalse(store.accepts(h.fencingToken()), "a late write with the old token is refused");
+                h.close(); // a late release changes nothing for the new holder
+            }));
+            threads.add(fabric.spawn("next", () -> {
+                work(fabric, 500_000);
+                try (Held h = s.acquire("k")) {
+                    newGrantAt[0] = fabric.simulation().now();
+                    tokens[1] = h.fencingToken();
+                    writeAs.accept(h);
+                    work(fabric, 1_000_000); // within its own lease
+                }
+            }));
+            fabric.pauseAt((SimProcess) threads.get(0), pauseAt, pause);
+            threads.forEach(ClientThread::join);
+            threads.forEach(t -> assertNull(((SimProcess) t).failure(), () -> t.name() + ": " + ((SimProcess) t).failure()));
+            assertEquals(List.of(tokens[0]), toldTokens, "told once, of the holder's grant");
+            assertTrue(toldAt.get(0) < pauseAt + pause, "told while the holder was stopped: " + toldAt);
+            assertFalse(validAfterPause[0], "the holder sees its hold is gone when it resumes");
+            assertTrue(newGrantAt[0] < pauseAt + pause, "recovery gave the lock away during the pause");
+            assertTrue(tokens[1] > tokens[0], "the new holder's token " + tokens[1] + " is newer than " + tokens[0]);
+            assertEquals(1, s.stats().losses());
+            // and the lock still works for everyone after it
+            runAll(fabric, List.of(() -> s.acquire("k").close(), () -> s.acquire("k", Mode.SHARED).close()));
+        }
+    }
+
+    /** A resource that refuses writes with a fencing token older than the newest it accepted. */
+    private static final class FencedStore {
+        private long newest = Long.MIN_VALUE;
+
+        void write(long token) {
+            if (!accepts(token)) {
+                throw new IllegalStateException("stale token " + token + " < " + newest);
+            }
+            newest = token;
+        }
+
+        boolean accepts(long token) {
+            return token >= newest;
+        }
+    }
+
+    @Test
+    void theApiOutsideASimulatedProcessSaysWhereItMustRun() {
+        try (SimFabric fabric = simulator(1); LockFabric lf = LockFabric.builder(fabric).poolSize(1).open()) {
+            LockSpace s = space(lf, "cas", null);
+            Held h = s.acquire("k"); // outside the simulation verbs run at once: fine for setup
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> s.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofMillis(1)));
+            assertTrue(e.getMessage().contains("inside a simulated process"), e.getMessage());
+            h.close();
+        }
+    }
+}
