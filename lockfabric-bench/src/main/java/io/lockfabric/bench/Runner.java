@@ -1,6 +1,7 @@
 package io.lockfabric.bench;
 
 import io.lockfabric.check.History;
+import io.lockfabric.check.HistoryFile;
 import io.lockfabric.check.Hold;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
@@ -58,6 +59,7 @@ public final class Runner {
     private final Consumer<LockStats> statsObserver;
     private final String sharedTable;
     private final Consumer<List<Hold>> holdObserver;
+    private final Consumer<HistoryFile.Run> historyObserver;
 
     /** A runner through {@code driver} that shows progress on stderr when stderr is a terminal. */
     public Runner(RunDriver driver) {
@@ -65,11 +67,11 @@ public final class Runner {
     }
 
     public Runner(RunDriver driver, boolean showProgress, PrintStream progressOut) {
-        this(driver, showProgress, progressOut, s -> { }, null, null);
+        this(driver, showProgress, progressOut, s -> { }, null, null, null);
     }
 
     private Runner(RunDriver driver, boolean showProgress, PrintStream progressOut, Consumer<LockStats> statsObserver,
-                   String sharedTable, Consumer<List<Hold>> holdObserver) {
+                   String sharedTable, Consumer<List<Hold>> holdObserver, Consumer<HistoryFile.Run> historyObserver) {
         this.driver = Objects.requireNonNull(driver, "driver");
         this.fabric = driver.fabric();
         this.showProgress = showProgress;
@@ -77,6 +79,7 @@ public final class Runner {
         this.statsObserver = statsObserver;
         this.sharedTable = sharedTable;
         this.holdObserver = holdObserver;
+        this.historyObserver = historyObserver;
     }
 
     /**
@@ -86,7 +89,7 @@ public final class Runner {
      */
     public Runner withStatsObserver(Consumer<LockStats> observer) {
         return new Runner(driver, showProgress, progressOut, Objects.requireNonNull(observer, "observer"),
-                sharedTable, holdObserver);
+                sharedTable, holdObserver, historyObserver);
     }
 
     /**
@@ -98,6 +101,17 @@ public final class Runner {
      */
     public Runner withHoldObserver(Consumer<List<Hold>> observer) {
         return new Runner(driver, showProgress, progressOut, statsObserver, sharedTable,
+                Objects.requireNonNull(observer, "observer"), historyObserver);
+    }
+
+    /**
+     * This runner, handing the history of every checked run that completed ({@link Workload#check()}:
+     * its table, protocol and holds, as a history file keeps them) to {@code observer} after the run's
+     * own check: for a merged check with other processes' histories
+     * ({@link io.lockfabric.check.CrossProcessChecker}).
+     */
+    public Runner withHistoryObserver(Consumer<HistoryFile.Run> observer) {
+        return new Runner(driver, showProgress, progressOut, statsObserver, sharedTable, holdObserver,
                 Objects.requireNonNull(observer, "observer"));
     }
 
@@ -105,8 +119,8 @@ public final class Runner {
      * This runner, naming each run's tables {@code <prefix>-<protocol>-<name>} instead of after this
      * process and run: runners in several processes given the same name (and the same workload
      * shape and options) contend for the same locks on one memory node (tcp). Each process's
-     * history misses the others' holds: a workload whose check cannot live with that refuses to be
-     * checked on a shared table.
+     * history misses the others' holds: its own check covers its own holds, and a merged check of
+     * every process's history ({@link #withHistoryObserver}) covers them all.
      *
      * @throws IllegalArgumentException if {@code name} is not letters, digits, '.', '_' or '-'
      */
@@ -115,7 +129,7 @@ public final class Runner {
             throw new IllegalArgumentException("a shared table name is 1 to 64 letters, digits, '.', '_' or '-', got '"
                     + name + "'");
         }
-        return new Runner(driver, showProgress, progressOut, statsObserver, name, holdObserver);
+        return new Runner(driver, showProgress, progressOut, statsObserver, name, holdObserver, historyObserver);
     }
 
     /**
@@ -191,6 +205,10 @@ public final class Runner {
             }
             if (holdObserver != null) {
                 holdObserver.accept(holds);
+            }
+            if (historyObserver != null && workload.check()) {
+                historyObserver.accept(new HistoryFile.Run(workload.kind(), trial.protocol(), table,
+                        trial.strictFencing(), holds));
             }
             return summarize(trial, workload, workers, crossCheck, outcome);
         } finally {

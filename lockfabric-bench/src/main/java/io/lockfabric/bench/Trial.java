@@ -56,4 +56,13 @@ public interface Trial {
      *                  not have landed
      */
     CheckResult check(List<Hold> holds, Map<Long, Long> uncertain);
+
+    /**
+     * Whether the protocol's fencing tokens, as this trial runs it, strictly increase from one
+     * exclusive grant of a lock to the next (what a merged check of several processes relies on
+     * across hosts). Default: false.
+     */
+    default boolean strictFencing() {
+        return false;
+    }
 }

@@ -14,7 +14,12 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 
+import io.lockfabric.check.HistoryFile;
+import io.lockfabric.fabric.TableSpec;
+
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.io.PrintStream;
 
 import org.junit.jupiter.api.Test;
@@ -39,9 +44,20 @@ class SharedTableRunnerTest {
                         LockOptions.DEFAULTS)), "it exists with 8 locks");
             }
             assertThrows(TableMismatchException.class, () -> runner.run(cas, config(16)), "another lock count");
-            IllegalArgumentException checked = assertThrows(IllegalArgumentException.class,
-                    () -> runner.run(cas, config(8).withCheck(true)));
-            assertTrue(checked.getMessage().contains("cannot be checked"), checked.getMessage());
+            // checked on a shared table: its own holds here, every process's by a merged check of the histories
+            List<HistoryFile.Run> recorded = new ArrayList<>();
+            RunResult checked = runner.withHistoryObserver(recorded::add).run(cas, config(8).withCheck(true));
+            assertTrue(checked.check().clean(), checked.check().summary());
+            assertEquals(1, recorded.size());
+            HistoryFile.Run run = recorded.getFirst();
+            assertEquals(List.of("point", "cas", "bench-cas-s1"), List.of(run.kind(), run.protocol(), run.table()));
+            assertEquals(cas.strictFencing(), run.strictFencing());
+            assertEquals(checked.check().holds(), run.holds().size());
+            try (Endpoint e = fabric.newEndpoint()) {
+                // a table of that name would have the guarded counters' shape, and this one would be refused
+                assertNotNull(e.openTable(new TableSpec("bench-cas-s1-guard", "probe", 1, 8)),
+                        "no guarded counters on a shared table");
+            }
             for (String bad : new String[] {"", "a b", "x/y", "z".repeat(65)}) {
                 assertThrows(IllegalArgumentException.class, () -> runner.withSharedTable(bad), bad);
             }

@@ -18,6 +18,22 @@ public sealed interface Violation {
         }
     }
 
+    /**
+     * Grants recorded on two clocks that no offset between the clocks can order as their fencing
+     * tokens do ({@link CrossProcessChecker}'s rule across hosts). With {@code B = A + offset}:
+     * {@code aBefore} (clock A) has a smaller token than {@code bAfter} (clock B), so it was released
+     * before that was granted, which bounds the offset from above; {@code bBefore} and
+     * {@code aAfter} bound it from below; the bounds cross by more than the drift allowance.
+     */
+    record ClockOrder(Hold aBefore, Hold bAfter, Hold bBefore, Hold aAfter, long upperNs, long lowerNs,
+                      long allowanceNs) implements Violation {
+        public String description() {
+            return "no clock offset orders the grants as their tokens do: [" + aBefore + "] before [" + bAfter
+                    + "] needs offset <= " + upperNs + " ns, [" + bBefore + "] before [" + aAfter + "] needs offset >= "
+                    + lowerNs + " ns (drift allowance " + allowanceNs + " ns)";
+        }
+    }
+
     /** The guarded counter of a lock differs from the number of exclusive grants it had. */
     record Counter(long lock, long expected, long actual) implements Violation {
         public String description() {

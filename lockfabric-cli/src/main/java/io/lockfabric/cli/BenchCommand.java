@@ -164,10 +164,14 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--shared-table", paramLabel = "NAME",
             description = "tcp only: name the runs' tables after NAME (and the protocol) instead of after this "
                     + "process, so bench processes given the same NAME, --locks and options contend for the same locks "
-                    + "on one server. Start them together and give each its own --seed; use a new NAME per run. Not "
-                    + "with --check (a process's history misses the others' holds); the counter cross-check then "
-                    + "disagrees (the server also counts the other processes' verbs).")
+                    + "on one server. Start them together and give each its own --seed; use a new NAME per run. With "
+                    + "--check each process checks its own holds (no guarded counters) and writes its history (see "
+                    + "--history, --processes) for 'lockfabric check' to check all processes' together; the counter "
+                    + "cross-check disagrees (the server also counts the other processes' verbs).")
     String sharedTable;
+
+    @CommandLine.Mixin
+    HistoryOptions history = new HistoryOptions();
 
     @Option(names = "--output", paramLabel = "FILE",
             description = "Write the report to FILE instead of standard output.")
@@ -189,12 +193,12 @@ final class BenchCommand implements Callable<Integer> {
                     protocols, rangeSize == null ? "16" : rangeSize,
                     units == null ? RangeWorkload.DEFAULT_UNITS : units, zipf == null ? RangeWorkload.DEFAULT_ZIPF : zipf,
                     clients, cs == null ? null : rangeCs(cs), durationNs, operations, warmupNs, seed, format, options,
-                    sharedTable, output, faults));
+                    sharedTable, output, faults, history));
         }
-        if (sharedTable != null && (!tcp || check)) {
-            throw new BadInputException(!tcp ? "--shared-table applies to --fabric tcp://HOST:PORT only"
-                    : "--shared-table cannot be checked: each process's history misses the other processes' holds");
+        if (sharedTable != null && !tcp) {
+            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
         }
+        HistoryRecording recording = history.plan(sharedTable, check, !sim);
         ReportFormat reportFormat = ReportFormat.byName(format);
         List<LockProtocol> selected = ProtocolSelection.select(protocols, sim || tcp);
         ProtocolOptions protocolOptions = ProtocolOptions.parse(tcp ? BenchExecution.withTcpDefaults(tcpTiming,
@@ -207,7 +211,7 @@ final class BenchCommand implements Callable<Integer> {
         PointWorkload config = config(protocolOptions, cluster);
 
         return new BenchExecution<LockProtocol>(choice, cluster, seed, plan, sharedTable, LockProtocol::name,
-                "other --locks or options?").execute(spec, selected, config, reportFormat, describe(config, cluster),
+                "other --locks or options?").recording(recording, "lockfabric bench --seed " + seed).execute(spec, selected, config, reportFormat, describe(config, cluster),
                 output);
     }
 

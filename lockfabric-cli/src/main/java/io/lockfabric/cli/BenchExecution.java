@@ -9,6 +9,7 @@ import io.lockfabric.bench.Runner;
 import io.lockfabric.bench.StopRequest;
 import io.lockfabric.bench.Workload;
 import io.lockfabric.bench.sim.FaultSummary;
+import io.lockfabric.check.HistoryFile;
 import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Fabric;
@@ -53,6 +54,9 @@ final class BenchExecution<P> {
     private final String sharedTable;
     private final Function<P, String> names;
     private final String shapeHint;
+    private HistoryRecording history;
+    private String historyLabel;
+    private List<HistoryFile.Run> recorded = List.of();
 
     /**
      * @param fabric      the {@code --fabric} address
@@ -72,6 +76,17 @@ final class BenchExecution<P> {
         this.sharedTable = sharedTable;
         this.names = names;
         this.shapeHint = shapeHint;
+    }
+
+    /**
+     * This execution, writing the checked runs' history as {@code recording} says (null: none) and
+     * labelling it {@code label} (the command, for reports).
+     */
+    BenchExecution<P> recording(HistoryRecording recording, String label) {
+        this.history = recording;
+        this.historyLabel = label;
+        this.recorded = recording == null ? List.of() : recording.newCollector();
+        return this;
     }
 
     /**
@@ -104,6 +119,9 @@ final class BenchExecution<P> {
             }
             emit(spec, output, render(results, format, header));
             int status = exitStatus(err, results, stop.requested() ? notRun : null);
+            if (history != null) {
+                status = history.finish(recorded, historyLabel, err, status);
+            }
             guard.reported(status);
             return status;
         }
@@ -114,7 +132,7 @@ final class BenchExecution<P> {
         try (Fabric f = fabric.open(fabricDefaults)) {
             RunDriver driver = fabric.isSim() ? SimDriver.of(f).withFaults(faults)
                     : RunDriver.threads(f).withStop(stop);
-            Runner runner = new Runner(driver);
+            Runner runner = history == null ? new Runner(driver) : new Runner(driver).withHistoryObserver(recorded::add);
             return (sharedTable == null ? runner : runner.withSharedTable(sharedTable)).run(protocol, workload);
         } catch (TableMismatchException e) {
             if (sharedTable == null) {

@@ -112,8 +112,12 @@ final class RangeBenchCommand implements Callable<Integer> {
             description = "tcp only: name the runs' range lock tables after NAME (and the protocol) instead of after this "
                     + "process, so range-bench processes given the same NAME, --units, --range-size and options contend "
                     + "for the same range lock on one server. Start them together and give each its own --seed; use a "
-                    + "new NAME per run. Range exclusion is then checked among this process's holds only.")
+                    + "new NAME per run. Each process checks range exclusion among its own holds and writes its history "
+                    + "(see --history, --processes) for 'lockfabric check' to check all processes' together.")
     String sharedTable;
+
+    @CommandLine.Mixin
+    HistoryOptions history = new HistoryOptions();
 
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE.")
     Path output;
@@ -121,19 +125,21 @@ final class RangeBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return execute(spec, new Settings(fabric, topology, virtualDurationNs, protocols, rangeSize, units, zipf,
-                clients, csNs, durationNs, operations, warmupNs, seed, format, options, sharedTable, output, null));
+                clients, csNs, durationNs, operations, warmupNs, seed, format, options, sharedTable, output, null,
+                history));
     }
 
     /**
      * A range benchmark's command line, as {@code range-bench} or {@code bench --workload range}
      * gives it; null where an option was not given.
      *
-     * @param faults the sim runs' fault plan ({@code bench --faults}), or null for none
+     * @param faults  the sim runs' fault plan ({@code bench --faults}), or null for none
+     * @param history where the runs' history goes ({@code --history}, {@code --processes})
      */
     record Settings(String fabric, SimTopologyOptions topology, Long virtualDurationNs, List<String> protocols,
                     String rangeSize, long units, double zipf, Integer clients, Long csNs, Long durationNs,
                     Long operations, Long warmupNs, long seed, String format, List<String> options,
-                    String sharedTable, Path output, String faults) {
+                    String sharedTable, Path output, String faults, HistoryOptions history) {
     }
 
     /** Runs the range benchmark {@code s} describes and prints its report; the exit status. */
@@ -147,6 +153,7 @@ final class RangeBenchCommand implements Callable<Integer> {
         if (s.sharedTable() != null && !tcp) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
         }
+        HistoryRecording recording = s.history().plan(s.sharedTable(), true, !sim);
         ReportFormat reportFormat = ReportFormat.byName(s.format());
         List<RangeLockProtocol> selected = select(s.protocols());
         List<String> options = s.options();
@@ -162,6 +169,7 @@ final class RangeBenchCommand implements Callable<Integer> {
         FaultPlan faults = s.faults() == null ? FaultPlan.NONE : FaultPlan.parse(s.faults());
         return new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults, s.sharedTable(),
                 RangeLockProtocol::name, "other --units, --range-size or options?")
+                .recording(recording, "lockfabric range-bench --seed " + s.seed())
                 .execute(spec, selected, config, reportFormat, describe(s, config, cluster, faults), s.output());
     }
 

@@ -85,9 +85,11 @@ class ServeCommandTest {
                     "--ops", "10", "--shared-table", "both");
             assertEquals(Main.EXIT_BAD_INPUT, other.status(), other.err());
             assertTrue(other.err().contains("another shape"), other.err());
-            MainTest.Outcome checked = MainTest.run("bench", "--fabric", uri, "--ops", "10", "--shared-table", "x",
-                    "--check");
-            assertEquals(Main.EXIT_BAD_INPUT, checked.status(), checked.err());
+            MainTest.Outcome processes = MainTest.run("bench", "--fabric", uri, "--ops", "10", "--check",
+                    "--processes", "2");
+            assertEquals(Main.EXIT_BAD_INPUT, processes.status(), processes.err());
+            assertTrue(processes.err().contains("--processes counts the processes of a --shared-table run"),
+                    processes.err());
             MainTest.Outcome local = MainTest.run("bench", "--ops", "10", "--shared-table", "x");
             assertEquals(Main.EXIT_BAD_INPUT, local.status(), local.err());
             assertTrue(local.err().contains("tcp"), local.err());

@@ -76,6 +76,11 @@ final class RangeTrial implements Trial {
                 random, workload.csNs(), observerNanos);
     }
 
+    @Override
+    public boolean strictFencing() {
+        return protocol.strictFencing(options);
+    }
+
     /** Range exclusion (fencing order is not checked: its check is quadratic in the holds). */
     @Override
     public CheckResult check(List<Hold> holds, Map<Long, Long> uncertain) {
