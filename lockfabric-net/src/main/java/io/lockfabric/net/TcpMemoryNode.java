@@ -41,6 +41,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -96,6 +97,7 @@ public final class TcpMemoryNode implements AutoCloseable {
     private final AtomicLongArray ops = new AtomicLongArray(VerbKind.count());
     private final AtomicLongArray bytes = new AtomicLongArray(VerbKind.count());
     private final TableLifecycle tables;
+    private final boolean wildcardIsIpv6;
     private volatile boolean closed;
 
     /** Where a client endpoint's mailbox listens, and whether its connection is still up. */
@@ -125,15 +127,17 @@ public final class TcpMemoryNode implements AutoCloseable {
                             ch.pipeline().addLast(frameDecoder(), new Connection());
                         }
                     });
-            this.listener = sb.bind(new InetSocketAddress(InetAddress.getByName(b.bind), b.port)).syncUninterruptibly()
-                    .channel();
+            InetAddress bindTo = InetAddress.getByName(b.bind);
+            this.wildcardIsIpv6 = bindTo instanceof Inet6Address;
+            this.listener = sb.bind(new InetSocketAddress(bindTo, b.port)).syncUninterruptibly().channel();
         } catch (IOException | RuntimeException e) {
             shutdownGroups();
             memory.close();
             throw new FabricException("cannot listen on " + b.bind + ":" + b.port + ": " + e.getMessage(), e);
         }
-        LOG.log(Level.INFO, "memory node listening on {0} ({1} transport, {2} bytes of memory)", address(),
-                transport.name(), b.capacityBytes);
+        LOG.log(Level.INFO, "memory node listening on {0}{1} ({2} transport, {3} bytes of memory, tables kept {4} ms "
+                + "after their last client)", uri(), address().getAddress().isAnyLocalAddress() ? " and every interface"
+                : "", transport.name(), b.capacityBytes, TimeUnit.NANOSECONDS.toMillis(b.tableGraceNs));
     }
 
     public static Builder builder() {
@@ -155,9 +159,31 @@ public final class TcpMemoryNode implements AutoCloseable {
         return address().getPort();
     }
 
-    /** {@code tcp://host:port} of this server. */
+    /**
+     * {@code tcp://host:port} of this server, as a client on this host can paste it: the bound
+     * address, or the loopback address if the server listens on every interface (0.0.0.0, ::);
+     * an IPv6 address in brackets.
+     */
     public String uri() {
-        return "tcp://" + address().getHostString() + ":" + port();
+        return uri(address(), wildcardIsIpv6);
+    }
+
+    /**
+     * {@code tcp://host:port} for a server bound to {@code bound}: its wildcard (the JDK may report
+     * a dual-stack wildcard as :: even for 0.0.0.0, so {@code ipv6Asked} says which was asked for)
+     * as the loopback address of that family, an IPv6 address in brackets without its scope.
+     */
+    static String uri(InetSocketAddress bound, boolean ipv6Asked) {
+        InetAddress a = bound.getAddress();
+        if (a.isAnyLocalAddress()) {
+            a = InetAddress.ofLiteral(ipv6Asked ? "::1" : "127.0.0.1");
+        }
+        String host = a.getHostAddress();
+        if (a instanceof Inet6Address) {
+            int scope = host.indexOf('%');
+            host = "[" + (scope < 0 ? host : host.substring(0, scope)) + "]";
+        }
+        return "tcp://" + host + ":" + bound.getPort();
     }
 
     /** The memory this server hosts (for tests and tools in the same JVM). */
