@@ -1,6 +1,8 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.bench.BenchmarkFailedException;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.TableRefusedException;
 import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.protocols.LockProtocols;
@@ -21,12 +23,14 @@ import java.util.stream.Collectors;
  * check violations, {@value #EXIT_BAD_INPUT} bad input (one line on stderr, no stack trace),
  * {@value #EXIT_RUN_FAILED} a run failed, had clients stuck past its end (its planned end plus a
  * grace) or was interrupted by SIGTERM or Ctrl-C (a benchmark then reports what it measured, marked
- * partial).
+ * partial). A table the memory node refuses (it does not fit) is bad input; any other error of a
+ * fabric, or an unexpected one, a failed run: one line, no stack trace (unless
+ * {@value #STACK_TRACE_ENV} is set), never status 1.
  */
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = Main.VERSION,
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
         subcommands = {BenchCommand.class, RangeBenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
-                ServeCommand.class, ApiBenchCommand.class, CheckCommand.class,
+                ServeCommand.class, TablesCommand.class, ApiBenchCommand.class, CheckCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
 public final class Main implements Runnable {
@@ -36,6 +40,8 @@ public final class Main implements Runnable {
     public static final int EXIT_VIOLATIONS = 1;
     public static final int EXIT_BAD_INPUT = 2;
     public static final int EXIT_RUN_FAILED = 3;
+    /** Set in the environment, errors are followed by their stack trace (for reporting bugs). */
+    public static final String STACK_TRACE_ENV = "LOCKFABRIC_STACKTRACE";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -60,14 +66,21 @@ public final class Main implements Runnable {
                 .setExecutionExceptionHandler((e, c, parsed) -> {
                     PrintWriter w = c.getErr();
                     int status;
-                    if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+                    if (e instanceof BadInputException || e instanceof IllegalArgumentException
+                            || e instanceof TableRefusedException) {
+                        // a table refused by the memory node: what was asked does not fit it (or is in use)
                         w.println("lockfabric: " + e.getMessage());
                         status = EXIT_BAD_INPUT;
-                    } else if (e instanceof BenchmarkFailedException) {
+                    } else if (e instanceof BenchmarkFailedException || e instanceof FabricException) {
                         w.println("lockfabric: run failed: " + e.getMessage());
                         status = EXIT_RUN_FAILED;
                     } else {
-                        throw e;
+                        // never a stack trace, and never status 1 (a violation): a bug is a failed run
+                        w.println("lockfabric: run failed: " + e);
+                        status = EXIT_RUN_FAILED;
+                    }
+                    if (System.getenv(STACK_TRACE_ENV) != null) {
+                        e.printStackTrace(w);
                     }
                     w.flush();
                     return status;

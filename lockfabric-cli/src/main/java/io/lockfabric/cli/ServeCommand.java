@@ -71,6 +71,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "expose it only to trusted networks). Default: ${DEFAULT-VALUE} (this host only).")
     String bind;
 
+    @Option(names = "--table-grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
+            description = "How long a table is kept after the last client connection that had it open closes (then "
+                    + "it is dropped: its memory is freed and its lock state is gone); 0s drops it at once. 'lockfabric "
+                    + "tables list|drop' shows and drops tables. Default: ${DEFAULT-VALUE}.")
+    long tableGraceNs;
+
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "" + TcpMemoryNode.DEFAULT_IO_THREADS,
             description = "Threads serving connections (verbs run on them). Default: ${DEFAULT-VALUE}.")
     int ioThreads;
@@ -86,11 +92,14 @@ final class ServeCommand implements Callable<Integer> {
         if (ioThreads < 1 || ioThreads > 64) {
             throw new BadInputException("--io-threads must be in [1, 64], got " + ioThreads);
         }
+        if (tableGraceNs < 0) {
+            throw new BadInputException("--table-grace must not be negative");
+        }
         PrintWriter out = spec.commandLine().getOut();
         TcpMemoryNode server;
         try {
             server = TcpMemoryNode.builder().port(port).bind(bind).capacityBytes(memoryBytes).ioThreads(ioThreads)
-                    .start();
+                    .tableGraceNs(tableGraceNs).start();
         } catch (FabricException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -102,9 +111,10 @@ final class ServeCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         long pid = ProcessHandle.current().pid();
-        out.printf("lockfabric serve: memory node listening on %s (%d bytes of memory%s); pid %d, stop with 'kill %d' "
-                + "or Ctrl-C%n", server.uri(), memoryBytes, memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES
-                ? ", the default" : "", pid, pid);
+        out.printf("lockfabric serve: memory node listening on %s%s (%d bytes of memory%s); pid %d, stop with 'kill %d' "
+                + "or Ctrl-C%n", server.uri(), server.address().getAddress().isAnyLocalAddress()
+                ? " and every other interface of this host" : "", memoryBytes,
+                memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES ? ", the default" : "", pid, pid);
         out.flush();
         server.awaitClose();
         return Main.EXIT_OK;

@@ -31,7 +31,8 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "bench", "range-bench", "sim check", "reproduce", "protocols", "serve", "api-bench"})
+    @ValueSource(strings = {"", "bench", "range-bench", "sim check", "reproduce", "protocols", "serve", "tables",
+        "tables list", "api-bench"})
     void everyCommandPrintsTheVersion(String command) {
         List<String> args = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
         args.add("-V");

@@ -37,7 +37,7 @@ class ServeCommandTest {
     void helpDescribesTheOptions() {
         MainTest.Outcome o = MainTest.run("serve", "--help");
         assertEquals(0, o.status(), o.err());
-        for (String option : List.of("--port", "--memory", "--bind", "--io-threads", "SIGTERM")) {
+        for (String option : List.of("--port", "--memory", "--bind", "--table-grace", "--io-threads", "SIGTERM")) {
             assertTrue(o.out().contains(option), option + " in:\n" + o.out());
         }
     }

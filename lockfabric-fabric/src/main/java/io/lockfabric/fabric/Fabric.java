@@ -63,6 +63,20 @@ public interface Fabric extends AutoCloseable {
      */
     Attachments attachments();
 
+    /**
+     * Drops table {@code name} on memory node {@code memoryNode} at once, with the tables its rpc
+     * service created: its memory is freed and its lock state is gone. Unless {@code force}, a
+     * table that clients (other endpoints, other processes) have open is not dropped; forced, it is
+     * dropped under them, and their later verbs on it fail with {@link TableDroppedException}.
+     *
+     * @return the bytes freed, or 0 if there is no such table
+     * @throws TableInUseException           if clients have the table open and {@code force} is false
+     * @throws UnsupportedOperationException if this fabric cannot drop tables (the default)
+     */
+    default long dropTable(int memoryNode, String name, boolean force) {
+        throw new UnsupportedOperationException("the " + name() + " fabric cannot drop tables");
+    }
+
     /** Inbound counts at a memory node: every verb it served, by kind, and rpcs. */
     CounterSnapshot memoryNodeCounters(int memoryNode);
 

@@ -6,6 +6,8 @@ import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableMismatchException;
+import io.lockfabric.fabric.TableRefusedException;
+import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.realtime.RealTimeClock;
 import io.lockfabric.net.wire.Frame;
@@ -51,6 +53,8 @@ final class TcpEndpoint extends CountingEndpoint {
         return switch (reply) {
             case Frame.TableOpened t -> new Table(spec, t.memoryNode(), t.address(), t.service());
             case Frame.TableMismatch m -> throw new TableMismatchException(fabric.clientSpec(m.existing()), spec);
+            case Frame.ErrorReply e when e.code() == ErrorCode.REFUSED -> throw new TableRefusedException(
+                    "the memory node " + fabric.name() + " refused the table: " + e.message());
             default -> throw TcpQueuePair.unexpected(reply);
         };
     }

@@ -9,6 +9,7 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.TableInUseException;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.net.wire.Frame;
@@ -332,11 +333,56 @@ public final class TcpFabric implements Fabric {
         return false;
     }
 
+    /**
+     * Drops table {@code name} of this fabric (in its {@link Builder#tableNamespace}, if any) on the
+     * memory node; see {@link Fabric#dropTable}. The server counts a table open while a client
+     * connection (an endpoint) that opened it is up.
+     */
     @Override
-    public CounterSnapshot memoryNodeCounters(int memoryNode) {
+    public long dropTable(int memoryNode, String name, boolean force) {
+        checkMemoryNode(memoryNode);
+        String onServer = serverTableName(name);
+        Frame reply = controlLink().call(id -> new Frame.DropTable(id, onServer, force));
+        return switch (reply) {
+            case Frame.TableList l -> l.tables().stream().mapToLong(Frame.TableRow::bytes).sum();
+            case Frame.ErrorReply e when e.code() == ErrorCode.TABLE_IN_USE -> throw new TableInUseException(e.message());
+            case Frame.ErrorReply e when e.code() == ErrorCode.REFUSED -> throw new IllegalArgumentException(e.message());
+            default -> throw TcpQueuePair.unexpected(reply);
+        };
+    }
+
+    /**
+     * The tables clients created on the memory node, every namespace's, by their names there: their
+     * memory (with the tables their services created), the client connections that have them open,
+     * and how long none has. At most {@link io.lockfabric.net.wire.TablesLayout#MAX_ROWS} (the
+     * first created); {@link Frame.TableList#total()} says how many there are.
+     */
+    public Frame.TableList tables() {
+        Frame reply = controlLink().call(Frame.ListTables::new);
+        if (!(reply instanceof Frame.TableList l)) {
+            throw TcpQueuePair.unexpected(reply);
+        }
+        return l;
+    }
+
+    private static void checkMemoryNode(int memoryNode) {
         if (memoryNode != 0) {
             throw new IllegalArgumentException("no memory node " + memoryNode + " (fabric has 1)");
         }
+    }
+
+    @Override
+    public CounterSnapshot memoryNodeCounters(int memoryNode) {
+        checkMemoryNode(memoryNode);
+        Frame reply = controlLink().call(id -> new Frame.Stats(id, memoryNode));
+        if (!(reply instanceof Frame.StatsReply s)) {
+            throw TcpQueuePair.unexpected(reply);
+        }
+        return new CounterSnapshot(s.ops(), s.bytes());
+    }
+
+    /** The connection for requests of no endpoint (counters, tables), made on first use and again once lost. */
+    private ServerLink controlLink() {
         ServerLink link = control.get();
         if (link == null || link.isLost()) {
             synchronized (control) {
@@ -348,11 +394,7 @@ public final class TcpFabric implements Fabric {
                 }
             }
         }
-        Frame reply = link.call(id -> new Frame.Stats(id, memoryNode));
-        if (!(reply instanceof Frame.StatsReply s)) {
-            throw TcpQueuePair.unexpected(reply);
-        }
-        return new CounterSnapshot(s.ops(), s.bytes());
+        return link;
     }
 
     @Override

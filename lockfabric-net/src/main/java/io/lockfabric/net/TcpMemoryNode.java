@@ -7,6 +7,8 @@ import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.RemoteAccessException;
 import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableDroppedException;
+import io.lockfabric.fabric.TableInUseException;
 import io.lockfabric.fabric.TableMismatchException;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.Verb;
@@ -18,6 +20,7 @@ import io.lockfabric.net.wire.Frame;
 import io.lockfabric.net.wire.FrameHeaderLayout;
 import io.lockfabric.net.wire.FrameType;
 import io.lockfabric.net.wire.MalformedFrameException;
+import io.lockfabric.net.wire.TablesLayout;
 import io.lockfabric.net.wire.VerbLayout;
 import io.lockfabric.net.wire.WireCodec;
 import io.netty.bootstrap.ServerBootstrap;
@@ -38,6 +41,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -62,12 +66,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * or unknown frame, a bad address or length) is answered with an ERROR and changes no memory; a
  * frame whose length is out of bounds closes its connection. The server stays up either way.
  *
+ * <p>Tables live as long as a client uses them ({@link TableLifecycle}): a table is kept while a
+ * connection that opened it is up, and for a grace ({@link Builder#tableGraceNs}) after the last
+ * one closes; then it is dropped and its memory freed. {@link #dropTable} (and the DROP_TABLE
+ * frame, {@code lockfabric tables drop}) drops one at once, while clients have it open only if
+ * forced: their later verbs on it then fail with a TABLE_DROPPED error.
+ *
  * <p>Thread-safe; {@link #close()} stops it and frees its memory.
  */
 public final class TcpMemoryNode implements AutoCloseable {
     public static final int DEFAULT_PORT = 7420;
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_IO_THREADS = 2;
+    /** How long a table no client has open is kept: {@value} ns (60 s). */
+    public static final long DEFAULT_TABLE_GRACE_NS = 60_000_000_000L;
     private static final Logger LOG = System.getLogger(TcpMemoryNode.class.getName());
 
     private final MemoryNode memory;
@@ -84,6 +96,8 @@ public final class TcpMemoryNode implements AutoCloseable {
     private final AtomicInteger nextNodeId = new AtomicInteger(1);
     private final AtomicLongArray ops = new AtomicLongArray(VerbKind.count());
     private final AtomicLongArray bytes = new AtomicLongArray(VerbKind.count());
+    private final TableLifecycle tables;
+    private final boolean wildcardIsIpv6;
     private volatile boolean closed;
 
     /** Where a client endpoint's mailbox listens, and whether its connection is still up. */
@@ -99,6 +113,8 @@ public final class TcpMemoryNode implements AutoCloseable {
         this.transport = NettyTransport.best();
         this.boss = transport.group(1, "lockfabric-mn-accept");
         this.workers = transport.group(b.ioThreads, "lockfabric-mn-io");
+        this.tables = new TableLifecycle(memory, b.tableGraceNs,
+                (task, delayNs) -> boss.schedule(task, delayNs, TimeUnit.NANOSECONDS), System::nanoTime);
         try {
             ServerBootstrap sb = new ServerBootstrap()
                     .group(boss, workers)
@@ -111,15 +127,17 @@ public final class TcpMemoryNode implements AutoCloseable {
                             ch.pipeline().addLast(frameDecoder(), new Connection());
                         }
                     });
-            this.listener = sb.bind(new InetSocketAddress(InetAddress.getByName(b.bind), b.port)).syncUninterruptibly()
-                    .channel();
+            InetAddress bindTo = InetAddress.getByName(b.bind);
+            this.wildcardIsIpv6 = bindTo instanceof Inet6Address;
+            this.listener = sb.bind(new InetSocketAddress(bindTo, b.port)).syncUninterruptibly().channel();
         } catch (IOException | RuntimeException e) {
             shutdownGroups();
             memory.close();
             throw new FabricException("cannot listen on " + b.bind + ":" + b.port + ": " + e.getMessage(), e);
         }
-        LOG.log(Level.INFO, "memory node listening on {0} ({1} transport, {2} bytes of memory)", address(),
-                transport.name(), b.capacityBytes);
+        LOG.log(Level.INFO, "memory node listening on {0}{1} ({2} transport, {3} bytes of memory, tables kept {4} ms "
+                + "after their last client)", uri(), address().getAddress().isAnyLocalAddress() ? " and every interface"
+                : "", transport.name(), b.capacityBytes, TimeUnit.NANOSECONDS.toMillis(b.tableGraceNs));
     }
 
     public static Builder builder() {
@@ -141,9 +159,31 @@ public final class TcpMemoryNode implements AutoCloseable {
         return address().getPort();
     }
 
-    /** {@code tcp://host:port} of this server. */
+    /**
+     * {@code tcp://host:port} of this server, as a client on this host can paste it: the bound
+     * address, or the loopback address if the server listens on every interface (0.0.0.0, ::);
+     * an IPv6 address in brackets.
+     */
     public String uri() {
-        return "tcp://" + address().getHostString() + ":" + port();
+        return uri(address(), wildcardIsIpv6);
+    }
+
+    /**
+     * {@code tcp://host:port} for a server bound to {@code bound}: its wildcard (the JDK may report
+     * a dual-stack wildcard as :: even for 0.0.0.0, so {@code ipv6Asked} says which was asked for)
+     * as the loopback address of that family, an IPv6 address in brackets without its scope.
+     */
+    static String uri(InetSocketAddress bound, boolean ipv6Asked) {
+        InetAddress a = bound.getAddress();
+        if (a.isAnyLocalAddress()) {
+            a = InetAddress.ofLiteral(ipv6Asked ? "::1" : "127.0.0.1");
+        }
+        String host = a.getHostAddress();
+        if (a instanceof Inet6Address) {
+            int scope = host.indexOf('%');
+            host = "[" + (scope < 0 ? host : host.substring(0, scope)) + "]";
+        }
+        return "tcp://" + host + ":" + bound.getPort();
     }
 
     /** The memory this server hosts (for tests and tools in the same JVM). */
@@ -158,6 +198,22 @@ public final class TcpMemoryNode implements AutoCloseable {
      */
     public void offerService(String tableName, TableSpec.ServiceFactory factory) {
         offeredServices.putIfAbsent(tableName, factory);
+    }
+
+    /** The tables clients created here, with their memory, open connections and idle time. */
+    public List<Frame.TableRow> tables() {
+        return tables.list();
+    }
+
+    /**
+     * Drops table {@code name} now (as {@code lockfabric tables drop} does).
+     *
+     * @return the table as it was, or empty if there is none
+     * @throws TableInUseException      if a client connection has it open and {@code force} is false
+     * @throws IllegalArgumentException if another table's service created it
+     */
+    public Optional<Frame.TableRow> dropTable(String name, boolean force) {
+        return tables.drop(name, force);
     }
 
     /** Inbound counts: every verb served, by kind, and rpcs. */
@@ -232,7 +288,8 @@ public final class TcpMemoryNode implements AutoCloseable {
                         frame.type() + " is not a request to a memory node"));
                 return;
             }
-            if (endpoint == null && !(frame instanceof Frame.Hello) && !(frame instanceof Frame.Stats)) {
+            if (endpoint == null && !(frame instanceof Frame.Hello) && !(frame instanceof Frame.Stats)
+                    && !(frame instanceof Frame.ListTables) && !(frame instanceof Frame.DropTable)) {
                 reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, "say HELLO first"));
                 return;
             }
@@ -254,6 +311,8 @@ public final class TcpMemoryNode implements AutoCloseable {
                 case Frame.OpenTable f -> openTable(ctx, f);
                 case Frame.Lookup f -> lookup(ctx, f);
                 case Frame.Stats f -> stats(ctx, f);
+                case Frame.ListTables f -> listTables(ctx, f);
+                case Frame.DropTable f -> dropTable(ctx, f);
                 default -> reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
                         frame.type() + " is not a request to a memory node"));
             }
@@ -285,6 +344,9 @@ public final class TcpMemoryNode implements AutoCloseable {
             Object result;
             try {
                 result = memory.execute(v);
+            } catch (TableDroppedException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_DROPPED, e.getMessage()));
+                return;
             } catch (RemoteAccessException e) {
                 reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, e.getMessage()));
                 return;
@@ -311,8 +373,9 @@ public final class TcpMemoryNode implements AutoCloseable {
                 Verb v = verbs.get(i);
                 try {
                     results[i] = memory.execute(v);
-                } catch (RemoteAccessException e) {
-                    reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, "batch verb " + i + " of "
+                } catch (RemoteAccessException | TableDroppedException e) {
+                    reply(ctx, new Frame.ErrorReply(f.requestId(), e instanceof TableDroppedException
+                            ? ErrorCode.TABLE_DROPPED : ErrorCode.REMOTE_ACCESS, "batch verb " + i + " of "
                             + verbs.size() + " (" + v.kind().label() + "): " + e.getMessage()
                             + "; the verbs before it took effect"));
                     return;
@@ -379,7 +442,7 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             Table table;
             try {
-                table = memory.openTable(spec);
+                table = tables.open(spec, this);
             } catch (TableMismatchException e) {
                 reply(ctx, new Frame.TableMismatch(f.requestId(), memory.table(spec.name()).spec()));
                 return;
@@ -391,6 +454,26 @@ public final class TcpMemoryNode implements AutoCloseable {
                 LOG.log(Level.INFO, "endpoint {0} opened {1}", endpoint, table.spec());
             }
             reply(ctx, new Frame.TableOpened(f.requestId(), table.memoryNode(), table.address(), table.service()));
+        }
+
+        private void listTables(ChannelHandlerContext ctx, Frame.ListTables f) {
+            List<Frame.TableRow> all = tables.list();
+            List<Frame.TableRow> rows = all.size() <= TablesLayout.MAX_ROWS ? all : all.subList(0, TablesLayout.MAX_ROWS);
+            reply(ctx, new Frame.TableList(f.requestId(), all.size(), rows));
+        }
+
+        private void dropTable(ChannelHandlerContext ctx, Frame.DropTable f) {
+            Optional<Frame.TableRow> dropped;
+            try {
+                dropped = tables.drop(f.name(), f.force());
+            } catch (TableInUseException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_IN_USE, e.getMessage()));
+                return;
+            } catch (IllegalArgumentException e) {
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
+                return;
+            }
+            reply(ctx, new Frame.TableList(f.requestId(), dropped.isPresent() ? 1 : 0, dropped.stream().toList()));
         }
 
         private void lookup(ChannelHandlerContext ctx, Frame.Lookup f) {
@@ -422,6 +505,7 @@ public final class TcpMemoryNode implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            tables.closeAll(this);
             if (endpoint != null) {
                 LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", endpoint);
             }
@@ -464,6 +548,7 @@ public final class TcpMemoryNode implements AutoCloseable {
         private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
         private int ioThreads = DEFAULT_IO_THREADS;
         private ServiceResolver resolver = ServiceResolver.installed();
+        private long tableGraceNs = DEFAULT_TABLE_GRACE_NS;
 
         /** TCP port; 0 picks a free one. */
         public Builder port(int port) {
@@ -493,6 +578,15 @@ public final class TcpMemoryNode implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a table is kept after the last client connection that had it open closes
+         * (default {@link TcpMemoryNode#DEFAULT_TABLE_GRACE_NS}); 0 drops it at once.
+         */
+        public Builder tableGraceNs(long ns) {
+            this.tableGraceNs = ns;
+            return this;
+        }
+
         public TcpMemoryNode start() {
             if (port < 0 || port > 0xFFFF) {
                 throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
@@ -505,6 +599,9 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             if (ioThreads < 1 || ioThreads > 64) {
                 throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (tableGraceNs < 0) {
+                throw new IllegalArgumentException("table grace must not be negative, got " + tableGraceNs + " ns");
             }
             if (resolver == null) {
                 throw new IllegalArgumentException("service resolver must not be null");

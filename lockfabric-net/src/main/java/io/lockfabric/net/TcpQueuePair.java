@@ -6,6 +6,7 @@ import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.RemoteAccessException;
 import io.lockfabric.fabric.RemoteAddress;
 import io.lockfabric.fabric.RpcException;
+import io.lockfabric.fabric.TableDroppedException;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.net.wire.BatchLayout;
@@ -96,6 +97,7 @@ final class TcpQueuePair extends CountingQueuePair {
         return switch (reply) {
             case Frame.Results r -> r.payload();
             case Frame.ErrorReply e when e.code() == ErrorCode.REMOTE_ACCESS -> throw new RemoteAccessException(e.message());
+            case Frame.ErrorReply e when e.code() == ErrorCode.TABLE_DROPPED -> throw new TableDroppedException(e.message());
             default -> throw unexpected(reply);
         };
     }

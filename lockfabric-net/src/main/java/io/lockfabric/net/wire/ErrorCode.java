@@ -11,7 +11,11 @@ public enum ErrorCode {
     /** The directory does not know the endpoint, or it is dead. */
     PEER_UNKNOWN(4),
     /** Anything else the memory node refused (capacity, protocol it cannot serve, no HELLO yet). */
-    REFUSED(5);
+    REFUSED(5),
+    /** A verb addressed a table the memory node has dropped; it changed nothing. */
+    TABLE_DROPPED(16),
+    /** A drop was refused: clients have the table open, and the drop was not forced. */
+    TABLE_IN_USE(17);
 
     private final int code;
 

@@ -87,6 +87,35 @@ public sealed interface Frame {
         public FrameType type() { return FrameType.STATS_REPLY; }
     }
 
+    /** Asks for every table the memory node holds. */
+    record ListTables(long requestId) implements Frame {
+        public FrameType type() { return FrameType.LIST_TABLES; }
+    }
+
+    /** Drops table {@code name}; unless {@code force}, only if no client has it open. */
+    record DropTable(long requestId, String name, boolean force) implements Frame {
+        public FrameType type() { return FrameType.DROP_TABLE; }
+    }
+
+    /**
+     * Tables of the memory node: {@code total} of them exist, {@code tables} are the ones that fit
+     * one frame (all of them, unless there are thousands).
+     */
+    record TableList(long requestId, int total, List<TableRow> tables) implements Frame {
+        public TableList {
+            tables = List.copyOf(tables);
+        }
+
+        public FrameType type() { return FrameType.TABLE_LIST; }
+    }
+
+    /**
+     * One table of a {@link TableList}: its memory (with the tables its service created), the client
+     * connections that have it open, and since when none has ({@code idleMs}, -1 while one has).
+     */
+    record TableRow(String name, String protocol, long bytes, int openers, long idleMs) {
+    }
+
     /** Verb or batch results ({@link VerbLayout#encodeResult}) or an rpc response. */
     record Results(long requestId, byte[] payload) implements Frame {
         public FrameType type() { return FrameType.RESULTS; }

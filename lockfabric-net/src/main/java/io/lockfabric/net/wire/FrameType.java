@@ -20,6 +20,10 @@ public enum FrameType {
     LOOKUP(6, true),
     /** Asks for the memory node's inbound counters. */
     STATS(7, true),
+    /** Asks for the tables the memory node holds ({@link TablesLayout}). */
+    LIST_TABLES(16, true),
+    /** Drops a table (forced: even while clients have it open). */
+    DROP_TABLE(17, true),
 
     /** Server → client: the endpoint's id and ordinal, in reply to {@link #HELLO}. */
     WELCOME(64, false),
@@ -35,6 +39,8 @@ public enum FrameType {
     STATS_REPLY(69, false),
     /** A request failed: an {@link ErrorCode} and a message. */
     ERROR(70, false),
+    /** Tables, in reply to {@link #LIST_TABLES} (all of them) or {@link #DROP_TABLE} (the one dropped, if any). */
+    TABLE_LIST(80, false),
 
     /** Client → client: one mailbox message. Never answered. */
     PEER_MESSAGE(96, false),

@@ -42,6 +42,9 @@ public final class WireCodec {
                 case Frame.PeerAddress f -> DirectoryLayout.encode(f, out);
                 case Frame.Stats f -> StatsLayout.encode(f, out);
                 case Frame.StatsReply f -> StatsLayout.encode(f, out);
+                case Frame.ListTables f -> { }
+                case Frame.DropTable f -> TablesLayout.encode(f, out);
+                case Frame.TableList f -> TablesLayout.encode(f, out);
                 case Frame.ErrorReply f -> ErrorLayout.encode(f, out);
                 case Frame.PeerMessage f -> PeerMessageLayout.encode(f, out);
                 case Frame.PeerPing f -> PeerMessageLayout.encode(f, out);
@@ -89,6 +92,9 @@ public final class WireCodec {
                 case PEER_ADDRESS -> DirectoryLayout.decodeAddress(id, in);
                 case STATS -> StatsLayout.decodeStats(id, in);
                 case STATS_REPLY -> StatsLayout.decodeReply(id, in);
+                case LIST_TABLES -> new Frame.ListTables(id);
+                case DROP_TABLE -> TablesLayout.decodeDrop(id, in);
+                case TABLE_LIST -> TablesLayout.decodeList(id, in);
                 case ERROR -> ErrorLayout.decode(id, in);
                 case PEER_MESSAGE -> PeerMessageLayout.decode(in);
                 case PEER_PING -> PeerMessageLayout.decodePing(in);

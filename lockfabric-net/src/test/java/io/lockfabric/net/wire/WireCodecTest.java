@@ -70,6 +70,13 @@ class WireCodecTest {
                 new Frame.Stats(12, 0),
                 new Frame.StatsReply(13, ops, bytes),
                 new Frame.ErrorReply(14, ErrorCode.REMOTE_ACCESS, "no region 9"),
+                new Frame.ErrorReply(14, ErrorCode.TABLE_DROPPED, "table 't' was dropped"),
+                new Frame.ListTables(15),
+                new Frame.DropTable(16, "bench-cas-1", true),
+                new Frame.DropTable(16, "plain", false),
+                new Frame.TableList(17, 3, List.of(new Frame.TableRow("a", "cas", 64, 2, -1),
+                        new Frame.TableRow("b", "citron", 1 << 20, 0, 1234))),
+                new Frame.TableList(17, 0, List.of()),
                 new Frame.PeerMessage(new EndpointId(1, 5).pack(), m),
                 new Frame.PeerPing(new EndpointId(1, 5).pack(), new EndpointId(0, 2).pack())));
         long id = 100;
