@@ -221,6 +221,29 @@ public final class Runner {
             for (Endpoint e : endpoints) {
                 e.close();
             }
+            if (sharedTable == null) {
+                dropTables(trial.tableNames(table));
+            }
+        }
+    }
+
+    /**
+     * Drops a finished run's own tables, on a fabric whose memory nodes outlive the run and can drop
+     * tables (a {@code serve} memory node), so that runs against a long-lived server leave its
+     * memory as they found it. Forced: the tables are this process's, and its endpoints are closed
+     * (the server may not have seen their connections go yet). Nothing on fabrics that cannot drop.
+     */
+    private void dropTables(List<String> names) {
+        try {
+            for (int mn = 0; mn < fabric.memoryNodes(); mn++) {
+                for (String name : names) {
+                    fabric.dropTable(mn, name, true);
+                }
+            }
+        } catch (UnsupportedOperationException cannotDrop) {
+            // local and sim: the memory node goes with the process
+        } catch (RuntimeException unreachable) {
+            // the memory node is gone or refuses: the run's result stands; its tables expire with their grace
         }
     }
 

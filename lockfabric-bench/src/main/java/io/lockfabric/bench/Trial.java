@@ -30,6 +30,15 @@ public interface Trial {
      */
     String tablePrefix();
 
+    /**
+     * The names of the tables a run on lock table {@code table} opens (the lock table and what the
+     * trial keeps beside it; tables a protocol's service makes go with their owner), for the runner
+     * to drop them after a run of its own on a memory node that outlives it. Default: the lock table.
+     */
+    default java.util.List<String> tableNames(String table) {
+        return java.util.List.of(table);
+    }
+
     /** What a progress line shows for the run. */
     String label();
 

@@ -50,6 +50,24 @@ class TablesCommandTest {
     }
 
     @Test
+    void benchRunsDropTheirOwnTablesSoALongLivedServerEndsAsItStarted() {
+        try (TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(256L << 20)
+                .tableGraceNs(TimeUnit.HOURS.toNanos(1)).start()) {
+            long before = server.memory().allocatedBytes();
+            for (int i = 0; i < 3; i++) {
+                MainTest.Outcome o = MainTest.run("bench", "--fabric", server.uri(), "--protocols", "cas,dslr",
+                        "--clients", "2", "--locks", "1000", "--ops", "50", "--check", "--format", "csv");
+                assertEquals(Main.EXIT_OK, o.status(), o.err());
+                MainTest.Outcome r = MainTest.run("range-bench", "--fabric", server.uri(), "--protocols", "citron",
+                        "--clients", "2", "--ops", "20", "--format", "csv");
+                assertEquals(Main.EXIT_OK, r.status(), r.err());
+            }
+            assertEquals(List.of(), server.memory().tables(), "every run dropped its tables");
+            assertEquals(before, server.memory().allocatedBytes());
+        }
+    }
+
+    @Test
     void aTableDroppedUnderARunningBenchFailsItWithStatus3() throws Exception {
         try (TcpMemoryNode server = server()) {
             AtomicReference<MainTest.Outcome> bench = new AtomicReference<>();

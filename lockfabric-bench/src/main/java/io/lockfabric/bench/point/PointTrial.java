@@ -98,6 +98,12 @@ final class PointTrial implements Trial {
         return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, random, workload, observerNanos);
     }
 
+    /** The lock table, the data objects and the guarded counters. */
+    @Override
+    public List<String> tableNames(String table) {
+        return List.of(table, table + "-data", table + "-guard");
+    }
+
     @Override
     public boolean strictFencing() {
         return protocol.strictFencing();
