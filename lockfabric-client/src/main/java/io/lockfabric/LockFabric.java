@@ -298,6 +298,75 @@ public final class LockFabric implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops the lock space {@code name} on the memory node: its table goes, with every lock in it,
+     * and its memory is freed (a {@code serve} memory node also drops a space nobody has open after
+     * its grace, {@code serve --table-grace}). The space object this {@code LockFabric} had for it
+     * refuses requests from now on; {@link #lockSpace} makes a new, empty space of that name.
+     *
+     * @return whether the space existed on the memory node
+     * @throws IllegalStateException          if this {@code LockFabric} has requests of the space in
+     *                                        flight (waiting or held): release them first
+     * @throws SpaceInUseException            if another client (another process, another
+     *                                        {@code LockFabric}) has the space open; nothing changed
+     * @throws UnsupportedOperationException on a fabric that cannot drop tables (the simulator)
+     */
+    public boolean dropSpace(String name) {
+        return drop(name, false);
+    }
+
+    /** {@link #dropSpace} for the range space {@code name}. */
+    public boolean dropRangeSpace(String name) {
+        return drop(name, true);
+    }
+
+    private boolean drop(String name, boolean range) {
+        checkName(name);
+        String id = (range ? "range:" : "lock:") + name;
+        String table = (range ? PooledRangeSpace.TABLE_PREFIX : PointSpace.TABLE_PREFIX) + name;
+        SpaceEntry entry;
+        SpaceCore space = null;
+        synchronized (spaces) {
+            checkOpen();
+            entry = spaces.get(id);
+            if (entry != null) {
+                space = entry.space().getNow(null);
+                if (space == null) {
+                    throw new IllegalStateException("space '" + name + "' is being opened by another thread");
+                }
+                long inFlight = space.tryMarkDropped();
+                if (inFlight > 0) {
+                    throw new IllegalStateException("space '" + name + "' has " + inFlight + " request(s) of this "
+                            + "LockFabric waiting or held: release them before dropping it");
+                }
+                spaces.remove(id);
+            }
+        }
+        try {
+            long bytes = fabric.dropTable(0, table, pool.endpoints());
+            if (space != null) {
+                pool.forget(space);
+            }
+            return bytes > 0;
+        } catch (RuntimeException e) {
+            if (space != null) {
+                synchronized (spaces) {
+                    if (spaces.putIfAbsent(id, entry) == null) {
+                        space.unmarkDropped();
+                    }
+                }
+            }
+            if (e instanceof io.lockfabric.fabric.TableInUseException) {
+                throw new SpaceInUseException((range ? "range" : "lock") + " space '" + name + "' was not dropped: "
+                        + e.getMessage(), e);
+            }
+            if (e instanceof FabricException) {
+                throw new LockFabricException("cannot drop space '" + name + "' on " + address + ": " + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
     private static void checkName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a space needs a name that is not blank");

@@ -50,6 +50,8 @@ final class PointSpace extends SpaceCore implements LockSpace {
     private final LockProtocol protocol;
     private final LockOptions lockOptions;
     private final long slots;
+    /** Where a space's table is on the memory node: this prefix and the space's name. */
+    static final String TABLE_PREFIX = "lockspace/";
     private final String tableName;
     private final ConcurrentHashMap<Owner, Ownership> owned = new ConcurrentHashMap<>();
 
@@ -60,12 +62,17 @@ final class PointSpace extends SpaceCore implements LockSpace {
         this.protocol = protocol;
         this.lockOptions = bound;
         this.slots = slots;
-        this.tableName = "lockspace/" + name;
+        this.tableName = TABLE_PREFIX + name;
     }
 
     private Client clientOn(EndpointPool.Worker worker) {
         return worker.client(this, Client.class,
                 ep -> new Client(protocol.open(ep, tableName, slots, lockOptions), newCell()));
+    }
+
+    @Override
+    String tableName() {
+        return tableName;
     }
 
     @Override

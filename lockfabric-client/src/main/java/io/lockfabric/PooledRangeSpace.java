@@ -24,6 +24,8 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
 
     private final RangeLockProtocol protocol;
     private final LockOptions lockOptions;
+    /** Where a space's table is on the memory node: this prefix and the space's name. */
+    static final String TABLE_PREFIX = "rangespace/";
     private final String tableName;
 
     PooledRangeSpace(LockFabric fabric, String name, RangeLockProtocol protocol, LockOptions lockOptions) {
@@ -32,11 +34,16 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
         super(fabric, name, protocol.name(), protocol.failureModel(bound));
         this.protocol = protocol;
         this.lockOptions = bound;
-        this.tableName = "rangespace/" + name;
+        this.tableName = TABLE_PREFIX + name;
     }
 
     private Client clientOn(EndpointPool.Worker worker) {
         return worker.client(this, Client.class, ep -> new Client(protocol.open(ep, tableName, lockOptions), newCell()));
+    }
+
+    @Override
+    String tableName() {
+        return tableName;
     }
 
     @Override

@@ -63,6 +63,9 @@ abstract class SpaceCore {
     private final LongAdder falseConflicts = new LongAdder();
     private final LongAdder losses = new LongAdder();
     private final Histogram waitNs = new ConcurrentHistogram(3);
+    /** Requests of this space not ended yet (queued, acquiring, or held). */
+    private final LongAdder requests = new LongAdder();
+    private volatile boolean dropped;
 
     SpaceCore(LockFabric fabric, String name, String protocolName, FailureModel failureModel) {
         this.fabric = fabric;
@@ -77,6 +80,28 @@ abstract class SpaceCore {
 
     public String protocol() {
         return protocolName;
+    }
+
+    /** The name of this space's table on the memory node. */
+    abstract String tableName();
+
+    /**
+     * Marks the space dropped, so that no request starts any more, unless a request is in flight:
+     * then nothing changes and the count is returned. The flag is set before the count is read, and
+     * a request counts itself before it reads the flag, so one of the two always sees the other.
+     */
+    long tryMarkDropped() {
+        dropped = true;
+        long inFlight = requests.sum();
+        if (inFlight > 0) {
+            dropped = false;
+        }
+        return inFlight;
+    }
+
+    /** Undoes {@link #tryMarkDropped} (the memory node refused the drop). */
+    void unmarkDropped() {
+        dropped = false;
     }
 
     /** Opens this space's protocol client on {@code worker}'s endpoint if not yet open. */
@@ -140,6 +165,11 @@ abstract class SpaceCore {
     // ---- submitting and waiting
 
     private PooledHold newHold(Request r, long autoReleaseNs) {
+        requests.increment(); // before the check: a drop sets the flag, then counts (see tryMarkDropped)
+        if (dropped) {
+            requests.decrement();
+            throw new LockFabricException("space '" + name + "' was dropped; open it again to make a new, empty one");
+        }
         boolean waiting = !fabric.hasFreeEndpoint();
         if (r.slot() >= 0) {
             waiting |= beginOnSlot(r);
@@ -355,6 +385,7 @@ abstract class SpaceCore {
     }
 
     void ended(PooledHold h) {
+        requests.decrement();
         Request r = h.request();
         if (r.slot() >= 0) {
             inFlight.computeIfPresent(r.slot(), (slot, u) -> {

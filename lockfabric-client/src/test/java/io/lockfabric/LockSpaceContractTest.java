@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -453,5 +454,31 @@ abstract class LockSpaceContractTest {
         LockSpaceStats st = s.stats();
         assertEquals(1, st.falseConflicts());
         assertEquals(1, st.falseConflictSlots());
+    }
+
+    @Test
+    void aDroppedSpaceIsGoneAndItsNameMakesANewOne() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Held h = s.acquire("k");
+        IllegalStateException busy = assertThrows(IllegalStateException.class, () -> lf.dropSpace(space));
+        assertTrue(busy.getMessage().contains("release them"), busy.getMessage());
+        try (Held again = s.tryAcquire("j", Mode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow()) {
+            assertTrue(again.isValid(), "a refused drop changes nothing");
+        }
+        h.close();
+        assertTrue(lf.dropSpace(space));
+        LockFabricException gone = assertThrows(LockFabricException.class, () -> s.acquire("k"));
+        assertTrue(gone.getMessage().contains("was dropped"), gone.getMessage());
+        assertFalse(lf.dropSpace(space), "nothing left to drop");
+        LockSpace fresh = lf.lockSpace(space, safe(lf));
+        assertNotSame(s, fresh);
+        try (Held k = fresh.tryAcquire("k", Mode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow()) {
+            assertTrue(k.isValid());
+        }
+        RangeSpace r = lf.rangeSpace(space, rangeOptions());
+        r.acquire(0, 10).close();
+        assertTrue(lf.dropRangeSpace(space));
+        assertThrows(LockFabricException.class, () -> r.acquire(0, 10));
     }
 }

@@ -42,6 +42,8 @@ public final class EndpointPool implements AutoCloseable {
     /** One endpoint of the pool and what its users keep on it (their lock clients). */
     public static final class Worker {
         private final Map<Object, Object> clients = new IdentityHashMap<>();
+        /** Owners whose clients are to be closed by the next user of this worker ({@link EndpointPool#forget}). */
+        private final java.util.concurrent.ConcurrentLinkedQueue<Object> forgotten = new java.util.concurrent.ConcurrentLinkedQueue<>();
         private final EndpointPool pool;
         private volatile Endpoint endpoint;
         private volatile FabricException lost;
@@ -143,6 +145,7 @@ public final class EndpointPool implements AutoCloseable {
          * {@code open} the first time. It is closed with the endpoint if it is {@link AutoCloseable}.
          */
         public <T> T client(Object owner, Class<T> type, Function<Endpoint, T> open) {
+            closeForgotten();
             Object c = clients.get(owner);
             if (c == null) {
                 c = open.apply(endpoint);
@@ -156,17 +159,27 @@ public final class EndpointPool implements AutoCloseable {
             return pool.closed;
         }
 
-        private void closeAll() {
-            for (Object c : clients.values()) {
-                if (c instanceof AutoCloseable closeable) {
-                    try {
-                        closeable.close();
-                    } catch (Exception ignored) {
-                        // the pool is going away; a client that cannot close leaves nothing we could fix
-                    }
+        /** Closes the clients of owners the pool was told to forget (on the thread that has this worker). */
+        private void closeForgotten() {
+            for (Object owner = forgotten.poll(); owner != null; owner = forgotten.poll()) {
+                closeQuietly(clients.remove(owner));
+            }
+        }
+
+        private static void closeQuietly(Object client) {
+            if (client instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception ignored) {
+                    // a client that cannot close leaves nothing we could fix
                 }
             }
+        }
+
+        private void closeAll() {
+            clients.values().forEach(Worker::closeQuietly); // the pool is going away
             clients.clear();
+            forgotten.clear();
             try {
                 endpoint.close();
             } catch (RuntimeException ignored) {
@@ -312,6 +325,26 @@ public final class EndpointPool implements AutoCloseable {
             next.parker.unpark();
         } else {
             next.granted.accept(w);
+        }
+    }
+
+    /** The endpoints of the pool, as they are now (an endpoint lost with its memory node is replaced at its next checkout). */
+    public List<Endpoint> endpoints() {
+        List<Endpoint> list = new ArrayList<>(all.size());
+        for (Worker w : all) {
+            list.add(w.endpoint);
+        }
+        return list;
+    }
+
+    /**
+     * Closes the clients every endpoint keeps for {@code owner} ({@link Worker#client}), each on the
+     * thread of the endpoint's next user, before that user's own work: the owner is gone (a dropped
+     * space) and nothing uses its clients any more.
+     */
+    public void forget(Object owner) {
+        for (Worker w : all) {
+            w.forgotten.add(owner);
         }
     }
 

@@ -77,6 +77,21 @@ public interface Fabric extends AutoCloseable {
         throw new UnsupportedOperationException("the " + name() + " fabric cannot drop tables");
     }
 
+    /**
+     * Drops table {@code name} as {@link #dropTable(int, String, boolean)} does, unless an endpoint
+     * other than {@code users} has it open: how a client that has the table open on endpoints of its
+     * own (the client API's pool) drops it without forcing it from under anyone else. Decided by the
+     * memory node at once, so no other client can open the table between the check and the drop.
+     * The endpoints in {@code users} must not use the table afterwards.
+     *
+     * @return the bytes freed, or 0 if there is no such table
+     * @throws TableInUseException           if an endpoint not in {@code users} has it open
+     * @throws UnsupportedOperationException if this fabric cannot drop tables (the default)
+     */
+    default long dropTable(int memoryNode, String name, java.util.Collection<? extends Endpoint> users) {
+        throw new UnsupportedOperationException("the " + name() + " fabric cannot drop tables");
+    }
+
     /** Inbound counts at a memory node: every verb it served, by kind, and rpcs. */
     CounterSnapshot memoryNodeCounters(int memoryNode);
 

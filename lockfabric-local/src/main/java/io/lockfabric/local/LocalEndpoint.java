@@ -22,7 +22,9 @@ final class LocalEndpoint extends CountingEndpoint {
 
     @Override
     public Table openTable(TableSpec spec) {
-        return fabric.memoryNode(spec.memoryNode()).openTable(spec);
+        Table t = fabric.memoryNode(spec.memoryNode()).openTable(spec);
+        fabric.opened(this, spec.memoryNode(), spec.name());
+        return t;
     }
 
     @Override

@@ -38,6 +38,8 @@ public final class LocalFabric implements Fabric {
     private final AtomicInteger nextOrdinal = new AtomicInteger(1);
     private final Map<EndpointId, LocalMailbox> mailboxes = new ConcurrentHashMap<>();
     private final List<LocalQueuePair> queuePairs = new CopyOnWriteArrayList<>();
+    /** The endpoints that opened each table ({@code memoryNode/name}) and have not closed; guarded by itself. */
+    private final Map<String, java.util.Set<LocalEndpoint>> openers = new java.util.HashMap<>();
     /** The fabric's one compute node: every endpoint is on it. */
     private final Attachments computeNode = new Attachments();
     private final Attachments attachments = new Attachments();
@@ -103,6 +105,45 @@ public final class LocalFabric implements Fabric {
 
     void detach(LocalEndpoint endpoint) {
         mailboxes.remove(endpoint.id());
+        synchronized (openers) {
+            openers.values().forEach(users -> users.remove(endpoint));
+        }
+    }
+
+    /** Records that {@code endpoint} has table {@code name} of memory node {@code mn} open, until it closes. */
+    void opened(LocalEndpoint endpoint, int mn, String name) {
+        synchronized (openers) {
+            openers.computeIfAbsent(mn + "/" + name, k -> new java.util.HashSet<>()).add(endpoint);
+        }
+    }
+
+    /**
+     * Drops a table of this JVM's memory node. The endpoints that opened a table are tracked until
+     * they close, so a drop that is not forced is refused while any has it open.
+     */
+    @Override
+    public long dropTable(int memoryNode, String name, boolean force) {
+        return drop(memoryNode, name, force ? null : java.util.Set.of());
+    }
+
+    @Override
+    public long dropTable(int memoryNode, String name, java.util.Collection<? extends Endpoint> users) {
+        return drop(memoryNode, name, java.util.Objects.requireNonNull(users, "users"));
+    }
+
+    /** Drops unless an endpoint not in {@code users} has the table open ({@code users} null: forced). */
+    private long drop(int mn, String name, java.util.Collection<? extends Endpoint> users) {
+        MemoryNode node = memoryNode(mn);
+        synchronized (openers) {
+            java.util.Set<LocalEndpoint> open = openers.getOrDefault(mn + "/" + name, java.util.Set.of());
+            long others = users == null ? 0 : open.stream().filter(e -> !users.contains(e)).count();
+            if (others > 0) {
+                throw new io.lockfabric.fabric.TableInUseException("table '" + name + "' is open by " + others
+                        + " other endpoint" + (others == 1 ? "" : "s") + " of this fabric");
+            }
+            openers.remove(mn + "/" + name);
+            return node.dropTable(name);
+        }
     }
 
     @Override
