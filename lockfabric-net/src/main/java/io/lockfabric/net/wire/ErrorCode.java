@@ -11,7 +11,9 @@ public enum ErrorCode {
     /** The directory does not know the endpoint, or it is dead. */
     PEER_UNKNOWN(4),
     /** Anything else the memory node refused (capacity, protocol it cannot serve, no HELLO yet). */
-    REFUSED(5);
+    REFUSED(5),
+    /** The connection did not prove the shared secret (wrong or missing), or speaks another wire version. */
+    AUTH_FAILED(6);
 
     private final int code;
 

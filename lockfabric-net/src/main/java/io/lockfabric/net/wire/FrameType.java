@@ -20,6 +20,8 @@ public enum FrameType {
     LOOKUP(6, true),
     /** Asks for the memory node's inbound counters. */
     STATS(7, true),
+    /** Answers a {@link #CHALLENGE}: the wire version and, if the listener asks for it, proof of the shared secret. */
+    AUTH(16, true),
 
     /** Server → client: the endpoint's id and ordinal, in reply to {@link #HELLO}. */
     WELCOME(64, false),
@@ -35,6 +37,13 @@ public enum FrameType {
     STATS_REPLY(69, false),
     /** A request failed: an {@link ErrorCode} and a message. */
     ERROR(70, false),
+    /**
+     * Listener → connector, first frame of every connection (memory node and mailbox listeners):
+     * the wire version, whether a shared secret is required, and a fresh nonce to prove it on.
+     */
+    CHALLENGE(80, false),
+    /** The {@link #AUTH} is accepted; carries the listener's own proof of the secret, if it has one. */
+    AUTH_OK(81, false),
 
     /** Client → client: one mailbox message. Never answered. */
     PEER_MESSAGE(96, false),

@@ -1,0 +1,133 @@
+package io.lockfabric.net;
+
+import io.lockfabric.net.wire.FrameHeaderLayout;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cuts a connection's byte stream into frames (each without its length prefix, as
+ * {@link io.lockfabric.net.wire.WireCodec#decode} takes them) under its {@link ConnectionGuard}'s
+ * limits:
+ * <ul>
+ *   <li>the length prefix is checked as soon as its 4 bytes are in, before the body is buffered:
+ *       a length out of [{@value FrameHeaderLayout#HEADER_BYTES}, max frame] closes the connection;</li>
+ *   <li>the frame's length is then reserved from the guard's frame-memory budget until the frame is
+ *       whole; a frame that does not fit closes the connection (the budget bounds what all
+ *       half-received frames hold, whoever sends them);</li>
+ *   <li>a frame whose first byte has arrived must be whole within the frame deadline, else the
+ *       connection is closed: a slow sender holds its reservation at most that long.</li>
+ * </ul>
+ * Each refusal is logged through the guard's {@link RefusalLog}. Runs on its channel's event loop.
+ */
+final class GuardedFrameDecoder extends ByteToMessageDecoder {
+    private final ConnectionGuard guard;
+    /** Length of the frame being assembled, or -1 between frames. */
+    private int pending = -1;
+    private long reserved;
+    private ScheduledFuture<?> deadline;
+    private long frames;
+
+    GuardedFrameDecoder(ConnectionGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (true) {
+            if (pending < 0) {
+                if (!in.isReadable()) {
+                    disarm();
+                    return;
+                }
+                if (in.readableBytes() < FrameHeaderLayout.LENGTH_BYTES) {
+                    arm(ctx);
+                    return;
+                }
+                long length = in.getUnsignedInt(in.readerIndex());
+                int max = guard.limits().maxFrameBytes();
+                if (length < FrameHeaderLayout.HEADER_BYTES || length > max) {
+                    refuse(ctx, "frame-length", "a frame of " + length + " bytes (frames are "
+                            + FrameHeaderLayout.HEADER_BYTES + " to " + max + " bytes)");
+                    in.skipBytes(in.readableBytes());
+                    return;
+                }
+                if (!guard.reserveFrame(length)) {
+                    refuse(ctx, "frame-memory", "a frame of " + length + " bytes: frames being received already hold "
+                            + guard.frameBytesInUse() + " of the " + guard.limits().frameMemoryBytes() + " bytes ("
+                            + guard.option("frame-memory") + ")");
+                    in.skipBytes(in.readableBytes());
+                    return;
+                }
+                pending = (int) length;
+                reserved = length;
+            }
+            if (in.readableBytes() < FrameHeaderLayout.LENGTH_BYTES + pending) {
+                arm(ctx);
+                return;
+            }
+            in.skipBytes(FrameHeaderLayout.LENGTH_BYTES);
+            out.add(in.readRetainedSlice(pending));
+            pending = -1;
+            release();
+            frames++;
+            disarm();
+        }
+    }
+
+    /** Starts the deadline of the frame that has begun, unless it runs already. */
+    private void arm(ChannelHandlerContext ctx) {
+        if (deadline != null) {
+            return;
+        }
+        long frame = frames;
+        long ns = guard.limits().frameDeadlineNs();
+        deadline = ctx.executor().schedule(() -> {
+            deadline = null;
+            if (frames == frame && ctx.channel().isActive()) {
+                refuse(ctx, "frame-deadline", "a frame " + (pending < 0 ? "prefix" : "of " + pending + " bytes")
+                        + " not received within " + TimeUnit.NANOSECONDS.toMillis(ns) + " ms of its first byte ("
+                        + guard.option("frame-deadline") + ")");
+            }
+        }, ns, TimeUnit.NANOSECONDS);
+    }
+
+    private void disarm() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+    }
+
+    private void release() {
+        if (reserved > 0) {
+            guard.releaseFrame(reserved);
+            reserved = 0;
+        }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String cause, String what) {
+        guard.refusals().refuse(cause, ctx.channel().remoteAddress() + ": " + what + "; closing the connection");
+        release();
+        disarm();
+        pending = -1;
+        ctx.close();
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        release();
+        disarm();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        release();
+        disarm();
+        super.channelInactive(ctx);
+    }
+}
