@@ -13,9 +13,11 @@ import io.lockfabric.net.wire.FrameHeaderLayout;
  * @param maxConnectionsPerHost connections open at once from one client address
  * @param frameDeadlineNs       how long a frame (or a connection's handshake) may take to arrive once
  *                              its first byte has: a slower sender is cut
- * @param frameMemoryBytes      bytes of frames being assembled, over all connections: a frame's
- *                              length prefix reserves its length before its body is read, and a
- *                              prefix that does not fit closes its connection
+ * @param frameMemoryBytes      bytes of large frames (over 4 KiB) being assembled, over all
+ *                              connections: a frame's length prefix reserves its length before its
+ *                              body is read; while the budget is full the connection is not read,
+ *                              and a frame still waiting at the deadline closes it. Frames up to
+ *                              4 KiB (all verbs and messages of the protocols) need no reservation
  * @param maxFrameBytes         largest frame accepted (its length prefix, checked before reading the body)
  * @param maxTables             tables the memory node hosts at once
  * @param maxEndpoints          client endpoints connected at once
