@@ -60,7 +60,8 @@ public final class Main implements Runnable {
                 .setExecutionExceptionHandler((e, c, parsed) -> {
                     PrintWriter w = c.getErr();
                     int status;
-                    if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+                    if (e instanceof BadInputException || e instanceof IllegalArgumentException
+                            || e instanceof io.lockfabric.fabric.AuthenticationException) {
                         w.println("lockfabric: " + e.getMessage());
                         status = EXIT_BAD_INPUT;
                     } else if (e instanceof BenchmarkFailedException) {

@@ -164,6 +164,19 @@ final class GuardedFrameDecoder extends ByteToMessageDecoder {
         ctx.close();
     }
 
+    /**
+     * While waiting for the budget, no read is asked for: {@link ByteToMessageDecoder} would ask
+     * for one after a read that made no frame, and the paused connection would go on being read.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (waiting) {
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         release();

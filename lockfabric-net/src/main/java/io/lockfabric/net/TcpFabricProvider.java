@@ -67,8 +67,14 @@ public final class TcpFabricProvider implements FabricProvider {
         return b.build();
     }
 
-    /** The shared secret from the first of these that is set, or null. */
-    static SharedSecret secret(String fileParameter, String fileEnv, String valueEnv, String fileProperty) {
+    /**
+     * The shared secret from the first of these that is set (a file given in the address, a file
+     * named by the environment, the secret in the environment, a file named by a system property),
+     * or null.
+     *
+     * @throws IllegalArgumentException if the file cannot be read or the secret is too short
+     */
+    public static SharedSecret secret(String fileParameter, String fileEnv, String valueEnv, String fileProperty) {
         if (fileParameter != null) {
             return SharedSecret.fromFile(Path.of(fileParameter));
         }
