@@ -266,6 +266,8 @@ final class BenchExecution<P> {
         try (Fabric probe = tcp.open(Map.of())) {
             probe.memoryNodeCounters(0);
             return probe.timing();
+        } catch (io.lockfabric.fabric.AuthenticationException e) {
+            throw new BadInputException(e.getMessage());
         } catch (FabricException e) {
             throw new BadInputException("no memory node answers at " + tcp.text() + " (start one with 'lockfabric serve'): "
                     + e.getMessage());

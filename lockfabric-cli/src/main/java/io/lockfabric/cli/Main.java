@@ -67,8 +67,10 @@ public final class Main implements Runnable {
                     PrintWriter w = c.getErr();
                     int status;
                     if (e instanceof BadInputException || e instanceof IllegalArgumentException
-                            || e instanceof TableRefusedException) {
-                        // a table refused by the memory node: what was asked does not fit it (or is in use)
+                            || e instanceof TableRefusedException
+                            || e instanceof io.lockfabric.fabric.AuthenticationException) {
+                        // a table refused by the memory node (what was asked does not fit it, or is in use),
+                        // or a memory node that refused this client (secret, certificate, wire version)
                         w.println("lockfabric: " + e.getMessage());
                         status = EXIT_BAD_INPUT;
                     } else if (e instanceof BenchmarkFailedException || e instanceof FabricException) {

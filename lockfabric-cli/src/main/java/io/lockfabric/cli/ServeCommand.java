@@ -2,7 +2,11 @@ package io.lockfabric.cli;
 
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.memory.MemoryNode;
+import io.lockfabric.net.ServerLimits;
+import io.lockfabric.net.SharedSecret;
+import io.lockfabric.net.TcpFabricProvider;
 import io.lockfabric.net.TcpMemoryNode;
+import io.lockfabric.net.TlsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,6 +19,7 @@ import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.protocols.RangeLockProtocols;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -67,8 +72,8 @@ final class ServeCommand implements Callable<Integer> {
     long memoryBytes;
 
     @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = TcpMemoryNode.DEFAULT_BIND,
-            description = "Address to listen on; 0.0.0.0 for every interface (the server has no authentication: "
-                    + "expose it only to trusted networks). Default: ${DEFAULT-VALUE} (this host only).")
+            description = "Address to listen on; 0.0.0.0 for every interface, which needs --secret-file or "
+                    + "--tls-cert/--tls-key (or --insecure). Default: ${DEFAULT-VALUE} (this host only).")
     String bind;
 
     @Option(names = "--table-grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
@@ -76,6 +81,63 @@ final class ServeCommand implements Callable<Integer> {
                     + "it is dropped: its memory is freed and its lock state is gone); 0s drops it at once. 'lockfabric "
                     + "tables list|drop' shows and drops tables. Default: ${DEFAULT-VALUE}.")
     long tableGraceNs;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "Clients must prove this shared secret (HMAC challenge; the secret never crosses the wire): "
+                    + "at least 16 bytes, surrounding whitespace ignored (make one: head -c 32 /dev/urandom | base64 > FILE). "
+                    + "Clients give it as secret-file=FILE in the address or LOCKFABRIC_SECRET_FILE / LOCKFABRIC_SECRET. "
+                    + "Default: LOCKFABRIC_SECRET_FILE or LOCKFABRIC_SECRET if set, else none.")
+    Path secretFile;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM",
+            description = "Serve TLS with this certificate chain (PEM; with --tls-key). Clients add tls-trust=PEM "
+                    + "(this certificate or its CA) to the address.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "The private key of --tls-cert (PEM, PKCS#8 unencrypted).")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PEM",
+            description = "Require client certificates that chain to these CA certificates (PEM); clients add "
+                    + "tls-cert=PEM,tls-key=PEM to the address.")
+    Path tlsClientCa;
+
+    @Option(names = "--insecure", description = "Allow a --bind address other hosts can reach without a secret or TLS: "
+            + "anyone who reaches the port can then read and write every lock.")
+    boolean insecure;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerLimits.DEFAULT_MAX_CONNECTIONS,
+            description = "Connections open at once (each endpoint has one); more are refused with this reason. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int maxConnections;
+
+    @Option(names = "--max-connections-per-host", paramLabel = "N",
+            defaultValue = "" + ServerLimits.DEFAULT_MAX_CONNECTIONS_PER_HOST,
+            description = "Connections open at once from one client address. Default: ${DEFAULT-VALUE}.")
+    int maxConnectionsPerHost;
+
+    @Option(names = "--frame-deadline", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10s",
+            description = "A frame (and a connection's opening handshake) must arrive whole within this time of its "
+                    + "first byte; slower senders are cut. Default: ${DEFAULT-VALUE}.")
+    long frameDeadlineNs;
+
+    @Option(names = "--frame-memory", paramLabel = "SIZE", converter = ByteSizeConverter.class, defaultValue = "64m",
+            description = "Memory for frames over 4 KiB being received, over all connections, reserved from a frame's "
+                    + "length prefix before its body is read; when full, such frames wait (until --frame-deadline). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    long frameMemoryBytes;
+
+    @Option(names = "--max-frame", paramLabel = "SIZE", converter = ByteSizeConverter.class, defaultValue = "1m",
+            description = "Largest frame accepted (checked at its length prefix); at most 1m. Default: ${DEFAULT-VALUE}.")
+    long maxFrameBytes;
+
+    @Option(names = "--max-tables", paramLabel = "N", defaultValue = "" + ServerLimits.DEFAULT_MAX_TABLES,
+            description = "Tables held at once; creating another is refused. Default: ${DEFAULT-VALUE}.")
+    int maxTables;
+
+    @Option(names = "--max-endpoints", paramLabel = "N", defaultValue = "" + ServerLimits.DEFAULT_MAX_ENDPOINTS,
+            description = "Client endpoints connected at once. Default: ${DEFAULT-VALUE}.")
+    int maxEndpoints;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "" + TcpMemoryNode.DEFAULT_IO_THREADS,
             description = "Threads serving connections (verbs run on them). Default: ${DEFAULT-VALUE}.")
@@ -96,10 +158,33 @@ final class ServeCommand implements Callable<Integer> {
             throw new BadInputException("--table-grace must not be negative");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (maxFrameBytes > Integer.MAX_VALUE) {
+            throw new BadInputException("--max-frame must be at most 1m, got " + maxFrameBytes);
+        }
+        ServerLimits limits;
+        try {
+            limits = new ServerLimits(maxConnections, maxConnectionsPerHost, frameDeadlineNs, frameMemoryBytes,
+                    (int) maxFrameBytes, maxTables, maxEndpoints);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage().replace("max connections per host", "--max-connections-per-host")
+                    .replace("max connections", "--max-connections").replace("the frame deadline", "--frame-deadline")
+                    .replace("the largest frame", "--max-frame").replace("the frame memory", "--frame-memory")
+                    .replace("max tables", "--max-tables").replace("max endpoints", "--max-endpoints"));
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new BadInputException("--tls-cert and --tls-key go together: give both or neither");
+        }
+        if (tlsClientCa != null && tlsCert == null) {
+            throw new BadInputException("--tls-client-ca needs --tls-cert and --tls-key");
+        }
         TcpMemoryNode server;
         try {
+            SharedSecret secret = secretFile != null ? SharedSecret.fromFile(secretFile)
+                    : TcpFabricProvider.secret(null, System.getenv(TcpFabricProvider.SECRET_FILE_ENV),
+                    System.getenv(TcpFabricProvider.SECRET_ENV), null);
+            TlsConfig tls = tlsCert == null ? null : TlsConfig.server(tlsCert, tlsKey, tlsClientCa);
             server = TcpMemoryNode.builder().port(port).bind(bind).capacityBytes(memoryBytes).ioThreads(ioThreads)
-                    .tableGraceNs(tableGraceNs).start();
+                    .tableGraceNs(tableGraceNs).limits(limits).secret(secret).tls(tls).insecure(insecure).start();
         } catch (FabricException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -115,6 +200,8 @@ final class ServeCommand implements Callable<Integer> {
                 + "or Ctrl-C%n", server.uri(), server.address().getAddress().isAnyLocalAddress()
                 ? " and every other interface of this host" : "", memoryBytes,
                 memoryBytes == MemoryNode.DEFAULT_CAPACITY_BYTES ? ", the default" : "", pid, pid);
+        out.printf("lockfabric serve: %s%s%n", server.security(), tlsCert == null ? ""
+                : "; clients add ?tls-trust=" + tlsCert + " (or its CA) to the address");
         out.flush();
         server.awaitClose();
         return Main.EXIT_OK;

@@ -37,6 +37,11 @@ final class TcpEndpoint extends CountingEndpoint {
         connect(mailbox, new TcpQueuePair(link));
     }
 
+    /** Where this endpoint's mailbox listens (tests). */
+    java.net.InetSocketAddress mailboxAddress() {
+        return (java.net.InetSocketAddress) listener.channel().localAddress();
+    }
+
     @Override
     public Table openTable(TableSpec spec) {
         if (spec.memoryNode() != 0) {

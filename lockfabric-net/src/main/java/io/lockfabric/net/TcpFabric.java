@@ -1,6 +1,7 @@
 package io.lockfabric.net;
 
 import io.lockfabric.fabric.Attachments;
+import io.lockfabric.fabric.AuthenticationException;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
 import io.lockfabric.fabric.Endpoint;
@@ -66,6 +67,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * to one process, and they share {@link Endpoint#computeNode() its attachments}; another fabric,
  * in this JVM or another, is another compute node.
  *
+ * <p>Security ({@link Builder#secret}, {@link Builder#tls}): every connection opens with the
+ * listener's challenge ({@link ListenerHandshake}); with a {@link SharedSecret} this fabric proves it
+ * to the memory node and to other clients' mailbox listeners, and they prove it back, so a wrong
+ * secret on either side is an {@link AuthenticationException} when the endpoint is made (or, toward
+ * a peer, when the first message is sent). With {@link TlsConfig TLS} the connections to the memory
+ * node are encrypted and the server's certificate is checked; connections between mailboxes are
+ * authenticated by the secret but not encrypted. Each endpoint's mailbox listener is held to
+ * {@link #MAILBOX_LIMITS}.
+ *
  * <p>Thread-safe. Time is the JVM's monotonic clock ({@link #observerNanoTime()} is this process's).
  */
 public final class TcpFabric implements Fabric {
@@ -73,6 +83,15 @@ public final class TcpFabric implements Fabric {
     public static final int DEFAULT_IO_THREADS = 2;
     public static final long DEFAULT_SEED = 0x7C9_FAB21CL;
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+    /** How long a connection's opening (TLS, then the CHALLENGE / AUTH exchange) may take. */
+    public static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 15_000;
+    /** The context of the handshake proofs on connections between mailboxes ({@link ListenerHandshake}). */
+    static final String MAILBOX_CONTEXT = "lockfabric mailbox";
+    /**
+     * What a client's mailbox listener takes: messages and pings are a few dozen bytes, so frames of
+     * at most 4 KiB and 1 MiB of them being received at once; other limits as a server's.
+     */
+    static final ServerLimits MAILBOX_LIMITS = ServerLimits.DEFAULTS.withMaxFrameBytes(4096).withFrameMemoryBytes(1 << 20);
     /** Message types 0 … this − 1 are tallied one by one in {@link #messagesSent}. */
     static final int TALLIED_TYPES = 32;
     /** Between a table namespace and a table name on the server. */
@@ -93,6 +112,10 @@ public final class TcpFabric implements Fabric {
     private final TcpMemoryNode colocated;
     private final boolean shareServices;
     private final String tableNamespace;
+    private final SharedSecret secret;
+    private final TlsConfig tls;
+    private final int handshakeTimeoutMs;
+    private final ConnectionGuard mailboxGuard;
     private final long processNonce = new SecureRandom().nextLong();
     private final NettyTransport transport;
     private final EventLoopGroup group;
@@ -119,6 +142,10 @@ public final class TcpFabric implements Fabric {
         this.colocated = b.colocated;
         this.shareServices = b.shareServices;
         this.tableNamespace = b.tableNamespace;
+        this.secret = b.secret;
+        this.tls = b.tls;
+        this.handshakeTimeoutMs = b.handshakeTimeoutMs;
+        this.mailboxGuard = new ConnectionGuard(MAILBOX_LIMITS, System.getLogger(PeerListener.class.getName()), "");
         this.transport = NettyTransport.best();
         this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
     }
@@ -148,7 +175,7 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("fabric " + name() + " is closed");
         }
         ServerLink link = new ServerLink(name());
-        Channel server = connect(host, port, link, "the memory node");
+        Channel server = connectToServer(link);
         PeerListener listener = new PeerListener();
         try {
             String listenHost = configuredListenHost != null ? configuredListenHost
@@ -160,7 +187,13 @@ public final class TcpFabric implements Fabric {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(TcpMemoryNode.frameDecoder(), listener.newConnectionHandler(ch));
+                            String refused = mailboxGuard.admit(ch);
+                            if (refused != null) {
+                                ch.close();
+                                return;
+                            }
+                            ch.pipeline().addLast(mailboxGuard.newDecoder(), new ListenerHandshake(secret, MAILBOX_CONTEXT,
+                                    mailboxGuard), listener.newConnectionHandler(ch));
                         }
                     })
                     .bind(listenHost, 0).syncUninterruptibly().channel();
@@ -184,7 +217,15 @@ public final class TcpFabric implements Fabric {
         }
     }
 
-    private Channel connect(String toHost, int toPort, io.netty.channel.ChannelHandler handler, String what) {
+    /** A connection to the memory node, opened (TLS, the handshake) and attached to {@code link}. */
+    private Channel connectToServer(ServerLink link) {
+        return connect(host, port, link, "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
+    }
+
+    private Channel connect(String toHost, int toPort, io.netty.channel.ChannelHandler handler, String what,
+                            TlsConfig withTls, String context) {
+        String peer = what + " at " + toHost + ":" + toPort;
+        ConnectorHandshake handshake = new ConnectorHandshake(secret, context, peer, withTls != null);
         ChannelFuture f = new Bootstrap()
                 .group(group)
                 .channel(transport.socketChannel())
@@ -193,15 +234,19 @@ public final class TcpFabric implements Fabric {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(TcpMemoryNode.frameDecoder(), handler);
+                        if (withTls != null) {
+                            ch.pipeline().addLast(withTls.newHandler(ch.alloc(), toHost, toPort,
+                                    TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMs)));
+                        }
+                        ch.pipeline().addLast(TcpMemoryNode.frameDecoder(), handshake, handler);
                     }
                 })
                 .connect(toHost, toPort);
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
-            throw new FabricException("cannot connect to " + what + " at " + toHost + ":" + toPort + ": " + f.cause(),
-                    f.cause());
+            throw new FabricException("cannot connect to " + peer + ": " + f.cause(), f.cause());
         }
+        ConnectorHandshake.await(f.channel(), handshake, handshakeTimeoutMs);
         if (handler instanceof ServerLink link) {
             link.attach(f.channel());
         }
@@ -240,7 +285,10 @@ public final class TcpFabric implements Fabric {
                 throw TcpQueuePair.unexpected(reply);
             }
             try {
-                ch = connect(address.host(), address.port(), new PeerOutbound(), "endpoint " + to);
+                ch = connect(address.host(), address.port(), new PeerOutbound(), "endpoint " + to, null,
+                        MAILBOX_CONTEXT);
+            } catch (AuthenticationException refused) {
+                throw refused;
             } catch (FabricException unreachable) {
                 gone(to);
                 throw new PeerUnreachableException(to);
@@ -389,7 +437,7 @@ public final class TcpFabric implements Fabric {
                 link = control.get();
                 if (link == null || link.isLost()) {
                     link = new ServerLink(name());
-                    connect(host, port, link, "the memory node");
+                    connectToServer(link);
                     control.set(link);
                 }
             }
@@ -445,6 +493,9 @@ public final class TcpFabric implements Fabric {
         private TcpMemoryNode colocated;
         private boolean shareServices;
         private String tableNamespace;
+        private SharedSecret secret;
+        private TlsConfig tls;
+        private int handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
 
         /** The memory node, as {@code tcp://host:port}. */
         public Builder uri(String uri) {
@@ -475,6 +526,27 @@ public final class TcpFabric implements Fabric {
 
         public Builder ioThreads(int threads) {
             this.ioThreads = threads;
+            return this;
+        }
+
+        /**
+         * The secret to prove to the memory node and to other clients' mailboxes, and that they must
+         * prove back (default: none; a server or mailbox that asks for one then refuses this fabric).
+         */
+        public Builder secret(SharedSecret secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** Connections to the memory node run TLS (default: plain TCP). */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** How long a connection's opening (TLS and the handshake) may take (default {@value TcpFabric#DEFAULT_HANDSHAKE_TIMEOUT_MS} ms). */
+        public Builder handshakeTimeoutMs(int ms) {
+            this.handshakeTimeoutMs = ms;
             return this;
         }
 
@@ -537,6 +609,9 @@ public final class TcpFabric implements Fabric {
             }
             if (ioThreads < 1 || ioThreads > 64) {
                 throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (handshakeTimeoutMs < 1) {
+                throw new IllegalArgumentException("handshake timeout must be positive, got " + handshakeTimeoutMs);
             }
             if (connectTimeoutMs < 1) {
                 throw new IllegalArgumentException("connect timeout must be positive, got " + connectTimeoutMs);

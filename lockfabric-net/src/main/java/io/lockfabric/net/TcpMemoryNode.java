@@ -26,7 +26,9 @@ import io.lockfabric.net.wire.WireCodec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -36,6 +38,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.io.IOException;
@@ -51,6 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import javax.net.ssl.SSLException;
 
 /**
  * A memory node served over TCP: the server side of the tcp fabric. It hosts the memory regions of
@@ -72,6 +76,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * frame, {@code lockfabric tables drop}) drops one at once, while clients have it open only if
  * forced: their later verbs on it then fail with a TABLE_DROPPED error.
  *
+ * <p>Before its HELLO, every connection goes through the opening of {@link ListenerHandshake}: with a
+ * {@link Builder#secret shared secret} the client must prove it (HMAC challenge; the secret never
+ * crosses the wire), with {@link Builder#tls TLS} the connection is encrypted and, optionally,
+ * client certificates are required. Every connection is held to the server's {@link ServerLimits}
+ * (connections in all and per host, a deadline and a memory budget for frames being received,
+ * tables and endpoints); refusals are logged once per cause per 10 s. A server that other hosts can
+ * reach must have a secret or TLS unless built {@link Builder#insecure}.
+ *
  * <p>Thread-safe; {@link #close()} stops it and frees its memory.
  */
 public final class TcpMemoryNode implements AutoCloseable {
@@ -80,6 +92,9 @@ public final class TcpMemoryNode implements AutoCloseable {
     public static final int DEFAULT_IO_THREADS = 2;
     /** How long a table no client has open is kept: {@value} ns (60 s). */
     public static final long DEFAULT_TABLE_GRACE_NS = 60_000_000_000L;
+
+    /** The context of the memory node's handshake proofs ({@link ListenerHandshake}). */
+    static final String HANDSHAKE_CONTEXT = "lockfabric memory node";
     private static final Logger LOG = System.getLogger(TcpMemoryNode.class.getName());
 
     private final MemoryNode memory;
@@ -98,6 +113,11 @@ public final class TcpMemoryNode implements AutoCloseable {
     private final AtomicLongArray bytes = new AtomicLongArray(VerbKind.count());
     private final TableLifecycle tables;
     private final boolean wildcardIsIpv6;
+    private final ServerLimits limits;
+    private final ConnectionGuard guard;
+    private final SharedSecret secret;
+    private final TlsConfig tls;
+    private final AtomicInteger connectedEndpoints = new AtomicInteger();
     private volatile boolean closed;
 
     /** Where a client endpoint's mailbox listens, and whether its connection is still up. */
@@ -110,6 +130,10 @@ public final class TcpMemoryNode implements AutoCloseable {
     private TcpMemoryNode(Builder b) {
         this.memory = new MemoryNode(0, b.capacityBytes);
         this.resolver = b.resolver;
+        this.limits = b.limits;
+        this.guard = new ConnectionGuard(b.limits, LOG, "--");
+        this.secret = b.secret;
+        this.tls = b.tls;
         this.transport = NettyTransport.best();
         this.boss = transport.group(1, "lockfabric-mn-accept");
         this.workers = transport.group(b.ioThreads, "lockfabric-mn-io");
@@ -124,7 +148,16 @@ public final class TcpMemoryNode implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             connections.add(ch);
-                            ch.pipeline().addLast(frameDecoder(), new Connection());
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc(), null, 0, limits.frameDeadlineNs()));
+                            }
+                            String refused = guard.admit(ch);
+                            if (refused != null) {
+                                ch.pipeline().addLast(new Refuser(refused));
+                                return;
+                            }
+                            ch.pipeline().addLast(guard.newDecoder(), new ListenerHandshake(secret, HANDSHAKE_CONTEXT,
+                                    guard), new Connection());
                         }
                     });
             InetAddress bindTo = InetAddress.getByName(b.bind);
@@ -136,8 +169,8 @@ public final class TcpMemoryNode implements AutoCloseable {
             throw new FabricException("cannot listen on " + b.bind + ":" + b.port + ": " + e.getMessage(), e);
         }
         LOG.log(Level.INFO, "memory node listening on {0}{1} ({2} transport, {3} bytes of memory, tables kept {4} ms "
-                + "after their last client)", uri(), address().getAddress().isAnyLocalAddress() ? " and every interface"
-                : "", transport.name(), b.capacityBytes, TimeUnit.NANOSECONDS.toMillis(b.tableGraceNs));
+                + "after their last client; {5})", uri(), address().getAddress().isAnyLocalAddress() ? " and every interface"
+                : "", transport.name(), b.capacityBytes, TimeUnit.NANOSECONDS.toMillis(b.tableGraceNs), security());
     }
 
     public static Builder builder() {
@@ -184,6 +217,39 @@ public final class TcpMemoryNode implements AutoCloseable {
             host = "[" + (scope < 0 ? host : host.substring(0, scope)) + "]";
         }
         return "tcp://" + host + ":" + bound.getPort();
+    }
+
+    /** How clients are let in: "shared secret ...", "TLS (...)", both, or "no authentication". */
+    public String security() {
+        if (secret == null && tls == null) {
+            return "no authentication";
+        }
+        return (secret == null ? "" : secret + (tls == null ? "" : ", ")) + (tls == null ? "" : tls.toString());
+    }
+
+    /** The limits this server holds its connections to. */
+    public ServerLimits limits() {
+        return limits;
+    }
+
+    /** Bytes of the frame-memory budget held now by frames being received. */
+    long frameBytesInUse() {
+        return guard.frameBytesInUse();
+    }
+
+    /** The most bytes of the frame-memory budget ever held at once. */
+    long frameBytesPeak() {
+        return guard.frameBytesPeak();
+    }
+
+    /** Connections admitted and open now. */
+    int openConnections() {
+        return guard.openConnections();
+    }
+
+    /** Refusals of {@code cause} so far ("connections", "frame-deadline", "secret", ...), logged or not. */
+    long refusals(String cause) {
+        return guard.refusals().total(cause);
     }
 
     /** The memory this server hosts (for tests and tools in the same JVM). */
@@ -324,8 +390,16 @@ public final class TcpMemoryNode implements AutoCloseable {
                         + endpoint));
                 return;
             }
+            if (connectedEndpoints.incrementAndGet() > limits.maxEndpoints()) {
+                connectedEndpoints.decrementAndGet();
+                String why = "the server has " + limits.maxEndpoints() + " endpoints connected, its limit (--max-endpoints)";
+                guard.refusals().refuse("endpoints", "an endpoint from " + ctx.channel().remoteAddress() + ": " + why);
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
+                return;
+            }
             int ordinal = nextOrdinal.getAndIncrement();
             if (ordinal > EndpointId.MAX_QUEUE) {
+                connectedEndpoints.decrementAndGet();
                 reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "no endpoint ids left"));
                 return;
             }
@@ -426,6 +500,13 @@ public final class TcpMemoryNode implements AutoCloseable {
                 return;
             }
             Table existing = memory.table(spec.name());
+            if (existing == null && memory.tables().size() >= limits.maxTables()) {
+                String why = "cannot create " + spec + ": the server holds " + limits.maxTables()
+                        + " tables, its limit (--max-tables)";
+                guard.refusals().refuse("tables", "endpoint " + endpoint + ": " + why);
+                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
+                return;
+            }
             if (existing == null && f.wantsService()) {
                 TableSpec.ServiceFactory factory = offeredServices.remove(spec.name());
                 if (factory == null) {
@@ -507,13 +588,23 @@ public final class TcpMemoryNode implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             tables.closeAll(this);
             if (endpoint != null) {
+                connectedEndpoints.decrementAndGet();
                 LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", endpoint);
             }
         }
 
+        /** A client that does not read its replies stops being read until it does: its replies are bounded. */
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            ctx.fireChannelWritabilityChanged();
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
+            if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+                guard.refusals().refuse("tls", who(ctx) + ": " + TlsConfig.oneLine(cause) + "; closing the connection");
+            } else if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
                 LOG.log(Level.WARNING, "{0}: {1}; closing the connection", who(ctx), cause.getMessage());
             } else if (!(cause instanceof IOException)) {
                 LOG.log(Level.WARNING, who(ctx) + ": closing the connection", cause);
@@ -523,6 +614,32 @@ public final class TcpMemoryNode implements AutoCloseable {
 
         private String who(ChannelHandlerContext ctx) {
             return (endpoint == null ? "connection" : "endpoint " + endpoint) + " from " + ctx.channel().remoteAddress();
+        }
+    }
+
+    /** A connection over the limits: told why in an ERROR, then closed; what it sends is dropped. */
+    private static final class Refuser extends ChannelInboundHandlerAdapter {
+        private final String why;
+
+        Refuser(String why) {
+            this.why = why;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ByteBuf out = ctx.alloc().ioBuffer();
+            WireCodec.encode(new Frame.ErrorReply(0, ErrorCode.REFUSED, why), out);
+            ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
         }
     }
 
@@ -541,6 +658,15 @@ public final class TcpMemoryNode implements AutoCloseable {
         channel.writeAndFlush(out);
     }
 
+    /** Whether {@code bind} names this host only (an address that does not resolve is not). */
+    static boolean isLoopback(String bind) {
+        try {
+            return InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Configuration of a {@link TcpMemoryNode}; validated in {@link #start()}. */
     public static final class Builder {
         private int port = DEFAULT_PORT;
@@ -549,6 +675,10 @@ public final class TcpMemoryNode implements AutoCloseable {
         private int ioThreads = DEFAULT_IO_THREADS;
         private ServiceResolver resolver = ServiceResolver.installed();
         private long tableGraceNs = DEFAULT_TABLE_GRACE_NS;
+        private ServerLimits limits = ServerLimits.DEFAULTS;
+        private SharedSecret secret;
+        private TlsConfig tls;
+        private boolean insecure;
 
         /** TCP port; 0 picks a free one. */
         public Builder port(int port) {
@@ -587,6 +717,33 @@ public final class TcpMemoryNode implements AutoCloseable {
             return this;
         }
 
+        /** The limits connections are held to (default {@link ServerLimits#DEFAULTS}). */
+        public Builder limits(ServerLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        /** Clients must prove this secret when they connect (default: none, anyone may connect). */
+        public Builder secret(SharedSecret secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** Connections run TLS (default: plain TCP). */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /**
+         * Lets the server listen on an address other hosts can reach without a secret or TLS
+         * (default false: {@link #start()} refuses that).
+         */
+        public Builder insecure(boolean insecure) {
+            this.insecure = insecure;
+            return this;
+        }
+
         public TcpMemoryNode start() {
             if (port < 0 || port > 0xFFFF) {
                 throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
@@ -605,6 +762,14 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             if (resolver == null) {
                 throw new IllegalArgumentException("service resolver must not be null");
+            }
+            if (limits == null) {
+                throw new IllegalArgumentException("limits must not be null");
+            }
+            if (secret == null && tls == null && !insecure && !isLoopback(bind)) {
+                throw new IllegalArgumentException("refusing to listen on " + bind + ", which other hosts may reach, "
+                        + "without authentication: give a shared secret (--secret-file) or TLS (--tls-cert and --tls-key), "
+                        + "or --insecure to let anyone who reaches the port read and write every lock");
             }
             return new TcpMemoryNode(this);
         }

@@ -237,6 +237,10 @@ class TcpServerFuzzTest {
         FuzzConnection(int port, long nonce) throws IOException {
             socket = new Socket("127.0.0.1", port);
             socket.setTcpNoDelay(true);
+            Frame opened = RawHandshake.open(socket, null, TcpMemoryNode.HANDSHAKE_CONTEXT);
+            if (!(opened instanceof Frame.AuthOk)) {
+                throw new IOException("the server did not open the connection: " + opened);
+            }
             out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
             InputStream in = socket.getInputStream();
             drain = Thread.ofPlatform().daemon().name("fuzz-drain").start(() -> {

@@ -12,6 +12,8 @@ public enum ErrorCode {
     PEER_UNKNOWN(4),
     /** Anything else the memory node refused (capacity, protocol it cannot serve, no HELLO yet). */
     REFUSED(5),
+    /** The connection did not prove the shared secret (wrong or missing), or speaks another wire version. */
+    AUTH_FAILED(6),
     /** A verb addressed a table the memory node has dropped; it changed nothing. */
     TABLE_DROPPED(16),
     /** A drop was refused: clients have the table open, and the drop was not forced. */

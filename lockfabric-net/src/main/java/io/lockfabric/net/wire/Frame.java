@@ -125,6 +125,27 @@ public sealed interface Frame {
         public FrameType type() { return FrameType.ERROR; }
     }
 
+    /**
+     * The listener's opening: its {@link HandshakeLayout#WIRE_VERSION wire version}, whether the
+     * connector must prove the shared secret, and the nonce to prove it on; request id 0.
+     */
+    record Challenge(long requestId, int version, boolean secretRequired, byte[] nonce) implements Frame {
+        public FrameType type() { return FrameType.CHALLENGE; }
+    }
+
+    /**
+     * The connector's answer: its wire version, its own nonce (for the listener's proof) and
+     * HMAC-SHA256 of the secret over the nonces and the connection's context (empty without a secret).
+     */
+    record Auth(long requestId, int version, byte[] nonce, byte[] proof) implements Frame {
+        public FrameType type() { return FrameType.AUTH; }
+    }
+
+    /** The listener accepted the {@link Auth}; its proof of the secret over the connector's nonce (empty without one). */
+    record AuthOk(long requestId, byte[] proof) implements Frame {
+        public FrameType type() { return FrameType.AUTH_OK; }
+    }
+
     /** A mailbox message for endpoint {@code to} (packed id); request id is always 0. */
     record PeerMessage(long to, Message message) implements Frame {
         public long requestId() { return 0; }

@@ -20,10 +20,12 @@ public enum FrameType {
     LOOKUP(6, true),
     /** Asks for the memory node's inbound counters. */
     STATS(7, true),
+    /** Answers a {@link #CHALLENGE}: the wire version and, if the listener asks for it, proof of the shared secret. */
+    AUTH(16, true),
     /** Asks for the tables the memory node holds ({@link TablesLayout}). */
-    LIST_TABLES(16, true),
+    LIST_TABLES(18, true),
     /** Drops a table (forced: even while clients have it open). */
-    DROP_TABLE(17, true),
+    DROP_TABLE(19, true),
 
     /** Server → client: the endpoint's id and ordinal, in reply to {@link #HELLO}. */
     WELCOME(64, false),
@@ -39,8 +41,15 @@ public enum FrameType {
     STATS_REPLY(69, false),
     /** A request failed: an {@link ErrorCode} and a message. */
     ERROR(70, false),
+    /**
+     * Listener → connector, first frame of every connection (memory node and mailbox listeners):
+     * the wire version, whether a shared secret is required, and a fresh nonce to prove it on.
+     */
+    CHALLENGE(80, false),
+    /** The {@link #AUTH} is accepted; carries the listener's own proof of the secret, if it has one. */
+    AUTH_OK(81, false),
     /** Tables, in reply to {@link #LIST_TABLES} (all of them) or {@link #DROP_TABLE} (the one dropped, if any). */
-    TABLE_LIST(80, false),
+    TABLE_LIST(82, false),
 
     /** Client → client: one mailbox message. Never answered. */
     PEER_MESSAGE(96, false),

@@ -48,6 +48,9 @@ public final class WireCodec {
                 case Frame.ErrorReply f -> ErrorLayout.encode(f, out);
                 case Frame.PeerMessage f -> PeerMessageLayout.encode(f, out);
                 case Frame.PeerPing f -> PeerMessageLayout.encode(f, out);
+                case Frame.Challenge f -> HandshakeLayout.encode(f, out);
+                case Frame.Auth f -> HandshakeLayout.encode(f, out);
+                case Frame.AuthOk f -> HandshakeLayout.encode(f, out);
             }
             int length = out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES;
             if (length > FrameHeaderLayout.MAX_FRAME_BYTES) {
@@ -98,6 +101,9 @@ public final class WireCodec {
                 case ERROR -> ErrorLayout.decode(id, in);
                 case PEER_MESSAGE -> PeerMessageLayout.decode(in);
                 case PEER_PING -> PeerMessageLayout.decodePing(in);
+                case CHALLENGE -> HandshakeLayout.decodeChallenge(id, in);
+                case AUTH -> HandshakeLayout.decodeAuth(id, in);
+                case AUTH_OK -> HandshakeLayout.decodeAuthOk(id, in);
             };
             if (in.isReadable()) {
                 throw new MalformedFrameException(in.readableBytes() + " bytes left over after the " + type + " body");

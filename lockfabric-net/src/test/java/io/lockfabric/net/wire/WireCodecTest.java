@@ -78,7 +78,15 @@ class WireCodecTest {
                         new Frame.TableRow("b", "citron", 1 << 20, 0, 1234))),
                 new Frame.TableList(17, 0, List.of()),
                 new Frame.PeerMessage(new EndpointId(1, 5).pack(), m),
-                new Frame.PeerPing(new EndpointId(1, 5).pack(), new EndpointId(0, 2).pack())));
+                new Frame.PeerPing(new EndpointId(1, 5).pack(), new EndpointId(0, 2).pack()),
+                new Frame.Challenge(0, HandshakeLayout.WIRE_VERSION, true, filled(HandshakeLayout.NONCE_BYTES, 3)),
+                new Frame.Challenge(0, 65535, false, filled(HandshakeLayout.NONCE_BYTES, 4)),
+                new Frame.Auth(0, HandshakeLayout.WIRE_VERSION, filled(HandshakeLayout.NONCE_BYTES, 5),
+                        filled(HandshakeLayout.PROOF_BYTES, 6)),
+                new Frame.Auth(0, 2, filled(HandshakeLayout.NONCE_BYTES, 7), new byte[0]),
+                new Frame.AuthOk(0, filled(HandshakeLayout.PROOF_BYTES, 8)),
+                new Frame.AuthOk(0, new byte[0]),
+                new Frame.ErrorReply(0, ErrorCode.AUTH_FAILED, "a client with a wrong shared secret")));
         long id = 100;
         for (Verb v : everyVerb()) {
             frames.add(new Frame.VerbRequest(id++, v));
@@ -150,6 +158,19 @@ class WireCodecTest {
                     assertArrayEquals(s.ops(), ((Frame.StatsReply) back).ops());
                     assertArrayEquals(s.bytes(), ((Frame.StatsReply) back).bytes());
                 }
+                case Frame.Challenge c -> {
+                    Frame.Challenge g = (Frame.Challenge) back;
+                    assertEquals(c.version(), g.version());
+                    assertEquals(c.secretRequired(), g.secretRequired());
+                    assertArrayEquals(c.nonce(), g.nonce());
+                }
+                case Frame.Auth a -> {
+                    Frame.Auth g = (Frame.Auth) back;
+                    assertEquals(a.version(), g.version());
+                    assertArrayEquals(a.nonce(), g.nonce());
+                    assertArrayEquals(a.proof(), g.proof());
+                }
+                case Frame.AuthOk a -> assertArrayEquals(a.proof(), ((Frame.AuthOk) back).proof());
                 default -> assertEquals(f, back, "records without arrays compare by value");
             }
         }
@@ -322,5 +343,13 @@ class WireCodecTest {
             }
         }
         assertTrue(decoded > 0, "some mutated frames still decode");
+    }
+
+    private static byte[] filled(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed * 31 + i);
+        }
+        return b;
     }
 }
