@@ -107,14 +107,24 @@ final class TableLifecycle {
      * @throws IllegalArgumentException if another table's service created it
      */
     synchronized Optional<Frame.TableRow> drop(String name, boolean force) {
+        return drop(name, force, opener -> false);
+    }
+
+    /**
+     * {@link #drop(String, boolean)}, where the connections {@code mine} accepts (the dropper's own)
+     * do not count as having the table open.
+     */
+    synchronized Optional<Frame.TableRow> drop(String name, boolean force, java.util.function.Predicate<Object> mine) {
         if (memory.table(name) == null) {
             return Optional.empty();
         }
         Frame.TableRow row = row(name);
-        if (row.openers() > 0 && !force) {
-            throw new TableInUseException("table '" + name + "' is open by " + row.openers() + " client connection"
-                    + (row.openers() == 1 ? "" : "s") + "; a forced drop drops it under them (their later verbs on it "
-                    + "fail: table dropped)");
+        Lease open = leases.get(name);
+        long others = open == null ? 0 : open.openers.stream().filter(o -> !mine.test(o)).count();
+        if (others > 0 && !force) {
+            throw new TableInUseException("table '" + name + "' is open by " + others + " " + (row.openers() > others
+                    ? "other " : "") + "client connection" + (others == 1 ? "" : "s") + "; a forced drop drops it under "
+                    + "them (their later verbs on it fail: table dropped)");
         }
         memory.dropTable(name);
         Lease lease = leases.remove(name);

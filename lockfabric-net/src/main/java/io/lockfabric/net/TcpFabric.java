@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -390,7 +391,26 @@ public final class TcpFabric implements Fabric {
     public long dropTable(int memoryNode, String name, boolean force) {
         checkMemoryNode(memoryNode);
         String onServer = serverTableName(name);
-        Frame reply = controlLink().call(id -> new Frame.DropTable(id, onServer, force));
+        return drop(onServer, new Frame.DropTable(0, onServer, force));
+    }
+
+    /**
+     * Drops table {@code name} unless a connection other than those of {@code users} (endpoints of
+     * this fabric) has it open; the memory node decides at once.
+     */
+    @Override
+    public long dropTable(int memoryNode, String name, java.util.Collection<? extends Endpoint> users) {
+        checkMemoryNode(memoryNode);
+        String onServer = serverTableName(name);
+        List<Long> mine = new java.util.ArrayList<>();
+        for (Endpoint e : users) {
+            mine.add(e.id().pack());
+        }
+        return drop(onServer, new Frame.DropTable(0, onServer, false, mine));
+    }
+
+    private long drop(String onServer, Frame.DropTable request) {
+        Frame reply = controlLink().call(id -> new Frame.DropTable(id, onServer, request.force(), request.exceptEndpoints()));
         return switch (reply) {
             case Frame.TableList l -> l.tables().stream().mapToLong(Frame.TableRow::bytes).sum();
             case Frame.ErrorReply e when e.code() == ErrorCode.TABLE_IN_USE -> throw new TableInUseException(e.message());

@@ -546,7 +546,9 @@ public final class TcpMemoryNode implements AutoCloseable {
         private void dropTable(ChannelHandlerContext ctx, Frame.DropTable f) {
             Optional<Frame.TableRow> dropped;
             try {
-                dropped = tables.drop(f.name(), f.force());
+                java.util.Set<Long> mine = java.util.Set.copyOf(f.exceptEndpoints());
+                dropped = tables.drop(f.name(), f.force(), opener -> opener instanceof Connection c
+                        && c.endpoint != null && mine.contains(c.endpoint.pack()));
             } catch (TableInUseException e) {
                 reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_IN_USE, e.getMessage()));
                 return;

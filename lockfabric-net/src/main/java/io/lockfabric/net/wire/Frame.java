@@ -93,7 +93,19 @@ public sealed interface Frame {
     }
 
     /** Drops table {@code name}; unless {@code force}, only if no client has it open. */
-    record DropTable(long requestId, String name, boolean force) implements Frame {
+    record DropTable(long requestId, String name, boolean force, List<Long> exceptEndpoints) implements Frame {
+        public DropTable {
+            exceptEndpoints = List.copyOf(exceptEndpoints);
+            if (force && !exceptEndpoints.isEmpty()) {
+                throw new IllegalArgumentException("a forced drop has no endpoints to except");
+            }
+        }
+
+        /** A drop refused while any connection has the table open, unless forced. */
+        public DropTable(long requestId, String name, boolean force) {
+            this(requestId, name, force, List.of());
+        }
+
         public FrameType type() { return FrameType.DROP_TABLE; }
     }
 

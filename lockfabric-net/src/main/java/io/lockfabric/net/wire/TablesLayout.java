@@ -12,9 +12,12 @@ import java.util.List;
  *
  * <pre>
  * DROP_TABLE body
- * +------------+---------------+-----------+
- * | n (u16)    | name (n)      | flags (u8)|   flags bit 0 ({@link #FORCE}): drop even while open
- * +------------+---------------+-----------+
+ * +------------+---------------+-----------+-------------------------------------------+
+ * | n (u16)    | name (n)      | flags (u8)| [e (u16) | endpoint id (i64) x e]         |
+ * +------------+---------------+-----------+-------------------------------------------+
+ *   flags bit 0 ({@link #FORCE}): drop even while open; bit 1 ({@link #EXCEPT}): the endpoint ids
+ *   that follow may have it open (the dropper's own), and the drop is refused only if another has</pre>
+ * <pre>
  *
  * TABLE_LIST body
  * +-------------+---------+-------+-----+-------+
@@ -30,6 +33,10 @@ import java.util.List;
 public final class TablesLayout {
     /** DROP_TABLE flag: drop the table even while clients have it open. */
     public static final int FORCE = 1;
+    /** DROP_TABLE flag: a list of endpoints whose connections do not count as having the table open follows. */
+    public static final int EXCEPT = 2;
+    /** The most endpoints a DROP_TABLE may except. */
+    public static final int MAX_EXCEPT = 4096;
     /** The most a row takes: two strings of {@link Fields#MAX_STRING_BYTES} and the numbers. */
     public static final int MAX_ROW_BYTES = 2 * (Fields.STRING_LENGTH_BYTES + Fields.MAX_STRING_BYTES) + 8 + 4 + 8;
     /** The most rows one TABLE_LIST carries, whatever their names. */
@@ -40,16 +47,34 @@ public final class TablesLayout {
 
     static void encode(Frame.DropTable f, ByteBuf out) {
         Fields.writeString(out, f.name());
-        out.writeByte(f.force() ? FORCE : 0);
+        boolean except = !f.exceptEndpoints().isEmpty();
+        if (f.exceptEndpoints().size() > MAX_EXCEPT) {
+            throw new IllegalArgumentException(f.exceptEndpoints().size() + " endpoints to except: at most " + MAX_EXCEPT);
+        }
+        out.writeByte((f.force() ? FORCE : 0) | (except ? EXCEPT : 0));
+        if (except) {
+            out.writeShort(f.exceptEndpoints().size());
+            f.exceptEndpoints().forEach(out::writeLong);
+        }
     }
 
     static Frame.DropTable decodeDrop(long requestId, ByteBuf in) {
         String name = Fields.string(in, "table name");
         int flags = Fields.u8(in, "drop flags");
-        if ((flags & ~FORCE) != 0) {
+        if ((flags & ~(FORCE | EXCEPT)) != 0 || flags == (FORCE | EXCEPT)) {
             throw new MalformedFrameException("unknown drop flags 0x" + Integer.toHexString(flags));
         }
-        return new Frame.DropTable(requestId, name, (flags & FORCE) != 0);
+        List<Long> except = new ArrayList<>();
+        if ((flags & EXCEPT) != 0) {
+            int e = Fields.u16(in, "excepted endpoints");
+            if (e == 0 || e > MAX_EXCEPT) {
+                throw new MalformedFrameException(e + " excepted endpoints: 1 to " + MAX_EXCEPT);
+            }
+            for (int i = 0; i < e; i++) {
+                except.add(Fields.i64(in, "excepted endpoint"));
+            }
+        }
+        return new Frame.DropTable(requestId, name, (flags & FORCE) != 0, except);
     }
 
     static void encode(Frame.TableList f, ByteBuf out) {

@@ -74,6 +74,7 @@ class WireCodecTest {
                 new Frame.ListTables(15),
                 new Frame.DropTable(16, "bench-cas-1", true),
                 new Frame.DropTable(16, "plain", false),
+                new Frame.DropTable(16, "mine", false, List.of(0x1_0000_0002L, 7L)),
                 new Frame.TableList(17, 3, List.of(new Frame.TableRow("a", "cas", 64, 2, -1),
                         new Frame.TableRow("b", "citron", 1 << 20, 0, 1234))),
                 new Frame.TableList(17, 0, List.of()),
