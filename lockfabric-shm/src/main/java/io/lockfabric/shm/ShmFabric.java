@@ -12,6 +12,7 @@ import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcException;
 import io.lockfabric.fabric.RpcHandler;
 import io.lockfabric.fabric.ServiceHost;
+import io.lockfabric.fabric.ServiceResolver;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.WaitInterruptedException;
@@ -40,10 +41,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       fail sends as RNR.</li>
  *   <li>Compute nodes: one per opened fabric (per process, as a rule): its endpoints share
  *       {@link Endpoint#computeNode()} and the node id of their {@link EndpointId}.</li>
- *   <li>rpc: served only in the process that opened the fabric with {@link Builder#serveRpc(boolean)
- *       serveRpc(true)}, for its own endpoints; from any other process an rpc fails with a clear
- *       {@link RpcException} (a request ring to a {@code lockfabric serve --shm} process is not built
- *       yet). One-sided protocols ({@code cas}, {@code dslr}, {@code shiftlock}, ...) need none.</li>
+ *   <li>rpc: served by the one process that opened the file with {@link Builder#serveRpc(boolean)
+ *       serveRpc(true)} ({@code lockfabric serve --shm PATH} does): its own endpoints call the handlers
+ *       directly, other processes through a request ring in the file ({@link ShmRpcServer}). Without a
+ *       serving process an rpc fails with an {@link RpcException} that says how to start one.</li>
  *   <li>Counters: {@link #memoryNodeCounters} counts what this process's endpoints sent, not other
  *       processes' (no shared counter is touched on the verb path).</li>
  * </ul>
@@ -63,19 +64,24 @@ public final class ShmFabric implements Fabric {
     private final ShmFile file;
     private final long seed;
     private final int node;
-    private final boolean serveRpc;
     private final Attachments computeNode = new Attachments();
     private final Attachments attachments = new Attachments();
     private final List<ShmQueuePair> queuePairs = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<Integer, RpcHandler> services = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ShmEndpoint, Long> open = new ConcurrentHashMap<>();
+    private final ShmRpcServer server;
     private volatile boolean closed;
 
     private ShmFabric(Builder b) {
         this.file = ShmFile.open(b.path, b.capacityBytes);
         this.seed = b.seed;
-        this.serveRpc = b.serveRpc;
         this.node = (int) (file.next(ShmLayout.HEADER_NEXT_NODE) & EndpointId.MAX_NODE);
+        try {
+            this.server = b.serveRpc ? new ShmRpcServer(this, services, b.resolver) : null;
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
     }
 
     public static Builder builder() {
@@ -124,7 +130,7 @@ public final class ShmFabric implements Fabric {
         } finally {
             locks.unlock(ringLock);
         }
-        ShmQueuePair qp = new ShmQueuePair(this, id);
+        ShmQueuePair qp = new ShmQueuePair(this, id, ordinal);
         queuePairs.add(qp);
         ShmEndpoint e = new ShmEndpoint(this, id, (int) ordinal, slot, qp, new ShmMailbox(this, id, slot),
                 seed * 0x9E3779B97F4A7C15L + ordinal, computeNode);
@@ -204,38 +210,106 @@ public final class ShmFabric implements Fabric {
                     + ": " + spec);
         }
         Table table = file.openTable(spec);
-        if (serveRpc && spec.service() != null) {
+        if (server != null && spec.service() != null) {
             services.computeIfAbsent(table.service(), id -> spec.service().create(new Host(table)));
         }
         return table;
     }
 
-    /** An rpc from {@code caller}, a client of this fabric. */
-    byte[] rpc(int service, EndpointId caller, byte[] request) {
-        RpcHandler handler = services.get(service);
-        if (handler == null) {
-            if (!file.hasService(service)) {
-                throw new RpcException("shm " + file.path() + " has no rpc service " + service);
+    /**
+     * An rpc from {@code caller}, a client of this fabric, as its {@code call}-th (a number no other
+     * call of the file's endpoints has). In the serving process, the handler runs on the caller's
+     * thread; from any other, the call goes through the file's request ring to the serving process.
+     */
+    byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
+        if (server != null) {
+            Call local = new Call(caller, request.clone());
+            server.dispatch(service, local);
+            IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+            while (!local.done) {
+                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+                idle.idle();
             }
-            throw new RpcException("rpc service " + service + " of " + name() + " runs in no process reachable from here: "
-                    + "the shm fabric serves rpc only to the process that opened it with serve=true (a request ring to "
-                    + "'lockfabric serve --shm' is not built yet); use a one-sided protocol");
+            if (local.failure != null) {
+                throw new RpcException(local.failure);
+            }
+            return local.response;
         }
-        Call call = new Call(caller, request.clone());
-        try {
-            handler.handle(call);
-        } catch (RuntimeException e) {
-            call.fail("rpc service " + service + " failed: " + e);
+        if (!file.hasService(service)) {
+            throw new RpcException("shm " + file.path() + " has no rpc service " + service);
         }
+        if (request.length > ShmLayout.RPC_MAX_BYTES) {
+            throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
+                    + ShmLayout.RPC_MAX_BYTES + ")");
+        }
+        MemoryRegion f = file.control();
+        long serverToken = liveServer();
+        long slot = slotOf(caller);
         IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        while (!call.done) {
+        while (!appendRequest(f, service, caller, slot, call, request)) {
+            idle.idle();
+            serverToken = liveServer();
+        }
+        idle.reset();
+        long reply = slot + ShmLayout.SLOT_REPLY;
+        long checkedAt = System.nanoTime();
+        while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
             WaitInterruptedException.throwIfInterrupted("an rpc's reply");
             idle.idle();
+            long now = System.nanoTime();
+            if (now - checkedAt > SERVER_CHECK_NS) {
+                checkedAt = now;
+                if (!file.liveness().isAlive(serverToken)) {
+                    throw new RpcException("the rpc server of " + file.path() + " (process "
+                            + ProcessLiveness.pid(serverToken) + ") died before it answered rpc service " + service);
+                }
+            }
         }
-        if (call.failure != null) {
-            throw new RpcException(call.failure);
+        byte[] data = f.read(reply + ShmLayout.REPLY_DATA, (int) f.read8(reply + ShmLayout.REPLY_LENGTH));
+        if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
+            throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
         }
-        return call.response;
+        return data;
+    }
+
+    /** How often a caller waiting for a reply checks that the server still lives. */
+    static final long SERVER_CHECK_NS = 10_000_000;
+
+    private long liveServer() {
+        long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        if (token == 0 || !file.liveness().isAlive(token)) {
+            throw new RpcException("no process serves the rpcs of " + file.path() + ": start 'lockfabric serve --shm "
+                    + file.path() + "' (or open the fabric with serve=true in one process)");
+        }
+        return token;
+    }
+
+    /** Appends a request under the ring lock; false if the ring is full. */
+    private boolean appendRequest(MemoryRegion f, int service, EndpointId caller, long slot, long call, byte[] request) {
+        long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
+        file.locks().lock(ringLock);
+        try {
+            long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
+            if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
+                return false;
+            }
+            long r = ShmLayout.request(tail);
+            f.write8(r + ShmLayout.REQ_CALLER_SLOT, caller.queue() - 1);
+            f.write8(r + ShmLayout.REQ_CALLER_ID, caller.pack());
+            f.write8(r + ShmLayout.REQ_SERVICE, service);
+            f.write8(r + ShmLayout.REQ_CALL, call);
+            f.write8(r + ShmLayout.REQ_LENGTH, request.length);
+            f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL, tail + 1); // publishes the request
+            return true;
+        } finally {
+            file.locks().unlock(ringLock);
+        }
+    }
+
+    /** What the service of {@code table} sees of the memory node. */
+    ServiceHost hostOf(Table table) {
+        return new Host(table);
     }
 
     /** An rpc served in this process; its caller idles until it is answered. */
@@ -330,6 +404,9 @@ public final class ShmFabric implements Fabric {
         }
         open.clear();
         closed = true;
+        if (server != null) {
+            server.close();
+        }
         file.close();
     }
 
@@ -339,6 +416,7 @@ public final class ShmFabric implements Fabric {
         private long capacityBytes = DEFAULT_CAPACITY_BYTES;
         private long seed = DEFAULT_SEED;
         private boolean serveRpc;
+        private ServiceResolver resolver = ServiceResolver.installed();
 
         /** The file of the memory node; created if it does not exist. Required. */
         public Builder path(Path path) {
@@ -363,6 +441,15 @@ public final class ShmFabric implements Fabric {
          */
         public Builder serveRpc(boolean serve) {
             this.serveRpc = serve;
+            return this;
+        }
+
+        /**
+         * How a serving fabric builds the rpc services of tables other processes created (default
+         * {@link ServiceResolver#installed()}: every registered protocol's).
+         */
+        public Builder serviceResolver(ServiceResolver resolver) {
+            this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
             return this;
         }
 

@@ -184,6 +184,12 @@ final class ShmFile implements AutoCloseable {
             throw new IllegalArgumentException("shm protocol names are at most " + ShmLayout.DIR_PROTOCOL_MAX + " bytes: "
                     + spec);
         }
+        byte[] options = spec.service() == null ? new byte[0]
+                : String.join("\n", spec.service().options()).getBytes(StandardCharsets.UTF_8);
+        if (options.length > ShmLayout.DIR_OPTIONS_MAX) {
+            throw new IllegalArgumentException("the service options of " + spec + " take more than "
+                    + ShmLayout.DIR_OPTIONS_MAX + " bytes");
+        }
         Table found = find(spec, name);
         if (found != null) {
             return found;
@@ -223,6 +229,11 @@ final class ShmFile implements AutoCloseable {
                 file.write8(entry + ShmLayout.DIR_HAS_SERVICE, spec.service() == null ? 0 : 1);
                 file.write(entry + ShmLayout.DIR_NAME, name, 0, name.length);
                 file.write(entry + ShmLayout.DIR_PROTOCOL, protocol, 0, protocol.length);
+                file.write8(entry + ShmLayout.DIR_OPTIONS_LENGTH, options.length);
+                file.write(entry + ShmLayout.DIR_OPTIONS, options, 0, options.length);
+                if (fill.length <= ShmLayout.DIR_FILL_MAX) {
+                    file.write(entry + ShmLayout.DIR_FILL, fill, 0, fill.length);
+                }
                 file.write8(entry + ShmLayout.DIR_STATE, ShmLayout.DIR_READY);
                 file.write8(ShmLayout.HEADER_HEAP_NEXT, at + spec.bytes());
                 file.write8(ShmLayout.HEADER_TABLES, index + 1);
@@ -266,6 +277,31 @@ final class ShmFile implements AutoCloseable {
         String protocol = new String(file.read(entry + ShmLayout.DIR_PROTOCOL,
                 (int) file.read8(entry + ShmLayout.DIR_PROTOCOL_LENGTH)), StandardCharsets.UTF_8);
         return new TableSpec(name, protocol, file.read8(entry + ShmLayout.DIR_LOCKS), file.read8(entry + ShmLayout.DIR_BYTES));
+    }
+
+    /**
+     * The whole spec of the table of region {@code id} as its creator gave it, without its service,
+     * and the options its service declared; null if there is no such table or its fill pattern was
+     * too long to keep.
+     */
+    StoredTable storedTable(int id) {
+        if (id <= 0 || id > Math.min(ShmLayout.MAX_TABLES, file.read8(ShmLayout.HEADER_TABLES))) {
+            return null;
+        }
+        long entry = ShmLayout.dirEntry(id - 1);
+        int fillLength = (int) file.read8(entry + ShmLayout.DIR_FILL_LENGTH);
+        if (file.read8(entry + ShmLayout.DIR_STATE) != ShmLayout.DIR_READY || fillLength > ShmLayout.DIR_FILL_MAX) {
+            return null;
+        }
+        TableSpec spec = specAt(id - 1).withFill(file.read(entry + ShmLayout.DIR_FILL, fillLength));
+        String options = new String(file.read(entry + ShmLayout.DIR_OPTIONS,
+                (int) file.read8(entry + ShmLayout.DIR_OPTIONS_LENGTH)), StandardCharsets.UTF_8);
+        return new StoredTable(spec, options.isEmpty() ? java.util.List.of() : java.util.List.of(options.split("\n")),
+                new Table(spec, 0, RemoteAddress.of(id, 0), id));
+    }
+
+    /** A table as the directory keeps it: its spec (no service), its service's options, where it is. */
+    record StoredTable(TableSpec spec, java.util.List<String> serviceOptions, Table table) {
     }
 
     /** Whether the table of region {@code id} exists and its spec had a service. */

@@ -22,12 +22,15 @@ final class ShmQueuePair extends CountingQueuePair {
     private final ShmFabric fabric;
     private final ShmFile file;
     private final EndpointId owner;
+    /** Numbers this queue pair's rpcs: the endpoint's ordinal above, a count below (unique in the file). */
+    private long nextCall;
 
-    ShmQueuePair(ShmFabric fabric, EndpointId owner) {
+    ShmQueuePair(ShmFabric fabric, EndpointId owner, long ordinal) {
         super(0);
         this.fabric = fabric;
         this.file = fabric.file();
         this.owner = owner;
+        this.nextCall = ordinal << 32;
     }
 
     @Override
@@ -57,7 +60,7 @@ final class ShmQueuePair extends CountingQueuePair {
     public byte[] rpc(int service, byte[] request) {
         WaitInterruptedException.throwIfInterrupted(VERB_REPLY);
         counters.record(VerbKind.RPC, request.length);
-        return fabric.rpc(service, owner, request);
+        return fabric.rpc(service, owner, ++nextCall, request);
     }
 
     @Override

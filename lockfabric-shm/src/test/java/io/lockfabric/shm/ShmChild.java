@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
  *       redo log and word 0 and before word 1, says so, and waits to be killed;</li>
  *   <li>{@code hammer-128 PATH}: adds 1 to both words of the table {@code wide}'s entry with 128-bit
  *       atomics until it is killed;</li>
+ *   <li>{@code serve PATH}: serves the file's rpcs until it is killed;</li>
  *   <li>{@code echo PATH}: prints its process token and its endpoint's packed id, then answers every
  *       message with one of type + 1 until it is killed.</li>
  * </ul>
@@ -43,12 +44,17 @@ public final class ShmChild {
     }
 
     public static void main(String[] args) throws Exception {
-        try (ShmFabric fabric = ShmFabric.builder().path(Path.of(args[1])).capacityBytes(64L << 20).build()) {
+        try (ShmFabric fabric = ShmFabric.builder().path(Path.of(args[1])).capacityBytes(64L << 20)
+                .serveRpc(args[0].equals("serve")).build()) {
             switch (args[0]) {
                 case "count" -> count(fabric, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Path.of(args[5]));
                 case "die-inside-128" -> dieInside128(fabric);
                 case "hammer-128" -> hammer128(fabric);
                 case "echo" -> echo(fabric);
+                case "serve" -> {
+                    System.out.println(READY);
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                }
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         }

@@ -56,11 +56,13 @@ class ShmMultiProcessTest {
 
     /**
      * Three JVMs, two clients each, add one to a number in a plain file under the protocol's lock:
-     * the number is exact only if no two increments overlapped. {@code declock-tf} hands its lock over
-     * by messages, so its run checks the mailbox rings across processes too.
+     * the number is exact only if no two increments overlapped. A fourth JVM serves the file's rpcs
+     * ({@code rpc} is a server-side lock manager; {@code shiftlock} has a service too): their calls
+     * cross the request ring. {@code declock-tf} hands its lock over by messages, so its run checks
+     * the mailbox rings across processes.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"cas", "dslr", "declock-tf"})
+    @ValueSource(strings = {"cas", "dslr", "declock-tf", "shiftlock", "rpc"})
     void threeProcessesCountExactlyUnderOneLock(String protocol) throws Exception {
         Path counter = dir.resolve("counter");
         Files.write(counter, new byte[8]);
@@ -68,12 +70,15 @@ class ShmMultiProcessTest {
         int threads = 2;
         int cycles = 400;
         List<ChildJvm> children = new ArrayList<>();
+        ChildJvm server = new ChildJvm(ShmChild.READY, "serve", shm.toString());
+        children.add(server);
         try {
+            server.awaitMark(60);
             for (int i = 0; i < processes; i++) {
                 children.add(new ChildJvm(null, "count", shm.toString(), protocol, "" + threads, "" + cycles,
                         counter.toString()));
             }
-            for (ChildJvm c : children) {
+            for (ChildJvm c : children.subList(1, children.size())) {
                 assertEquals(0, c.waitFor(90), "a counting process failed: " + c.output());
                 assertTrue(c.output().contains("DONE"), c.output());
             }
@@ -85,6 +90,25 @@ class ShmMultiProcessTest {
         long n = ByteBuffer.wrap(Files.readAllBytes(counter)).getLong();
         assertEquals((long) processes * threads * cycles, n, "increments of the counter under " + protocol
                 + "'s lock were lost: two processes held it at once");
+    }
+
+    /** Without a serving process, an rpc fails at once and says how to start one. */
+    @Test
+    void anRpcWithoutAServingProcessFailsClearly() {
+        try (ShmFabric fabric = open()) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            fabric.spawn("caller", () -> {
+                try (Endpoint e = fabric.newEndpoint();
+                     var lock = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e, "rpc-locks", 4,
+                             io.lockfabric.lock.LockOptions.DEFAULTS)) {
+                    lock.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }).join();
+            assertTrue(thrown.get() instanceof io.lockfabric.fabric.RpcException, "an rpc with no server: " + thrown.get());
+            assertTrue(thrown.get().getMessage().contains("lockfabric serve --shm"), thrown.get().getMessage());
+        }
     }
 
     /**
