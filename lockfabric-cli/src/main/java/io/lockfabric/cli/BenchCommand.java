@@ -61,7 +61,9 @@ final class BenchCommand implements Callable<Integer> {
                     + "time), 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
                     + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults) or "
                     + "tcp://HOST:PORT (the memory node a 'lockfabric serve' runs, clients in this JVM over TCP; "
-                    + "use a server of its own: runs cross-check its counters). An address may carry its fabric's "
+                    + "use a server of its own: runs cross-check its counters) or shm:/PATH (a shared-memory file, "
+                    + "e.g. shm:/dev/shm/locks, that every process on this host maps; verbs run on the mapping; "
+                    + "protocols with an rpc service need a 'lockfabric serve --shm PATH'). An address may carry its fabric's "
                     + "parameters: sim:cns=5,clients-per-cn=48 (as --cns 5 --clients-per-cn 48; also clients, mns, "
                     + "seed), local:mns=2, tcp://HOST:PORT?namespace=NAME. Default: ${DEFAULT-VALUE}.")
     String fabric;
