@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  *       redo log and word 0 and before word 1, says so, and waits to be killed;</li>
  *   <li>{@code hammer-128 PATH}: adds 1 to both words of the table {@code wide}'s entry with 128-bit
  *       atomics until it is killed;</li>
+ *   <li>{@code hold PATH PROTOCOL OPTION}: takes the protocol's lock 0 (table {@code held}) and
+ *       says so, and holds it until it is killed;</li>
  *   <li>{@code serve PATH}: serves the file's rpcs until it is killed;</li>
  *   <li>{@code echo PATH}: prints its process token and its endpoint's packed id, then answers every
  *       message with one of type + 1 until it is killed.</li>
@@ -51,6 +53,7 @@ public final class ShmChild {
                 case "die-inside-128" -> dieInside128(fabric);
                 case "hammer-128" -> hammer128(fabric);
                 case "echo" -> echo(fabric);
+                case "hold" -> hold(fabric, args[2], args[3]);
                 case "serve" -> {
                     System.out.println(READY);
                     Thread.sleep(TimeUnit.MINUTES.toMillis(5));
@@ -93,6 +96,18 @@ public final class ShmChild {
             System.exit(2);
         }
         System.out.println("DONE");
+    }
+
+    static final String HELD = "HELD ";
+
+    private static void hold(ShmFabric fabric, String protocol, String option) throws Exception {
+        fabric.spawn("holder", () -> {
+            Endpoint e = fabric.newEndpoint();
+            LockClient lock = LockProtocols.byName(protocol).open(e, "held", 1, LockOptions.parse(List.of(option)));
+            Grant g = lock.acquire(0, Mode.EXCLUSIVE);
+            System.out.println(HELD + g.fencingToken());
+        }).join();
+        Thread.sleep(TimeUnit.MINUTES.toMillis(5));
     }
 
     private static void dieInside128(ShmFabric fabric) throws Exception {

@@ -92,6 +92,41 @@ class ShmMultiProcessTest {
                 + "'s lock were lost: two processes held it at once");
     }
 
+    /**
+     * A process killed with SIGKILL while it holds a lock: the lock is recovered by the protocol's
+     * lease (dslr's), within its bound: the lease plus the scheduling slack of cold JVMs on a small
+     * machine.
+     */
+    @Test
+    void aLockHeldByAKilledProcessIsRecoveredWithinTheLease() throws Exception {
+        long leaseMs = 300;
+        String lease = "lease-ns=" + leaseMs + "ms";
+        try (ShmFabric fabric = open()) {
+            try (ChildJvm holder = new ChildJvm(ShmChild.HELD, "hold", shm.toString(), "dslr", lease)) {
+                holder.awaitMark(60);
+            }
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long[] tookMs = new long[1];
+            fabric.spawn("taker", () -> {
+                try (Endpoint e = fabric.newEndpoint();
+                     var lock = io.lockfabric.protocols.LockProtocols.byName("dslr").open(e, "held", 1,
+                             io.lockfabric.lock.LockOptions.parse(List.of(lease)))) {
+                    long start = System.nanoTime();
+                    var g = lock.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE);
+                    tookMs[0] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    lock.release(g);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError("the lock of the killed holder was not recovered", failure.get());
+            }
+            assertTrue(tookMs[0] <= 4 * leaseMs + 1_000, "recovering the killed holder's lock took " + tookMs[0]
+                    + " ms, lease " + leaseMs + " ms");
+        }
+    }
+
     /** Without a serving process, an rpc fails at once and says how to start one. */
     @Test
     void anRpcWithoutAServingProcessFailsClearly() {
