@@ -164,9 +164,9 @@ final class BenchCommand implements Callable<Integer> {
     List<String> options = new ArrayList<>();
 
     @Option(names = "--shared-table", paramLabel = "NAME",
-            description = "tcp only: name the runs' tables after NAME (and the protocol) instead of after this "
+            description = "tcp and shm only: name the runs' tables after NAME (and the protocol) instead of after this "
                     + "process, so bench processes given the same NAME, --locks and options contend for the same locks "
-                    + "on one server. Start them together and give each its own --seed; use a new NAME per run. Not "
+                    + "on one server (or one shm file). Start them together and give each its own --seed; use a new NAME per run. Not "
                     + "with --check (a process's history misses the others' holds); the counter cross-check then "
                     + "disagrees (the server also counts the other processes' verbs).")
     String sharedTable;
@@ -193,8 +193,8 @@ final class BenchCommand implements Callable<Integer> {
                     clients, cs == null ? null : rangeCs(cs), durationNs, operations, warmupNs, seed, format, options,
                     sharedTable, output, faults));
         }
-        if (sharedTable != null && (!tcp || check)) {
-            throw new BadInputException(!tcp ? "--shared-table applies to --fabric tcp://HOST:PORT only"
+        if (sharedTable != null && (!choice.isShared() || check)) {
+            throw new BadInputException(!choice.isShared() ? "--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only"
                     : "--shared-table cannot be checked: each process's history misses the other processes' holds");
         }
         ReportFormat reportFormat = ReportFormat.byName(format);

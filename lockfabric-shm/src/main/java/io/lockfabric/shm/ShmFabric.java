@@ -7,6 +7,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcException;
@@ -60,6 +61,12 @@ public final class ShmFabric implements Fabric {
     public static final String SCHEME = "shm";
     public static final long DEFAULT_CAPACITY_BYTES = 256L << 20;
     public static final long DEFAULT_SEED = 0x54A3_ED00L;
+    /**
+     * Round trips as RDMA's (a verb is a memory access here, faster still), but clients are processes
+     * that share the host's cores, so a ready one may wait a scheduler's slice for a CPU: waits that
+     * bound a client's steps or another's hold (leases) allow for that, as on tcp.
+     */
+    public static final FabricTiming TIMING = new FabricTiming(FabricTiming.RDMA.roundTripNs(), 2_000_000);
 
     private final ShmFile file;
     private final long seed;
@@ -357,6 +364,12 @@ public final class ShmFabric implements Fabric {
         public Table openTable(TableSpec spec) {
             return ShmFabric.this.openTable(spec);
         }
+    }
+
+    /** {@link #TIMING}. */
+    @Override
+    public FabricTiming timing() {
+        return TIMING;
     }
 
     @Override
