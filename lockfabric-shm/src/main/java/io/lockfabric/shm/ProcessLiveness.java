@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * milliseconds above it, so that a pid the system reused for a new process does not pass for the
  * old holder. Never 0.
  *
+ * <p>A process that ended but is not yet reaped by its parent (a zombie) counts as dead.
+ *
  * <p>Death is final and remembered; life is re-checked when its answer is older than
  * {@link #RECHECK_NS}, so a hot send path does not read {@code /proc} each time. Thread-safe.
  */
@@ -37,7 +39,8 @@ final class ProcessLiveness {
         if (checked != null && now - checked < RECHECK_NS) {
             return true;
         }
-        boolean alive = ProcessHandle.of(pid(token)).map(p -> p.isAlive() && tokenOf(p) == token).orElse(false);
+        boolean alive = ProcessHandle.of(pid(token)).map(p -> p.isAlive() && tokenOf(p) == token).orElse(false)
+                && !isZombie(pid(token));
         if (alive) {
             aliveCheckedAt.put(token, now);
         } else {
@@ -45,6 +48,22 @@ final class ProcessLiveness {
             dead.add(token);
         }
         return alive;
+    }
+
+    /**
+     * Whether the process has ended and waits for its parent to reap it (Linux's state Z or X), which
+     * the JDK still reports alive: a process killed with SIGKILL whose parent is slow to reap it must
+     * not keep its locks. False where {@code /proc} is not there.
+     */
+    static boolean isZombie(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+            int end = stat.lastIndexOf(')');
+            char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
+            return state == 'Z' || state == 'X';
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     static long pid(long token) {
