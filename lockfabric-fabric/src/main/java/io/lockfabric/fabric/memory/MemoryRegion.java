@@ -100,9 +100,10 @@ public final class MemoryRegion implements RegionAccess {
      * How a region whose memory other processes share makes a 128-bit atomic atomic: it runs
      * {@code update} on the entry at region offset {@code off} (16-byte aligned, in range: the
      * region checked it) exclusively of every other guarded update of that entry, wherever it runs,
-     * and stores the result, word 0 first, unless it is the old value itself. Reads and stores of
-     * the entry's words go through {@link MemoryRegion#read8}/{@link MemoryRegion#write8} of
-     * {@code region}. Returns the old value. Implementations are thread-safe.
+     * and stores the result, word 0 first, unless it is the old value itself. It reads and stores
+     * the entry's words with volatile 8-byte accesses ({@link MemoryRegion#read8}/{@link
+     * MemoryRegion#write8} of {@code region}, or of a region over the same memory). Returns the old
+     * value. Implementations are thread-safe.
      */
     public interface EntryGuard {
         Int128 update(MemoryRegion region, long off, java.util.function.UnaryOperator<Int128> update);
