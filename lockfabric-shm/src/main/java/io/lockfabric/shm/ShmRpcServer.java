@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The memory node's CPU of a shm file: one process per file ({@code lockfabric serve --shm PATH}, or
  * a fabric opened with {@code serve=true}) claims the file's rpc server word with its process token
  * and serves the request ring ({@link ShmLayout}) on a thread of its own, idling (spin, yield, park
- * up to 1 ms) when no request is there. Clients append requests under the ring's {@link PidLock} and
+ * up to {@link #SERVER_MAX_PARK_NS}) when no request is there. Clients append requests under the ring's {@link PidLock} and
  * wait for the reply in their endpoint slot; a request is published by its tail store, so a client
  * killed while appending leaves nothing. A server that dies is replaced by the next one that starts
  * (its word is taken over from a dead token); clients waiting on it fail.
@@ -30,6 +30,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * by a {@link ServiceResolver}, as the tcp server does. Thread-safe.
  */
 final class ShmRpcServer implements AutoCloseable {
+    /**
+     * The longest the idle server parks between two looks at the ring: the most an rpc to an idle
+     * server waits before it is seen (and about 10 000 wake-ups a second at rest, no busy loop).
+     */
+    static final long SERVER_MAX_PARK_NS = 100_000;
+
     private final ShmFabric fabric;
     private final ShmFile file;
     private final MemoryRegion f;
@@ -67,7 +73,7 @@ final class ShmRpcServer implements AutoCloseable {
     }
 
     private void serve() {
-        IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 1_000_000);
+        IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, SERVER_MAX_PARK_NS);
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
         try {
             while (running) {
