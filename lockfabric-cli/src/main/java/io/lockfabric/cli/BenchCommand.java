@@ -61,7 +61,9 @@ final class BenchCommand implements Callable<Integer> {
                     + "time), 'sim' (a simulated RDMA cluster in virtual time: goodput per virtual second, "
                     + "virtual latencies; see --cns, --clients-per-cn, --mns, --virtual-duration, --faults) or "
                     + "tcp://HOST:PORT (the memory node a 'lockfabric serve' runs, clients in this JVM over TCP; "
-                    + "use a server of its own: runs cross-check its counters). An address may carry its fabric's "
+                    + "use a server of its own: runs cross-check its counters) or shm:/PATH (a shared-memory file, "
+                    + "e.g. shm:/dev/shm/locks, that every process on this host maps; verbs run on the mapping; "
+                    + "protocols with an rpc service need a 'lockfabric serve --shm PATH'). An address may carry its fabric's "
                     + "parameters: sim:cns=5,clients-per-cn=48 (as --cns 5 --clients-per-cn 48; also clients, mns, "
                     + "seed), local:mns=2, tcp://HOST:PORT?namespace=NAME. Default: ${DEFAULT-VALUE}.")
     String fabric;
@@ -162,9 +164,9 @@ final class BenchCommand implements Callable<Integer> {
     List<String> options = new ArrayList<>();
 
     @Option(names = "--shared-table", paramLabel = "NAME",
-            description = "tcp only: name the runs' tables after NAME (and the protocol) instead of after this "
+            description = "tcp and shm only: name the runs' tables after NAME (and the protocol) instead of after this "
                     + "process, so bench processes given the same NAME, --locks and options contend for the same locks "
-                    + "on one server. Start them together and give each its own --seed; use a new NAME per run. With "
+                    + "on one server (or one shm file). Start them together and give each its own --seed; use a new NAME per run. With "
                     + "--check each process checks its own holds (no guarded counters) and writes its history (see "
                     + "--history, --processes) for 'lockfabric check' to check all processes' together; the counter "
                     + "cross-check disagrees (the server also counts the other processes' verbs).")
@@ -195,8 +197,8 @@ final class BenchCommand implements Callable<Integer> {
                     clients, cs == null ? null : rangeCs(cs), durationNs, operations, warmupNs, seed, format, options,
                     sharedTable, output, faults, history));
         }
-        if (sharedTable != null && !tcp) {
-            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
+        if (sharedTable != null && !choice.isShared()) {
+            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");
         }
         HistoryRecording recording = history.plan(sharedTable, check, !sim);
         ReportFormat reportFormat = ReportFormat.byName(format);

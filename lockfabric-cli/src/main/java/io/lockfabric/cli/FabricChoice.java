@@ -82,6 +82,14 @@ final class FabricChoice {
     }
 
     /**
+     * A fabric whose memory node several processes share (tcp, shm): bench processes may contend for
+     * one table there ({@code --shared-table}).
+     */
+    boolean isShared() {
+        return isTcp() || address.scheme().equals("shm");
+    }
+
+    /**
      * Opens the fabric, with {@code defaults} for the parameters the address does not give.
      *
      * @throws IllegalArgumentException for a bad value in the address

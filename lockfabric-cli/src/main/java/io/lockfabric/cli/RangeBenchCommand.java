@@ -150,8 +150,8 @@ final class RangeBenchCommand implements Callable<Integer> {
         if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
             throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
         }
-        if (s.sharedTable() != null && !tcp) {
-            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT only");
+        if (s.sharedTable() != null && !fabric.isShared()) {
+            throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");
         }
         HistoryRecording recording = s.history().plan(s.sharedTable(), true, !sim);
         ReportFormat reportFormat = ReportFormat.byName(s.format());

@@ -7,6 +7,7 @@ import io.lockfabric.net.SharedSecret;
 import io.lockfabric.net.TcpFabricProvider;
 import io.lockfabric.net.TcpMemoryNode;
 import io.lockfabric.net.TlsConfig;
+import io.lockfabric.shm.ShmFabric;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,7 +37,9 @@ import java.util.concurrent.Callable;
                 "Clients connect to tcp://HOST:PORT. Prints the address and its process id when ready; logs "
                         + "connections and tables on stderr; stops cleanly on SIGTERM (kill PID) or Ctrl-C. Started "
                         + "in the background of a shell ('lockfabric serve &'), it stops with 'kill %%1' or "
-                        + "'kill PID'."})
+                        + "'kill PID'.",
+                "With --shm PATH it serves the rpcs of a shared-memory fabric instead (clients on shm:PATH, "
+                        + "verbs and messages go through the file and never through it)."})
 final class ServeCommand implements Callable<Integer> {
     /**
      * The lines of {@code serve --help} that name the rpc services the server builds: one per
@@ -143,8 +146,18 @@ final class ServeCommand implements Callable<Integer> {
             description = "Threads serving connections (verbs run on them). Default: ${DEFAULT-VALUE}.")
     int ioThreads;
 
+    @Option(names = "--shm", paramLabel = "PATH",
+            description = "Serve the rpcs of the shm fabric whose file is PATH (an absolute path, e.g. /dev/shm/locks; "
+                    + "created with --memory bytes if it does not exist) through its request ring, instead of a tcp "
+                    + "memory node: the process that protocols with an rpc service (rpc, shiftlock, ...) need on shm. "
+                    + "One per file.")
+    String shmPath;
+
     @Override
     public Integer call() {
+        if (shmPath != null) {
+            return serveShm();
+        }
         if (port < 0 || port > 0xFFFF) {
             throw new BadInputException("--port must be in [0, 65535], got " + port);
         }
@@ -204,6 +217,36 @@ final class ServeCommand implements Callable<Integer> {
                 : "; clients add ?tls-trust=" + tlsCert + " (or its CA) to the address");
         out.flush();
         server.awaitClose();
+        return Main.EXIT_OK;
+    }
+
+    private Integer serveShm() {
+        java.nio.file.Path path = java.nio.file.Path.of(shmPath);
+        if (!path.isAbsolute()) {
+            throw new BadInputException("--shm needs an absolute path, got '" + shmPath + "'");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        ShmFabric fabric;
+        try {
+            fabric = ShmFabric.builder().path(path).capacityBytes(memoryBytes).serveRpc(true).build();
+        } catch (FabricException | IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            fabric.close();
+            out.println("lockfabric serve: stopped");
+            out.flush();
+            stopped.countDown();
+        }));
+        long pid = ProcessHandle.current().pid();
+        out.printf("lockfabric serve: serving the rpcs of shm:%s; pid %d, stop with 'kill %d' or Ctrl-C%n", path, pid, pid);
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return Main.EXIT_OK;
     }
 }

@@ -37,7 +37,7 @@ class ServeCommandTest {
     void helpDescribesTheOptions() {
         MainTest.Outcome o = MainTest.run("serve", "--help");
         assertEquals(0, o.status(), o.err());
-        for (String option : List.of("--port", "--memory", "--bind", "--table-grace", "--io-threads", "SIGTERM")) {
+        for (String option : List.of("--port", "--memory", "--bind", "--table-grace", "--io-threads", "--shm", "SIGTERM")) {
             assertTrue(o.out().contains(option), option + " in:\n" + o.out());
         }
     }
@@ -54,7 +54,8 @@ class ServeCommandTest {
     @Test
     void badInputIsOneLineAndExitStatus2() {
         for (String[] args : List.of(new String[] {"serve", "--port", "70000"}, new String[] {"serve", "--memory", "0"},
-                new String[] {"serve", "--memory", "lots"}, new String[] {"serve", "--bind", "no.such.host.invalid"})) {
+                new String[] {"serve", "--memory", "lots"}, new String[] {"serve", "--bind", "no.such.host.invalid"},
+                new String[] {"serve", "--shm", "relative/file"})) {
             MainTest.Outcome o = MainTest.run(args);
             assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", args) + ": " + o.err());
             assertTrue(o.err().startsWith("lockfabric: "), o.err());
@@ -169,6 +170,49 @@ class ServeCommandTest {
         } finally {
             server.destroyForcibly();
             Files.deleteIfExists(log);
+        }
+    }
+
+    /** {@code serve --shm PATH}: the rpcs of a shm file served from a process of its own, stopped by SIGTERM. */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aShmServeProcessServesTheFilesRpcsAndStopsOnSigterm() throws Exception {
+        Path shmDir = Path.of("/dev/shm");
+        Path dir = Files.isDirectory(shmDir) ? Files.createTempDirectory(shmDir, "lockfabric-test-")
+                : Files.createTempDirectory("lockfabric-test-");
+        Path file = dir.resolve("serve.shm");
+        Path log = Files.createTempFile("lockfabric-serve-shm", ".log");
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process server = new ProcessBuilder(javaBin.toString(), "--sun-misc-unsafe-memory-access=allow",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve", "--shm", file.toString(),
+                "--memory", "64m").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.readString(log).contains("serving the rpcs of shm:") && server.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(Files.readString(log).contains("serving the rpcs of shm:" + file), Files.readString(log));
+            MainTest.Outcome bench = MainTest.run("bench", "--fabric", "shm:" + file, "--protocols", "cas,rpc", "--clients",
+                    "2", "--ops", "400", "--locks", "8", "--format", "csv", "--check");
+            assertEquals(Main.EXIT_OK, bench.status(), bench.err());
+            assertEquals(3, bench.out().strip().lines().count(), bench.out());
+            MainTest.Outcome second = MainTest.run("serve", "--shm", file.toString());
+            assertEquals(Main.EXIT_BAD_INPUT, second.status(), second.err());
+            assertTrue(second.err().contains("has an rpc server already"), second.err());
+
+            server.destroy(); // SIGTERM
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
+            assertTrue(Files.readString(log).contains("lockfabric serve: stopped"), Files.readString(log));
+            MainTest.Outcome orphan = MainTest.run("bench", "--fabric", "shm:" + file, "--protocols", "rpc", "--clients",
+                    "1", "--ops", "10");
+            assertTrue(orphan.status() != Main.EXIT_OK && orphan.err().contains("lockfabric serve --shm"),
+                    "an rpc protocol with the server gone: " + orphan.err());
+        } finally {
+            server.destroyForcibly();
+            Files.deleteIfExists(log);
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
         }
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * A fabric's address, as {@link Fabrics#open} reads it: a scheme, then either parameters
  * ({@code local}, {@code sim:cns=5,clients-per-cn=48,seed=7}) or a location and parameters
- * ({@code tcp://host:port}, {@code tcp://host:port?seed=7}). Parameters are {@code name=value}
+ * ({@code tcp://host:port}, {@code tcp://host:port?seed=7}, or an absolute file path:
+ * {@code shm:/dev/shm/locks?capacity=N}). Parameters are {@code name=value}
  * pairs separated by {@code ,} (or {@code &} after {@code ?}); the values are left for the fabric's
  * {@link FabricProvider} to read, with {@link #longParameter} and {@link #intParameter} giving
  * errors that name the fabric and the parameter. Immutable.
@@ -49,6 +50,11 @@ public record FabricAddress(String text, String scheme, String location, Map<Str
         if (rest.startsWith("//")) {
             int q = rest.indexOf('?');
             location = q < 0 ? rest.substring(2) : rest.substring(2, q);
+            query = q < 0 ? "" : rest.substring(q + 1);
+        } else if (rest.startsWith("/")) {
+            // a file path as the location: shm:/dev/shm/locks?capacity=N
+            int q = rest.indexOf('?');
+            location = q < 0 ? rest : rest.substring(0, q);
             query = q < 0 ? "" : rest.substring(q + 1);
         }
         Map<String, String> parameters = new LinkedHashMap<>();

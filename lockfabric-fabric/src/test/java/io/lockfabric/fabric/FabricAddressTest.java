@@ -44,6 +44,17 @@ class FabricAddressTest {
     }
 
     @Test
+    void anAbsolutePathIsALocation() {
+        FabricAddress shm = FabricAddress.parse("shm:/dev/shm/locks?capacity=1024&seed=3");
+        assertEquals("shm", shm.scheme());
+        assertEquals("/dev/shm/locks", shm.location());
+        assertEquals("1024", shm.parameter("capacity", null));
+        assertEquals("3", shm.parameter("seed", null));
+        assertEquals("/tmp/x", FabricAddress.parse("shm:/tmp/x").location());
+        assertTrue(FabricAddress.parse("shm:/tmp/x").parameters().isEmpty());
+    }
+
+    @Test
     void aLocationWrittenWithoutSlashesIsPointedOutAndOnlyThen() {
         IllegalArgumentException tcp = assertThrows(IllegalArgumentException.class,
                 () -> FabricAddress.parse("tcp:127.0.0.1:7420"));

@@ -171,7 +171,7 @@ class HouseRulesTest {
 
     @Test
     void fabricsUseOnlyTheFabricFloorAndNeverEachOther() {
-        for (String fabric : List.of("io.lockfabric.local", "io.lockfabric.sim", "io.lockfabric.net")) {
+        for (String fabric : List.of("io.lockfabric.local", "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.shm")) {
             List<String> found = breaches(pkg -> inOrUnder(pkg, fabric),
                     (own, used) -> isFabricSpi(used) || inOrUnder(used, fabric));
             assertTrue(found.isEmpty(), fabric + " may use the fabric floor and itself only (not another fabric, "
@@ -192,6 +192,7 @@ class HouseRulesTest {
     void nothingBelowTheClientApiUsesIt() {
         List<String> found = breaches(pkg -> isFabricSpi(pkg) || inOrUnder(pkg, "io.lockfabric.local")
                         || inOrUnder(pkg, "io.lockfabric.sim") || inOrUnder(pkg, "io.lockfabric.net")
+                        || inOrUnder(pkg, "io.lockfabric.shm")
                         || inOrUnder(pkg, "io.lockfabric.lock") || inOrUnder(pkg, "io.lockfabric.protocols")
                         || inOrUnder(pkg, "io.lockfabric.check"),
                 (own, used) -> !isClientApi(used));
@@ -259,7 +260,7 @@ class HouseRulesTest {
     @Test
     void theRulesSeeTheWholeHouse() {
         for (String pkg : List.of("io.lockfabric.fabric", "io.lockfabric.fabric.memory", "io.lockfabric.local",
-                "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.lock", "io.lockfabric.lock.citron",
+                "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.shm", "io.lockfabric.lock", "io.lockfabric.lock.citron",
                 "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench",
                 "io.lockfabric.spring", "io.lockfabric.shedlock")) {
             assertTrue(uses.keySet().stream().anyMatch(c -> packageOf(c).equals(pkg)), "no main class of " + pkg + " found");

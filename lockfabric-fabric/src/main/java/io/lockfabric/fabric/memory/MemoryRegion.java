@@ -49,6 +49,8 @@ public final class MemoryRegion implements RegionAccess {
     private final long size;
     private final MemorySegment memory;
     private final Object[] stripes = new Object[STRIPES];
+    /** How 128-bit atomics are made atomic when the memory is shared beyond this JVM; null: the stripes. */
+    private final EntryGuard guard;
 
     /**
      * Allocates a zeroed region of {@code size} bytes (16-byte aligned) in {@code arena}, then
@@ -61,6 +63,7 @@ public final class MemoryRegion implements RegionAccess {
         this.id = id;
         this.size = size;
         this.memory = arena.allocate(size, 16);
+        this.guard = null;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
@@ -70,6 +73,40 @@ public final class MemoryRegion implements RegionAccess {
                 MemorySegment.copy(pattern, 0, memory, off, Math.min(fill.length, size - off));
             }
         }
+    }
+
+    private MemoryRegion(int id, MemorySegment memory, EntryGuard guard) {
+        if (memory.byteSize() <= 0 || (memory.address() & 15) != 0) {
+            throw new IllegalArgumentException("a region needs a non-empty, 16-byte aligned segment, got " + memory);
+        }
+        this.id = id;
+        this.size = memory.byteSize();
+        this.memory = memory;
+        this.guard = java.util.Objects.requireNonNull(guard, "guard");
+    }
+
+    /**
+     * A region over memory that others share as well (a slice of a file that several processes
+     * map: the shm fabric), left as it is (not zeroed, not filled). Its 64-bit atomics are the
+     * hardware's, atomic across every process that maps the memory; its 128-bit atomics go through
+     * {@code guard}, which must make them atomic against the other 128-bit atomics on the same entry
+     * in every one of those processes.
+     */
+    public static MemoryRegion over(int id, MemorySegment memory, EntryGuard guard) {
+        return new MemoryRegion(id, memory, guard);
+    }
+
+    /**
+     * How a region whose memory other processes share makes a 128-bit atomic atomic: it runs
+     * {@code update} on the entry at region offset {@code off} (16-byte aligned, in range: the
+     * region checked it) exclusively of every other guarded update of that entry, wherever it runs,
+     * and stores the result, word 0 first, unless it is the old value itself. It reads and stores
+     * the entry's words with volatile 8-byte accesses ({@link MemoryRegion#read8}/{@link
+     * MemoryRegion#write8} of {@code region}, or of a region over the same memory). Returns the old
+     * value. Implementations are thread-safe.
+     */
+    public interface EntryGuard {
+        Int128 update(MemoryRegion region, long off, java.util.function.UnaryOperator<Int128> update);
     }
 
     public int id() {
@@ -237,6 +274,16 @@ public final class MemoryRegion implements RegionAccess {
     /** 128-bit masked compare-and-swap over words {@code off} (lo) and {@code off + 8} (hi). */
     public Int128 maskedCas128(long off, Int128 compare, Int128 compareMask, Int128 swap, Int128 swapMask) {
         checkAtomic(off, 16);
+        if (guard != null) {
+            return guard.update(this, off, old -> {
+                if ((old.lo() & compareMask.lo()) == (compare.lo() & compareMask.lo())
+                        && (old.hi() & compareMask.hi()) == (compare.hi() & compareMask.hi())) {
+                    return new Int128((old.lo() & ~swapMask.lo()) | (swap.lo() & swapMask.lo()),
+                            (old.hi() & ~swapMask.hi()) | (swap.hi() & swapMask.hi()));
+                }
+                return old;
+            });
+        }
         synchronized (stripe(off)) {
             long lo = (long) WORD_HANDLE.getVolatile(memory, off);
             long hi = (long) WORD_HANDLE.getVolatile(memory, off + 8);
@@ -256,6 +303,9 @@ public final class MemoryRegion implements RegionAccess {
      */
     public Int128 maskedFaa128(long off, Int128 add, Int128 boundaryMask) {
         checkAtomic(off, 16);
+        if (guard != null) {
+            return guard.update(this, off, old -> fieldAdd128(old.lo(), old.hi(), add, boundaryMask));
+        }
         synchronized (stripe(off)) {
             long lo = (long) WORD_HANDLE.getVolatile(memory, off);
             long hi = (long) WORD_HANDLE.getVolatile(memory, off + 8);
@@ -272,6 +322,17 @@ public final class MemoryRegion implements RegionAccess {
             WORD_HANDLE.setVolatile(memory, off + 8, newHi);
             return new Int128(lo, hi);
         }
+    }
+
+    /** {@link #maskedFaa128}'s sum, as the guarded path computes it (the same arithmetic as the striped one). */
+    private static Int128 fieldAdd128(long lo, long hi, Int128 add, Int128 boundaryMask) {
+        long topsLo = boundaryMask.lo();
+        long topsHi = boundaryMask.hi() | TOP_BIT;
+        long aLo = lo & ~topsLo;
+        long sumLo = aLo + (add.lo() & ~topsLo);
+        long carry = Long.compareUnsigned(sumLo, aLo) < 0 ? 1 : 0;
+        long sumHi = (hi & ~topsHi) + (add.hi() & ~topsHi) + carry;
+        return new Int128(sumLo ^ ((lo ^ add.lo()) & topsLo), sumHi ^ ((hi ^ add.hi()) & topsHi));
     }
 
     // ---------------------------------------------------------------- internals

@@ -1,0 +1,483 @@
+package io.lockfabric.shm;
+
+import io.lockfabric.fabric.Attachments;
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.FabricTiming;
+import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.RegionAccess;
+import io.lockfabric.fabric.RpcException;
+import io.lockfabric.fabric.RpcHandler;
+import io.lockfabric.fabric.ServiceHost;
+import io.lockfabric.fabric.ServiceResolver;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.fabric.WaitInterruptedException;
+import io.lockfabric.fabric.memory.MemoryRegion;
+import io.lockfabric.fabric.memory.PendingRpc;
+import io.lockfabric.fabric.realtime.RealTimeClock;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The shared-memory fabric: one memory node, a file (in {@code /dev/shm} or any path) that every
+ * process of the host maps. It is what CXL shared memory offers across hosts, and the truest
+ * one-sided fabric one machine can run: verbs run in the client's process on the mapping, with no
+ * memory-node CPU in the path.
+ *
+ * <ul>
+ *   <li>Tables: created by the first process that opens a name, found by name by the others
+ *       ({@link ShmFile}: a directory in the file, under a creation lock).</li>
+ *   <li>Verbs: {@link ShmQueuePair}; 64-bit and masked 64-bit atomics are hardware atomics (CAS loops)
+ *       on the mapping; 128-bit atomics go through a stripe lock with a redo log ({@link StripeGuard},
+ *       where the argument for their safety across process deaths is).</li>
+ *   <li>Messages: {@link ShmMailbox}, a ring per endpoint in the file; a dead process's endpoints
+ *       fail sends as RNR.</li>
+ *   <li>Compute nodes: one per opened fabric (per process, as a rule): its endpoints share
+ *       {@link Endpoint#computeNode()} and the node id of their {@link EndpointId}.</li>
+ *   <li>rpc: served by the one process that opened the file with {@link Builder#serveRpc(boolean)
+ *       serveRpc(true)} ({@code lockfabric serve --shm PATH} does): its own endpoints call the handlers
+ *       directly, other processes through a request ring in the file ({@link ShmRpcServer}). Without a
+ *       serving process an rpc fails with an {@link RpcException} that says how to start one.</li>
+ *   <li>Counters: {@link #memoryNodeCounters} counts what this process's endpoints sent, not other
+ *       processes' (no shared counter is touched on the verb path).</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (Fabric fabric = Fabrics.open("shm:/dev/shm/locks")) { ... }
+ * }</pre>
+ *
+ * The file stays when the fabric is closed; delete it to start afresh. Thread-safe.
+ */
+public final class ShmFabric implements Fabric {
+    /** The {@link io.lockfabric.fabric.FabricAddress} scheme. */
+    public static final String SCHEME = "shm";
+    public static final long DEFAULT_CAPACITY_BYTES = 256L << 20;
+    public static final long DEFAULT_SEED = 0x54A3_ED00L;
+    /**
+     * Round trips as RDMA's (a verb is a memory access here, faster still), but clients are processes
+     * that share the host's cores, so a ready one may wait a scheduler's slice for a CPU: waits that
+     * bound a client's steps or another's hold (leases) allow for that, as on tcp.
+     */
+    public static final FabricTiming TIMING = new FabricTiming(FabricTiming.RDMA.roundTripNs(), 2_000_000);
+
+    private final ShmFile file;
+    private final long seed;
+    private final int node;
+    private final Attachments computeNode = new Attachments();
+    private final Attachments attachments = new Attachments();
+    private final List<ShmQueuePair> queuePairs = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<Integer, RpcHandler> services = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ShmEndpoint, Long> open = new ConcurrentHashMap<>();
+    private final ShmRpcServer server;
+    private volatile boolean closed;
+
+    private ShmFabric(Builder b) {
+        this.file = ShmFile.open(b.path, b.capacityBytes);
+        this.seed = b.seed;
+        this.node = (int) (file.next(ShmLayout.HEADER_NEXT_NODE) & EndpointId.MAX_NODE);
+        try {
+            this.server = b.serveRpc ? new ShmRpcServer(this, services, b.resolver) : null;
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    ShmFile file() {
+        return file;
+    }
+
+    /** The file this fabric maps. */
+    public Path path() {
+        return file.path();
+    }
+
+    @Override
+    public String name() {
+        return SCHEME + ":" + file.path();
+    }
+
+    @Override
+    public int memoryNodes() {
+        return 1;
+    }
+
+    @Override
+    public Endpoint newEndpoint() {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        long ordinal = file.next(ShmLayout.HEADER_NEXT_ORDINAL);
+        if (ordinal > EndpointId.MAX_QUEUE) {
+            throw new FabricException(name() + " has given out all " + EndpointId.MAX_QUEUE
+                    + " endpoint ordinals: delete the file to start afresh");
+        }
+        int index = claimSlot();
+        long slot = ShmLayout.slot(index);
+        EndpointId id = new EndpointId(node, index + 1);
+        MemoryRegion control = file.control();
+        PidLock locks = file.locks();
+        long ringLock = slot + ShmLayout.SLOT_RING_LOCK;
+        locks.lock(ringLock);
+        try {
+            control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
+            control.write8(slot + ShmLayout.SLOT_ID, id.pack());
+        } finally {
+            locks.unlock(ringLock);
+        }
+        ShmQueuePair qp = new ShmQueuePair(this, id, ordinal);
+        queuePairs.add(qp);
+        ShmEndpoint e = new ShmEndpoint(this, id, (int) ordinal, slot, qp, new ShmMailbox(this, id, slot),
+                seed * 0x9E3779B97F4A7C15L + ordinal, computeNode);
+        open.put(e, slot);
+        return e;
+    }
+
+    /**
+     * Takes a free endpoint slot for this fabric: one never used, closed by another fabric (never one
+     * this fabric closed: a stale id of its own must not reach a new endpoint), or left by a dead
+     * process. Decided and marked under the slot's ring lock.
+     */
+    private int claimSlot() {
+        MemoryRegion control = file.control();
+        ProcessLiveness liveness = file.liveness();
+        for (int i = 0; i < ShmLayout.MAX_ENDPOINTS; i++) {
+            long slot = ShmLayout.slot(i);
+            if (!isFree(control, liveness, slot)) {
+                continue;
+            }
+            long ringLock = slot + ShmLayout.SLOT_RING_LOCK;
+            file.locks().lock(ringLock);
+            try {
+                if (isFree(control, liveness, slot)) {
+                    control.write8(slot + ShmLayout.SLOT_ID, 0);
+                    control.write8(slot + ShmLayout.SLOT_OWNER, liveness.self());
+                    control.write8(slot + ShmLayout.SLOT_LAST_NODE, node + 1L);
+                    return i;
+                }
+            } finally {
+                file.locks().unlock(ringLock);
+            }
+        }
+        throw new FabricException(name() + " has no free endpoint slot (all " + ShmLayout.MAX_ENDPOINTS
+                + " are held by live processes)");
+    }
+
+    private boolean isFree(MemoryRegion control, ProcessLiveness liveness, long slot) {
+        long owner = control.read8(slot + ShmLayout.SLOT_OWNER);
+        if (owner == 0) {
+            return true;
+        }
+        boolean vacant = control.read8(slot + ShmLayout.SLOT_ID) == 0 || !liveness.isAlive(owner);
+        return vacant && control.read8(slot + ShmLayout.SLOT_LAST_NODE) != node + 1L;
+    }
+
+    /** The file offset of the slot of {@code id}, or -1 if it names none. */
+    long slotOf(EndpointId id) {
+        int index = id.queue() - 1;
+        return index < ShmLayout.MAX_ENDPOINTS ? ShmLayout.slot(index) : -1;
+    }
+
+    /** Closes {@code endpoint}'s slot: later sends to it fail. */
+    void release(ShmEndpoint endpoint, long slot) {
+        if (open.remove(endpoint) == null || closed) {
+            return;
+        }
+        vacate(slot);
+    }
+
+    private void vacate(long slot) {
+        long ringLock = slot + ShmLayout.SLOT_RING_LOCK;
+        file.locks().lock(ringLock);
+        try {
+            file.control().write8(slot + ShmLayout.SLOT_ID, 0);
+        } finally {
+            file.locks().unlock(ringLock);
+        }
+    }
+
+    Table openTable(TableSpec spec) {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        if (spec.memoryNode() != 0) {
+            throw new IllegalArgumentException("the shm fabric has one memory node (0), not " + spec.memoryNode()
+                    + ": " + spec);
+        }
+        Table table = file.openTable(spec);
+        if (server != null && spec.service() != null) {
+            services.computeIfAbsent(table.service(), id -> spec.service().create(new Host(table)));
+        }
+        return table;
+    }
+
+    /**
+     * An rpc from {@code caller}, a client of this fabric, as its {@code call}-th (a number no other
+     * call of the file's endpoints has). In the serving process, the handler runs on the caller's
+     * thread; from any other, the call goes through the file's request ring to the serving process.
+     */
+    byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
+        if (server != null) {
+            Call local = new Call(caller, request.clone());
+            server.dispatch(service, local);
+            IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+            while (!local.done) {
+                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+                idle.idle();
+            }
+            if (local.failure != null) {
+                throw new RpcException(local.failure);
+            }
+            return local.response;
+        }
+        if (!file.hasService(service)) {
+            throw new RpcException("shm " + file.path() + " has no rpc service " + service);
+        }
+        if (request.length > ShmLayout.RPC_MAX_BYTES) {
+            throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
+                    + ShmLayout.RPC_MAX_BYTES + ")");
+        }
+        MemoryRegion f = file.control();
+        long serverToken = liveServer();
+        long slot = slotOf(caller);
+        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+        while (!appendRequest(f, service, caller, slot, call, request)) {
+            idle.idle();
+            serverToken = liveServer();
+        }
+        idle.reset();
+        long reply = slot + ShmLayout.SLOT_REPLY;
+        long checkedAt = System.nanoTime();
+        while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
+            WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+            idle.idle();
+            long now = System.nanoTime();
+            if (now - checkedAt > SERVER_CHECK_NS) {
+                checkedAt = now;
+                if (!file.liveness().isAlive(serverToken)) {
+                    throw new RpcException("the rpc server of " + file.path() + " (process "
+                            + ProcessLiveness.pid(serverToken) + ") died before it answered rpc service " + service);
+                }
+            }
+        }
+        byte[] data = f.read(reply + ShmLayout.REPLY_DATA, (int) f.read8(reply + ShmLayout.REPLY_LENGTH));
+        if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
+            throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return data;
+    }
+
+    /** How often a caller waiting for a reply checks that the server still lives. */
+    static final long SERVER_CHECK_NS = 10_000_000;
+
+    private long liveServer() {
+        long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        if (token == 0 || !file.liveness().isAlive(token)) {
+            throw new RpcException("no process serves the rpcs of " + file.path() + ": start 'lockfabric serve --shm "
+                    + file.path() + "' (or open the fabric with serve=true in one process)");
+        }
+        return token;
+    }
+
+    /** Appends a request under the ring lock; false if the ring is full. */
+    private boolean appendRequest(MemoryRegion f, int service, EndpointId caller, long slot, long call, byte[] request) {
+        long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
+        file.locks().lock(ringLock);
+        try {
+            long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
+            if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
+                return false;
+            }
+            long r = ShmLayout.request(tail);
+            f.write8(r + ShmLayout.REQ_CALLER_SLOT, caller.queue() - 1);
+            f.write8(r + ShmLayout.REQ_CALLER_ID, caller.pack());
+            f.write8(r + ShmLayout.REQ_SERVICE, service);
+            f.write8(r + ShmLayout.REQ_CALL, call);
+            f.write8(r + ShmLayout.REQ_LENGTH, request.length);
+            f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL, tail + 1); // publishes the request
+            return true;
+        } finally {
+            file.locks().unlock(ringLock);
+        }
+    }
+
+    /** What the service of {@code table} sees of the memory node. */
+    ServiceHost hostOf(Table table) {
+        return new Host(table);
+    }
+
+    /** An rpc served in this process; its caller idles until it is answered. */
+    private static final class Call extends PendingRpc {
+        private byte[] response;
+        private String failure;
+        private volatile boolean done;
+
+        Call(EndpointId caller, byte[] request) {
+            super(caller, request);
+        }
+
+        @Override
+        protected void replied(byte[] response) {
+            this.response = response;
+            done = true;
+        }
+
+        @Override
+        protected void failed(String reason) {
+            this.failure = reason;
+            done = true;
+        }
+    }
+
+    /** What a table's service sees of the memory node: its region and table creation. */
+    private final class Host implements ServiceHost {
+        private final Table table;
+
+        Host(Table table) {
+            this.table = table;
+        }
+
+        @Override
+        public int memoryNode() {
+            return 0;
+        }
+
+        @Override
+        public RegionAccess table() {
+            return file.region(table.address());
+        }
+
+        @Override
+        public Table openTable(TableSpec spec) {
+            return ShmFabric.this.openTable(spec);
+        }
+    }
+
+    /** {@link #TIMING}. */
+    @Override
+    public FabricTiming timing() {
+        return TIMING;
+    }
+
+    @Override
+    public ClientThread spawn(String name, Runnable body) {
+        return ClientThread.startPlatform(name, body);
+    }
+
+    @Override
+    public long observerNanoTime() {
+        return System.nanoTime();
+    }
+
+    /** False: the fabric's clients are in several processes and share no Java objects. */
+    @Override
+    public boolean isInProcess() {
+        return false;
+    }
+
+    @Override
+    public Attachments attachments() {
+        return attachments;
+    }
+
+    /** What this process's endpoints sent to the memory node (other processes' verbs are not counted here). */
+    @Override
+    public CounterSnapshot memoryNodeCounters(int memoryNode) {
+        if (memoryNode != 0) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (the shm fabric has one)");
+        }
+        CounterSnapshot total = CounterSnapshot.ZERO;
+        for (ShmQueuePair qp : queuePairs) {
+            total = total.plus(qp.counters());
+        }
+        return total;
+    }
+
+    /** Closes every endpoint of this fabric still open and unmaps the file; the file stays. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        for (Long slot : open.values()) {
+            vacate(slot);
+        }
+        open.clear();
+        closed = true;
+        if (server != null) {
+            server.close();
+        }
+        file.close();
+    }
+
+    /** Configuration of a {@link ShmFabric}; validated in {@link #build()}. */
+    public static final class Builder {
+        private Path path;
+        private long capacityBytes = DEFAULT_CAPACITY_BYTES;
+        private long seed = DEFAULT_SEED;
+        private boolean serveRpc;
+        private ServiceResolver resolver = ServiceResolver.installed();
+
+        /** The file of the memory node; created if it does not exist. Required. */
+        public Builder path(Path path) {
+            this.path = path;
+            return this;
+        }
+
+        /** The size of the file when this fabric creates it (an existing file keeps its size). */
+        public Builder capacityBytes(long bytes) {
+            this.capacityBytes = bytes;
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * Whether this process is the memory node's CPU: it runs the rpc services of the tables it
+         * opens, for its own endpoints. Only one process of a file should.
+         */
+        public Builder serveRpc(boolean serve) {
+            this.serveRpc = serve;
+            return this;
+        }
+
+        /**
+         * How a serving fabric builds the rpc services of tables other processes created (default
+         * {@link ServiceResolver#installed()}: every registered protocol's).
+         */
+        public Builder serviceResolver(ServiceResolver resolver) {
+            this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
+            return this;
+        }
+
+        public ShmFabric build() {
+            if (path == null) {
+                throw new IllegalArgumentException("the shm fabric needs the path of its file: shm:/dev/shm/NAME");
+            }
+            if (!path.isAbsolute()) {
+                throw new IllegalArgumentException("the shm fabric's path must be absolute, got '" + path + "'");
+            }
+            if (capacityBytes < ShmLayout.MIN_FILE_BYTES) {
+                throw new IllegalArgumentException("shm capacity must be at least " + ShmLayout.MIN_FILE_BYTES
+                        + " bytes, got " + capacityBytes);
+            }
+            return new ShmFabric(this);
+        }
+    }
+}

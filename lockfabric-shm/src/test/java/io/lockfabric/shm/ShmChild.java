@@ -1,0 +1,146 @@
+package io.lockfabric.shm;
+
+import io.lockfabric.fabric.ClientThread;
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.Int128;
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LockClient;
+import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.Mode;
+import io.lockfabric.protocols.LockProtocols;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The other processes of {@link ShmMultiProcessTest}, one mode per run:
+ * <ul>
+ *   <li>{@code count PATH PROTOCOL THREADS CYCLES COUNTER_FILE}: THREADS clients each add one to the
+ *       number in COUNTER_FILE (a plain file) CYCLES times under the protocol's lock 0;</li>
+ *   <li>{@code die-inside-128 PATH}: stops inside a 128-bit atomic on the table {@code wide}, after its
+ *       redo log and word 0 and before word 1, says so, and waits to be killed;</li>
+ *   <li>{@code hammer-128 PATH}: adds 1 to both words of the table {@code wide}'s entry with 128-bit
+ *       atomics until it is killed;</li>
+ *   <li>{@code hold PATH PROTOCOL OPTION}: takes the protocol's lock 0 (table {@code held}) and
+ *       says so, and holds it until it is killed;</li>
+ *   <li>{@code serve PATH}: serves the file's rpcs until it is killed;</li>
+ *   <li>{@code echo PATH}: prints its process token and its endpoint's packed id, then answers every
+ *       message with one of type + 1 until it is killed.</li>
+ * </ul>
+ */
+public final class ShmChild {
+    static final String READY = "READY ";
+    static final String INSIDE = "INSIDE ";
+    static final TableSpec WIDE = new TableSpec("wide", "test", 1, 64);
+
+    private ShmChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        try (ShmFabric fabric = ShmFabric.builder().path(Path.of(args[1])).capacityBytes(64L << 20)
+                .serveRpc(args[0].equals("serve")).build()) {
+            switch (args[0]) {
+                case "count" -> count(fabric, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Path.of(args[5]));
+                case "die-inside-128" -> dieInside128(fabric);
+                case "hammer-128" -> hammer128(fabric);
+                case "echo" -> echo(fabric);
+                case "hold" -> hold(fabric, args[2], args[3]);
+                case "serve" -> {
+                    System.out.println(READY);
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                }
+                default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            }
+        }
+    }
+
+    private static void count(ShmFabric fabric, String protocol, int threads, int cycles, Path counter) throws Exception {
+        List<ClientThread> clients = new ArrayList<>();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            clients.add(fabric.spawn("counter-" + t, () -> {
+                try (Endpoint e = fabric.newEndpoint();
+                     LockClient lock = LockProtocols.byName(protocol).open(e, "counted", 4, LockOptions.DEFAULTS);
+                     FileChannel file = FileChannel.open(counter, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    ByteBuffer buf = ByteBuffer.allocate(8);
+                    for (int i = 0; i < cycles; i++) {
+                        Grant g = lock.acquire(0, Mode.EXCLUSIVE);
+                        buf.clear();
+                        file.read(buf, 0);
+                        long n = buf.flip().getLong();
+                        Thread.onSpinWait();
+                        buf.clear();
+                        buf.putLong(n + 1).flip();
+                        file.write(buf, 0);
+                        lock.release(g);
+                    }
+                } catch (Throwable t2) {
+                    failures.add(t2);
+                }
+            }));
+        }
+        for (ClientThread c : clients) {
+            c.join();
+        }
+        if (!failures.isEmpty()) {
+            failures.get(0).printStackTrace(System.out);
+            System.exit(2);
+        }
+        System.out.println("DONE");
+    }
+
+    static final String HELD = "HELD ";
+
+    private static void hold(ShmFabric fabric, String protocol, String option) throws Exception {
+        fabric.spawn("holder", () -> {
+            Endpoint e = fabric.newEndpoint();
+            LockClient lock = LockProtocols.byName(protocol).open(e, "held", 1, LockOptions.parse(List.of(option)));
+            Grant g = lock.acquire(0, Mode.EXCLUSIVE);
+            System.out.println(HELD + g.fencingToken());
+        }).join();
+        Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+    }
+
+    private static void dieInside128(ShmFabric fabric) throws Exception {
+        Endpoint e = fabric.newEndpoint();
+        Table t = e.openTable(WIDE);
+        ShmFile file = fabric.file();
+        long entry = ShmTestAccess.fileOffset(file, t.at(0));
+        Int128 old = file.entryAt(entry);
+        Int128 next = new Int128(old.lo() + 1, old.hi() + 1);
+        ShmTestAccess.stopInsideUpdate(file, entry, next);
+        System.out.println(INSIDE + entry);
+        Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+    }
+
+    private static void hammer128(ShmFabric fabric) throws Exception {
+        Endpoint e = fabric.newEndpoint();
+        Table t = e.openTable(WIDE);
+        QueuePair qp = e.queuePair(0);
+        Int128 halves = new Int128(1L << 63, 0);
+        System.out.println(READY);
+        while (true) {
+            qp.maskedFaa128(t.at(0), new Int128(1, 1), halves);
+        }
+    }
+
+    private static void echo(ShmFabric fabric) {
+        Endpoint e = fabric.newEndpoint();
+        System.out.println(READY + fabric.file().liveness().self() + " " + e.id().pack());
+        while (true) {
+            Message m = e.mailbox().await(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            if (m != null) {
+                e.mailbox().send(m.from(), m.channel(), m.type() + 1, m.lock(), m.a(), m.b());
+            }
+        }
+    }
+}

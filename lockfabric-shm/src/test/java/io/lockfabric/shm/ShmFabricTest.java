@@ -1,0 +1,107 @@
+package io.lockfabric.shm;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.Fabric;
+import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.Fabrics;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.TableMismatchException;
+import io.lockfabric.fabric.TableSpec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shm fabric in one JVM: its address, two fabrics on one file (as two processes would be), the
+ * errors of bad files and bad parameters.
+ */
+class ShmFabricTest {
+    private Path dir;
+
+    @BeforeEach
+    void newDirectory() {
+        dir = ShmTestFiles.newDirectory();
+    }
+
+    @AfterEach
+    void deleteDirectory() {
+        ShmTestFiles.delete(dir);
+    }
+
+    @Test
+    void fabricsOpensShmPathsAndChecksTheParameters() {
+        Path file = dir.resolve("open.shm");
+        try (Fabric f = Fabrics.open("shm:" + file + "?capacity=33554432&seed=5")) {
+            assertInstanceOf(ShmFabric.class, f);
+            assertEquals("shm:" + file, f.name());
+            assertFalse(f.isInProcess(), "clients of other processes share no Java objects");
+            assertEquals(ShmFabric.TIMING, f.timing());
+        }
+        assertEquals(32L << 20, file.toFile().length(), "the file is made with the capacity asked for");
+        assertThrows(IllegalArgumentException.class, () -> Fabrics.open("shm"), "no path");
+        assertThrows(IllegalArgumentException.class, () -> Fabrics.open("shm:" + file + "?serve=maybe"));
+        assertThrows(IllegalArgumentException.class, () -> Fabrics.open("shm:" + file + "?capacity=1024"));
+        assertThrows(IllegalArgumentException.class, () -> Fabrics.open("shm:" + file + "?mns=2"));
+    }
+
+    @Test
+    void twoFabricsOnOneFileShareTablesAndMessages() {
+        Path file = dir.resolve("two.shm");
+        try (ShmFabric a = ShmFabric.builder().path(file).capacityBytes(16L << 20).build();
+             ShmFabric b = ShmFabric.builder().path(file).build()) {
+            Endpoint ea = a.newEndpoint();
+            Endpoint eb = b.newEndpoint();
+            assertNotEquals(ea.id().node(), eb.id().node(), "each fabric (process) is a compute node of its own");
+            assertNotEquals(ea.ordinal(), eb.ordinal());
+            TableSpec spec = new TableSpec("shared", "test", 4, 256).withFill(new byte[] {7});
+            Table ta = ea.openTable(spec);
+            Table tb = eb.openTable(spec);
+            assertEquals(ta, tb, "one table, found by name");
+            assertEquals(0x0707_0707_0707_0707L, eb.queuePair(0).read8(tb.at(8)), "the creator's fill");
+            ea.queuePair(0).faa(ta.at(0), 5);
+            assertEquals(0x0707_0707_0707_070CL, eb.queuePair(0).read8(tb.at(0)), "one memory");
+            assertThrows(TableMismatchException.class, () -> eb.openTable(new TableSpec("shared", "other", 4, 256)));
+            assertThrows(TableMismatchException.class, () -> eb.openTable(new TableSpec("shared", "test", 4, 256)),
+                    "another fill");
+
+            ea.mailbox().send(eb.id(), 1, 2, 3, 4, 5);
+            assertEquals(ea.id(), eb.mailbox().await(System.nanoTime() + 5_000_000_000L).from());
+            eb.close();
+            assertThrows(PeerUnreachableException.class, () -> ea.mailbox().send(eb.id(), 1, 2, 3, 4, 5));
+            Endpoint again = b.newEndpoint();
+            assertNotEquals(eb.id(), again.id(), "a fabric never gives a closed endpoint's id out again");
+        }
+    }
+
+    @Test
+    void aFileThatIsNotAFabricsIsRefused() throws Exception {
+        Path other = dir.resolve("other");
+        Files.write(other, new byte[(int) ShmLayout.MIN_FILE_BYTES]);
+        Files.write(other, "not a fabric".getBytes(), java.nio.file.StandardOpenOption.WRITE);
+        FabricException e = assertThrows(FabricException.class, () -> ShmFabric.builder().path(other).build());
+        assertTrue(e.getMessage().contains("not a lockfabric shm file"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ShmFabric.builder().path(Path.of("relative")).build());
+    }
+
+    @Test
+    void aFullFileSaysSo() {
+        try (ShmFabric f = ShmFabric.builder().path(dir.resolve("small.shm")).capacityBytes(ShmLayout.MIN_FILE_BYTES).build()) {
+            Endpoint e = f.newEndpoint();
+            FabricException full = assertThrows(FabricException.class,
+                    () -> e.openTable(new TableSpec("big", "test", 1, 1L << 20)));
+            assertTrue(full.getMessage().contains("cannot hold"), full.getMessage());
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.lockfabric.shm;
+
+import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.EndpointId;
+import io.lockfabric.fabric.Int128;
+import io.lockfabric.fabric.Message;
+import io.lockfabric.fabric.PeerUnreachableException;
+import io.lockfabric.fabric.QueuePair;
+import io.lockfabric.fabric.Table;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shm fabric across processes: child JVMs ({@link ShmChild}) and this one map one file under
+ * {@code /dev/shm}, deleted after each test.
+ */
+@Tag("stress")
+@Tag("faults")
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ShmMultiProcessTest {
+    private Path dir;
+    private Path shm;
+
+    @BeforeEach
+    void newFile() {
+        dir = ShmTestFiles.newDirectory();
+        shm = dir.resolve("fabric.shm");
+    }
+
+    @AfterEach
+    void deleteFile() {
+        ShmTestFiles.delete(dir);
+    }
+
+    private ShmFabric open() {
+        return ShmFabric.builder().path(shm).capacityBytes(64L << 20).build();
+    }
+
+    /**
+     * Three JVMs, two clients each, add one to a number in a plain file under the protocol's lock:
+     * the number is exact only if no two increments overlapped. A fourth JVM serves the file's rpcs
+     * ({@code rpc} is a server-side lock manager; {@code shiftlock} has a service too): their calls
+     * cross the request ring. {@code declock-tf} hands its lock over by messages, so its run checks
+     * the mailbox rings across processes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cas", "dslr", "declock-tf", "shiftlock", "rpc"})
+    void threeProcessesCountExactlyUnderOneLock(String protocol) throws Exception {
+        Path counter = dir.resolve("counter");
+        Files.write(counter, new byte[8]);
+        int processes = 3;
+        int threads = 2;
+        int cycles = 400;
+        List<ChildJvm> children = new ArrayList<>();
+        ChildJvm server = new ChildJvm(ShmChild.READY, "serve", shm.toString());
+        children.add(server);
+        try {
+            server.awaitMark(60);
+            for (int i = 0; i < processes; i++) {
+                children.add(new ChildJvm(null, "count", shm.toString(), protocol, "" + threads, "" + cycles,
+                        counter.toString()));
+            }
+            for (ChildJvm c : children.subList(1, children.size())) {
+                assertEquals(0, c.waitFor(90), "a counting process failed: " + c.output());
+                assertTrue(c.output().contains("DONE"), c.output());
+            }
+        } finally {
+            for (ChildJvm c : children) {
+                c.close();
+            }
+        }
+        long n = ByteBuffer.wrap(Files.readAllBytes(counter)).getLong();
+        assertEquals((long) processes * threads * cycles, n, "increments of the counter under " + protocol
+                + "'s lock were lost: two processes held it at once");
+    }
+
+    /**
+     * A process killed with SIGKILL while it holds a lock: the lock is recovered by the protocol's
+     * lease (dslr's), within its bound: the lease plus the scheduling slack of cold JVMs on a small
+     * machine.
+     */
+    @Test
+    void aLockHeldByAKilledProcessIsRecoveredWithinTheLease() throws Exception {
+        long leaseMs = 300;
+        String lease = "lease-ns=" + leaseMs + "ms";
+        try (ShmFabric fabric = open()) {
+            try (ChildJvm holder = new ChildJvm(ShmChild.HELD, "hold", shm.toString(), "dslr", lease)) {
+                holder.awaitMark(60);
+            }
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long[] tookMs = new long[1];
+            fabric.spawn("taker", () -> {
+                try (Endpoint e = fabric.newEndpoint();
+                     var lock = io.lockfabric.protocols.LockProtocols.byName("dslr").open(e, "held", 1,
+                             io.lockfabric.lock.LockOptions.parse(List.of(lease)))) {
+                    long start = System.nanoTime();
+                    var g = lock.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE);
+                    tookMs[0] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    lock.release(g);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError("the lock of the killed holder was not recovered", failure.get());
+            }
+            assertTrue(tookMs[0] <= 4 * leaseMs + 1_000, "recovering the killed holder's lock took " + tookMs[0]
+                    + " ms, lease " + leaseMs + " ms");
+        }
+    }
+
+    /** Without a serving process, an rpc fails at once and says how to start one. */
+    @Test
+    void anRpcWithoutAServingProcessFailsClearly() {
+        try (ShmFabric fabric = open()) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            fabric.spawn("caller", () -> {
+                try (Endpoint e = fabric.newEndpoint();
+                     var lock = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e, "rpc-locks", 4,
+                             io.lockfabric.lock.LockOptions.DEFAULTS)) {
+                    lock.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }).join();
+            assertTrue(thrown.get() instanceof io.lockfabric.fabric.RpcException, "an rpc with no server: " + thrown.get());
+            assertTrue(thrown.get().getMessage().contains("lockfabric serve --shm"), thrown.get().getMessage());
+        }
+    }
+
+    /**
+     * A process killed inside a 128-bit atomic (log and word 0 stored, word 1 not, stripe held): the
+     * next 128-bit atomic on the entry takes the stripe over, replays the log, and applies itself on the
+     * whole entry, promptly.
+     */
+    @Test
+    void aProcessKilledInsideA128BitAtomicWedgesNobody() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint e = fabric.newEndpoint();
+            Table t = e.openTable(ShmChild.WIDE);
+            QueuePair qp = e.queuePair(0);
+            qp.maskedCas128(t.at(0), Int128.ZERO, Int128.ZERO, new Int128(41, 41), Int128.ONES);
+            try (ChildJvm child = new ChildJvm(ShmChild.INSIDE, "die-inside-128", shm.toString())) {
+                child.awaitMark(60);
+                assertEquals(new Int128(42, 41), qp.read16(t.at(0)), "the child stopped between word 0 and word 1");
+            }
+            long start = System.nanoTime();
+            Int128 old = qp.maskedFaa128(t.at(0), new Int128(1, 1), new Int128(1L << 63, 0));
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(new Int128(42, 42), old, "the dead holder's update was replayed whole before the next one");
+            assertEquals(new Int128(43, 43), qp.read16(t.at(0)));
+            assertTrue(tookMs < 2_000, "taking the stripe over from a dead process took " + tookMs + " ms");
+        }
+    }
+
+    /** A process killed at a random moment while it hammers an entry with 128-bit atomics leaves it whole. */
+    @Test
+    void aProcessKilledWhileHammering128BitAtomicsLeavesNoTornEntry() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint e = fabric.newEndpoint();
+            Table t = e.openTable(ShmChild.WIDE);
+            QueuePair qp = e.queuePair(0);
+            Int128 halves = new Int128(1L << 63, 0);
+            for (int round = 0; round < 3; round++) {
+                try (ChildJvm child = new ChildJvm(ShmChild.READY, "hammer-128", shm.toString())) {
+                    child.awaitMark(60);
+                    for (int i = 0; i < 20_000; i++) {
+                        Int128 old = qp.maskedFaa128(t.at(0), new Int128(1, 1), halves);
+                        assertEquals(old.lo(), old.hi(), "a torn entry while the child ran: " + old);
+                    }
+                }
+                Int128 old = qp.maskedFaa128(t.at(0), new Int128(1, 1), halves);
+                assertEquals(old.lo(), old.hi(), "a torn entry after the child was killed: " + old);
+            }
+        }
+    }
+
+    /**
+     * Messages reach another process and come back; once that process is killed, a send to its
+     * endpoint fails as RNR. Also: a child's process token as the child computes it is the one this
+     * process computes for the child's pid (else a live holder could be taken for dead).
+     */
+    @Test
+    void messagesCrossProcessesAndADeadProcessIsUnreachable() throws Exception {
+        try (ShmFabric fabric = open()) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            try (ChildJvm child = new ChildJvm(ShmChild.READY, "echo", shm.toString())) {
+                String[] ready = child.awaitMark(60).split(" ");
+                long token = Long.parseLong(ready[0]);
+                EndpointId peer = EndpointId.unpack(Long.parseLong(ready[1]));
+                assertEquals(ProcessLiveness.tokenOf(ProcessHandle.of(child.pid()).orElseThrow()), token,
+                        "the child's token as the child and as this process compute it");
+                fabric.spawn("sender", () -> {
+                    try (Endpoint e = fabric.newEndpoint()) {
+                        for (int i = 0; i < 300; i++) {
+                            e.mailbox().send(peer, 5, 10, i, -i, Long.MAX_VALUE);
+                            Message back = e.mailbox().await(System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+                            assertEquals(new Message(peer, 5, 11, i, -i, Long.MAX_VALUE), back, "echo " + i);
+                        }
+                        child.kill();
+                        assertThrows(PeerUnreachableException.class, () -> {
+                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                            while (System.nanoTime() < deadline) { // liveness answers are cached for ms
+                                e.mailbox().send(peer, 5, 10, 0, 0, 0);
+                                Thread.sleep(1);
+                            }
+                        }, "a send to an endpoint of a killed process");
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                }).join();
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+        }
+    }
+}
