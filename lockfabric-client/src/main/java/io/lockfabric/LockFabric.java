@@ -40,7 +40,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Fabrics.</b> {@link #open} takes a fabric address as {@code Fabrics.open} does:
  * {@code local} (the memory node in this JVM: locks among this process's threads) or
  * {@code tcp://host:port} (a {@code lockfabric serve} memory node: every process that opens a space
- * of the same name on it contends for the same locks). The simulator runs its clients in virtual
+ * of the same name on it contends for the same locks) or {@code shm:/PATH} (a memory node in a file
+ * every process on the host maps; protocols with an rpc service, CITRON's range spaces among them,
+ * need a {@code lockfabric serve --shm PATH} process). The simulator runs its clients in virtual
  * time, inside {@code Fabric.spawn}: {@link #builder(Fabric)} runs the API on a simulated fabric the
  * caller configured, its processes being the application's threads.
  *

@@ -58,4 +58,29 @@ class TwoProcessFileCounterTest {
             server.close();
         }
     }
+
+    /** The same on the shm fabric: the memory node is a file both processes map, and nothing serves it. */
+    @Test
+    void twoProcessesCountExactlyInAPlainFileOnOneShmFile() throws Exception {
+        Path file = dir.resolve("counter.txt");
+        Files.writeString(file, "0", StandardCharsets.UTF_8);
+        Path shm = (Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : dir)
+                .resolve("lockfabric-counter-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        List<JavaProcess> processes = new ArrayList<>();
+        try {
+            for (int p = 0; p < PROCESSES; p++) {
+                processes.add(JavaProcess.start(FileCounterMain.class, "shm:" + shm, file.toString(),
+                        Integer.toString(INCREMENTS), Integer.toString(THREADS)));
+            }
+            for (JavaProcess p : processes) {
+                assertEquals(0, p.waitFor(60), p.output());
+            }
+            assertEquals(Long.toString((long) PROCESSES * THREADS * INCREMENTS),
+                    Files.readString(file, StandardCharsets.UTF_8).strip(),
+                    processes.getFirst().output() + processes.getLast().output());
+        } finally {
+            processes.forEach(JavaProcess::close);
+            Files.deleteIfExists(shm);
+        }
+    }
 }
