@@ -53,8 +53,8 @@ class TlsTest {
                      .tls(TlsConfig.client(serverCert.certificate(), null, null)).build()) {
             assertTrue(server.security().contains("TLS") && server.security().contains("secret"), server.security());
             try (VerbBench bench = new VerbBench(fabric, "tls-bench", 4)) {
-                ServerLimitsTest.awaitTrue(() -> bench.ops() >= 3000, "3000 add-and-read cycles over TLS");
-                assertTrue(bench.stop() >= 3000);
+                ServerLimitsTest.awaitTrue(() -> bench.ops() >= 1000, "1000 add-and-read cycles over TLS");
+                assertTrue(bench.stop() >= 1000);
             }
             Endpoint x = fabric.newEndpoint();
             Endpoint y = fabric.newEndpoint();
