@@ -1,0 +1,109 @@
+package io.lockfabric.compare;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The runner's check: it passes a lock that excludes and catches one that does not. */
+class WorkloadRunnerTest {
+    private static final CompareWorkload W = new CompareWorkload(4, 4, 0.99, 0, TimeUnit.MILLISECONDS.toNanos(50),
+            TimeUnit.MILLISECONDS.toNanos(300), 1);
+
+    /** Locks of this JVM (j.u.c), to test the runner with. */
+    private static final class JucPeer implements PeerClient {
+        private final ReentrantReadWriteLock[] locks;
+        private final boolean broken;
+
+        JucPeer(int n, boolean broken) {
+            locks = new ReentrantReadWriteLock[n];
+            for (int i = 0; i < n; i++) {
+                locks[i] = new ReentrantReadWriteLock();
+            }
+            this.broken = broken;
+        }
+
+        @Override
+        public Release acquire(int lock, boolean shared) {
+            if (broken) {
+                Thread.yield();
+                return () -> { };
+            }
+            var l = shared ? locks[lock].readLock() : locks[lock].writeLock();
+            l.lock();
+            return l::unlock;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aLockThatExcludesPassesTheCheck() throws InterruptedException {
+        PeerResult r = WorkloadRunner.run("juc", false, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), W, null);
+        assertTrue(r.ok(), r.outcome());
+        assertTrue(r.cycles() > 100, "cycles " + r.cycles());
+        CompareWorkload reads = new CompareWorkload(4, 4, 0.99, 0.5, W.warmupNs(), W.durationNs(), 1);
+        PeerResult rr = WorkloadRunner.run("juc", false, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), reads, null);
+        assertTrue(rr.ok(), rr.outcome());
+        assertTrue(rr.exclusive() > 0 && rr.exclusive() < rr.cycles() * 2L, "exclusive " + rr.exclusive());
+    }
+
+    @Test
+    void aLockThatDoesNotExcludeIsCaught() throws InterruptedException {
+        PeerResult r = WorkloadRunner.run("none", false, "nothing", "none", new JucPeer(4, true), W, null);
+        assertTrue(r.violations() > 0, "a lock that does not exclude passed: " + r);
+        assertTrue(r.outcome().contains("violation"), r.outcome());
+    }
+
+    @Test
+    void failuresAreCountedNotThrown() throws InterruptedException {
+        ReentrantLock unused = new ReentrantLock();
+        PeerClient failing = new PeerClient() {
+            @Override
+            public Release acquire(int lock, boolean shared) {
+                unused.lock();
+                unused.unlock();
+                throw new IllegalStateException("no server");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        PeerResult r = WorkloadRunner.run("failing", false, "x", "x", failing, W, null);
+        assertEquals(0, r.cycles());
+        assertTrue(r.errors() > 0 && r.outcome().contains("no server"), r.outcome());
+    }
+
+    @Test
+    void theReportHasEveryFormatAndTheRatioToLockFabricsBest() throws Exception {
+        PeerResult lf = new PeerResult("lockfabric local dslr", true, "LockFabric on local", "dslr", 10_000, 1, 1, 2, 3, 10_000,
+                0, 0, "", 0);
+        PeerResult peer = new PeerResult("redisson", false, "Redisson, on \"redis\"", "RLock", 1_000, 1, 10, 20, 30, 1_000, 0, 0, "", 0);
+        CompareReport report = new CompareReport(W, List.of(lf, peer));
+        assertEquals(10.0, report.ratio(peer), 1e-9);
+        assertEquals(1.0, report.ratio(lf), 1e-9);
+        assertTrue(report.table().contains("10.00x"), report.table());
+        String[] csv = report.csv().split("\n");
+        assertEquals(3, csv.length);
+        assertTrue(csv[2].contains("\"Redisson, on \"\"redis\"\"\""), csv[2]);
+        String[] json = report.json().split("\n");
+        assertEquals(2, json.length);
+        assertTrue(json[1].contains("\"lockfabric_best_ratio\":10.000") && json[1].contains("\\\"redis\\\""), json[1]);
+        java.nio.file.Path png = java.nio.file.Files.createTempFile("compare", ".png");
+        try {
+            BarChart.write(report, png);
+            var img = javax.imageio.ImageIO.read(png.toFile());
+            assertTrue(img.getWidth() > 400 && img.getHeight() > 80, img.getWidth() + "x" + img.getHeight());
+        } finally {
+            java.nio.file.Files.deleteIfExists(png);
+        }
+    }
+}
