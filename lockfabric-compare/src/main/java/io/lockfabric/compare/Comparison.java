@@ -116,7 +116,12 @@ public final class Comparison implements AutoCloseable {
      * @throws PeerUnavailableException naming what is missing and how to install it
      */
     public void checkAvailable() {
-        if (settings.peers().contains("redisson") && ChildProcess.onPath("redis-server") == null) {
+        checkAvailable(ChildProcess::onPath);
+    }
+
+    /** {@link #checkAvailable()} with {@code onPath} finding programs (null: not found). */
+    void checkAvailable(java.util.function.Function<String, Path> onPath) {
+        if (settings.peers().contains("redisson") && onPath.apply("redis-server") == null) {
             throw new PeerUnavailableException("redisson needs redis-server on the PATH, and found none: install it "
                     + "(Debian/Ubuntu: apt-get install redis-server), or leave the peer out (--peers "
                     + settings.peers().stream().filter(p -> !p.equals("redisson")).collect(Collectors.joining(",")) + ")");

@@ -31,7 +31,6 @@ class WorkloadRunnerTest {
         @Override
         public Release acquire(int lock, boolean shared) {
             if (broken) {
-                Thread.yield();
                 return () -> { };
             }
             var l = shared ? locks[lock].readLock() : locks[lock].writeLock();
@@ -57,7 +56,8 @@ class WorkloadRunnerTest {
 
     @Test
     void aLockThatDoesNotExcludeIsCaught() throws InterruptedException {
-        PeerResult r = WorkloadRunner.run("none", false, "nothing", "none", new JucPeer(4, true), W, null);
+        CompareWorkload hot = new CompareWorkload(8, 2, 0, 0, 0, TimeUnit.SECONDS.toNanos(1), 1);
+        PeerResult r = WorkloadRunner.run("none", false, "nothing", "none", new JucPeer(2, true), hot, null);
         assertTrue(r.violations() > 0, "a lock that does not exclude passed: " + r);
         assertTrue(r.outcome().contains("violation"), r.outcome());
     }
@@ -105,5 +105,35 @@ class WorkloadRunnerTest {
         } finally {
             java.nio.file.Files.deleteIfExists(png);
         }
+    }
+
+    @Test
+    void aMissingRedisServerIsAnErrorThatSaysHowToInstallIt() {
+        Comparison.Settings s = new Comparison.Settings(List.of("lockfabric", "redisson", "curator"), List.of("local"),
+                List.of("default"), W, 1);
+        try (Comparison c = new Comparison(s, null)) {
+            PeerUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(PeerUnavailableException.class,
+                    () -> c.checkAvailable(program -> null));
+            assertTrue(e.getMessage().contains("apt-get install redis-server") && e.getMessage().contains("--peers lockfabric,curator"),
+                    e.getMessage());
+            c.checkAvailable(program -> java.nio.file.Path.of("/bin/true"));
+        }
+        Comparison.Settings without = new Comparison.Settings(List.of("curator"), List.of(), List.of(), W, 1);
+        try (Comparison c = new Comparison(without, null)) {
+            c.checkAvailable(program -> null); // redisson left out: nothing missing
+        }
+    }
+
+    @Test
+    void badSettingsAreRefusedInOneLine() {
+        for (List<String> peers : List.of(List.of("etcd"), List.of("nope"), List.<String>of())) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new Comparison.Settings(peers, List.of("local"), List.of("default"), W, 1));
+            assertTrue(e.getMessage().startsWith("--peers"), e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Comparison.Settings(List.of("hazelcast"), List.of(), List.of(), W, 2));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new CompareWorkload(1, 1, 0, 1.5, 0, 1, 1));
     }
 }
