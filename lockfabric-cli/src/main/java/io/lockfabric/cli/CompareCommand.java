@@ -41,7 +41,9 @@ import java.util.concurrent.Callable;
                 "Every run checks mutual exclusion through the peer's lock (an unguarded counter incremented in every exclusive "
                         + "hold, holders counted): a lock that does not exclude is reported as a violation.",
                 "Output: one table (ops/s of acquire + release cycles, p50 / p99 / p99.9 of a cycle, LockFabric's best rate "
-                        + "over each row's), or CSV / JSON Lines with --format; --chart writes a PNG bar chart. Progress on stderr."},
+                        + "over each row's, and LockFabric's best with its memory node in another process - every fabric but "
+                        + "local - over each row's), or CSV / JSON Lines with --format; --chart writes a PNG bar chart. "
+                        + "Progress on stderr."},
         footer = {"", "Exit status: 0 ok; 1 a peer's lock failed the mutual-exclusion check; 2 bad input or a peer's server "
                 + "missing (the message says how to install it); 3 a run had errors or stuck threads, or a server failed."})
 final class CompareCommand implements Callable<Integer> {

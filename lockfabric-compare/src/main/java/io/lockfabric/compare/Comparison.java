@@ -169,7 +169,7 @@ public final class Comparison implements AutoCloseable {
                     say("%s: running %d threads", row, w.threads());
                     String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address + ")"
                             : "LockFabric on " + fabric;
-                    results.add(report(WorkloadRunner.run(row, true, system, client.protocol(), client, w, progress)));
+                    results.add(report(WorkloadRunner.run(row, fabric, system, client.protocol(), client, w, progress)));
                 }
             }
         }
@@ -202,7 +202,7 @@ public final class Comparison implements AutoCloseable {
             String server = "redis-server " + redisVersion(binary);
             try (RedissonPeer client = new RedissonPeer(port, w)) {
                 say("redisson: running %d threads", w.threads());
-                return report(WorkloadRunner.run("redisson", false, "Redisson " + versions.getProperty("redisson", "?")
+                return report(WorkloadRunner.run("redisson", null, "Redisson " + versions.getProperty("redisson", "?")
                         + " on " + server, RedissonPeer.lockName(w), client, w, progress));
             }
         } finally {
@@ -257,7 +257,7 @@ public final class Comparison implements AutoCloseable {
             }
             try (CuratorPeer client = connected) {
                 say("curator: running %d threads", w.threads());
-                return report(WorkloadRunner.run("curator", false, "Curator " + versions.getProperty("curator", "?") + " on "
+                return report(WorkloadRunner.run("curator", null, "Curator " + versions.getProperty("curator", "?") + " on "
                         + zk + " (standalone)", CuratorPeer.lockName(w), client, w, progress));
             }
         } finally {
@@ -294,7 +294,7 @@ public final class Comparison implements AutoCloseable {
             }
             try (HazelcastPeer client = new HazelcastPeer(cluster, ports, w)) {
                 say("hazelcast: running %d threads", w.threads());
-                return report(WorkloadRunner.run("hazelcast", false, hz + ", " + n + " member(s) in their own JVM(s), "
+                return report(WorkloadRunner.run("hazelcast", null, hz + ", " + n + " member(s) in their own JVM(s), "
                         + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp), "FencedLock", client, w, progress));
             }
         } finally {

@@ -5,7 +5,8 @@ package io.lockfabric.compare;
  * latency (acquire and release together) and the outcome of the mutual-exclusion check.
  *
  * @param peer          the row's name, e.g. {@code lockfabric tcp dslr}, {@code redisson}
- * @param lockFabric    whether it is LockFabric (the ratio column compares LockFabric's best with every row)
+ * @param lockFabric    whether it is LockFabric (the ratio columns compare LockFabric's best with every row)
+ * @param fabric        LockFabric's fabric ({@code local}, the memory node's {@code tcp}, ...), empty for a peer
  * @param system        the system and its server, e.g. {@code Redisson 3.45.1 on redis-server 7.0.15}
  * @param lock          the lock used, e.g. {@code RLock}, a protocol's name
  * @param cycles        acquire–release cycles completed in the measured window
@@ -19,9 +20,14 @@ package io.lockfabric.compare;
  * @param firstError    the first failure's message, or empty
  * @param stuck         client threads still inside the peer's lock after the run's end plus its grace
  */
-public record PeerResult(String peer, boolean lockFabric, String system, String lock, long cycles, double seconds,
+public record PeerResult(String peer, boolean lockFabric, String fabric, String system, String lock, long cycles, double seconds,
                          double p50Us, double p99Us, double p999Us, long exclusive, long violations, long errors,
                          String firstError, int stuck) {
+    /** Whether this is LockFabric with its memory node in another process (every fabric but {@code local}). */
+    public boolean lockFabricCrossProcess() {
+        return lockFabric && !fabric.equals("local");
+    }
+
     /** Cycles per second. */
     public double opsPerSec() {
         return seconds > 0 ? cycles / seconds : 0;

@@ -57,14 +57,15 @@ final class WorkloadRunner {
 
     /**
      * Runs {@code w} on {@code client} and returns what it measured, naming the row {@code peer};
-     * {@code progress} (or null) hears when the measurement starts.
+     * {@code fabric} is LockFabric's fabric, null for a peer; {@code progress} (or null) hears when
+     * the measurement starts.
      */
-    static PeerResult run(String peer, boolean lockFabric, String system, String lock, PeerClient client,
+    static PeerResult run(String peer, String fabric, String system, String lock, PeerClient client,
                           CompareWorkload w, PrintStream progress) throws InterruptedException {
-        return new WorkloadRunner(w).runOn(peer, lockFabric, system, lock, client, progress);
+        return new WorkloadRunner(w).runOn(peer, fabric, system, lock, client, progress);
     }
 
-    private PeerResult runOn(String peer, boolean lockFabric, String system, String lock, PeerClient client,
+    private PeerResult runOn(String peer, String fabric, String system, String lock, PeerClient client,
                              PrintStream progress) throws InterruptedException {
         long start = System.nanoTime();
         long measureFrom = start + w.warmupNs();
@@ -121,7 +122,7 @@ final class WorkloadRunner {
                 violations += Math.abs(exclusive - sum); // increments lost (or invented) by holders that overlapped
             }
         }
-        return new PeerResult(peer, lockFabric, system, lock, cycles, w.durationNs() / 1e9,
+        return new PeerResult(peer, fabric != null, fabric == null ? "" : fabric, system, lock, cycles, w.durationNs() / 1e9,
                 all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
                 all.getValueAtPercentile(99.9) / 1e3, exclusive, violations, errors, firstError, stuck);
     }

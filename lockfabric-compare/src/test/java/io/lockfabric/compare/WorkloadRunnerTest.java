@@ -45,11 +45,11 @@ class WorkloadRunnerTest {
 
     @Test
     void aLockThatExcludesPassesTheCheck() throws InterruptedException {
-        PeerResult r = WorkloadRunner.run("juc", false, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), W, null);
+        PeerResult r = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), W, null);
         assertTrue(r.ok(), r.outcome());
         assertTrue(r.cycles() > 100, "cycles " + r.cycles());
         CompareWorkload reads = new CompareWorkload(4, 4, 0.99, 0.5, W.warmupNs(), W.durationNs(), 1);
-        PeerResult rr = WorkloadRunner.run("juc", false, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), reads, null);
+        PeerResult rr = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), reads, null);
         assertTrue(rr.ok(), rr.outcome());
         assertTrue(rr.exclusive() > 0 && rr.exclusive() < rr.cycles() * 2L, "exclusive " + rr.exclusive());
     }
@@ -57,7 +57,7 @@ class WorkloadRunnerTest {
     @Test
     void aLockThatDoesNotExcludeIsCaught() throws InterruptedException {
         CompareWorkload hot = new CompareWorkload(8, 2, 0, 0, 0, TimeUnit.SECONDS.toNanos(1), 1);
-        PeerResult r = WorkloadRunner.run("none", false, "nothing", "none", new JucPeer(2, true), hot, null);
+        PeerResult r = WorkloadRunner.run("none", null, "nothing", "none", new JucPeer(2, true), hot, null);
         assertTrue(r.violations() > 0, "a lock that does not exclude passed: " + r);
         assertTrue(r.outcome().contains("violation"), r.outcome());
     }
@@ -77,26 +77,31 @@ class WorkloadRunnerTest {
             public void close() {
             }
         };
-        PeerResult r = WorkloadRunner.run("failing", false, "x", "x", failing, W, null);
+        PeerResult r = WorkloadRunner.run("failing", null, "x", "x", failing, W, null);
         assertEquals(0, r.cycles());
         assertTrue(r.errors() > 0 && r.outcome().contains("no server"), r.outcome());
     }
 
     @Test
     void theReportHasEveryFormatAndTheRatioToLockFabricsBest() throws Exception {
-        PeerResult lf = new PeerResult("lockfabric local dslr", true, "LockFabric on local", "dslr", 10_000, 1, 1, 2, 3, 10_000,
-                0, 0, "", 0);
-        PeerResult peer = new PeerResult("redisson", false, "Redisson, on \"redis\"", "RLock", 1_000, 1, 10, 20, 30, 1_000, 0, 0, "", 0);
-        CompareReport report = new CompareReport(W, List.of(lf, peer));
+        PeerResult lf = new PeerResult("lockfabric local dslr", true, "local", "LockFabric on local", "dslr", 10_000, 1, 1, 2, 3,
+                10_000, 0, 0, "", 0);
+        PeerResult tcp = new PeerResult("lockfabric tcp dslr", true, "tcp", "LockFabric, memory node", "dslr", 4_000, 1, 1, 2, 3,
+                4_000, 0, 0, "", 0);
+        PeerResult peer = new PeerResult("redisson", false, "", "Redisson, on \"redis\"", "RLock", 1_000, 1, 10, 20, 30, 1_000, 0,
+                0, "", 0);
+        CompareReport report = new CompareReport(W, List.of(lf, tcp, peer));
         assertEquals(10.0, report.ratio(peer), 1e-9);
+        assertEquals(4.0, report.crossProcessRatio(peer), 1e-9);
         assertEquals(1.0, report.ratio(lf), 1e-9);
-        assertTrue(report.table().contains("10.00x"), report.table());
+        assertTrue(report.table().contains("10.00x") && report.table().contains("4.00x"), report.table());
         String[] csv = report.csv().split("\n");
-        assertEquals(3, csv.length);
-        assertTrue(csv[2].contains("\"Redisson, on \"\"redis\"\"\""), csv[2]);
+        assertEquals(4, csv.length);
+        assertTrue(csv[3].contains("\"Redisson, on \"\"redis\"\"\"") && csv[3].contains(",10.000,4.000,"), csv[3]);
         String[] json = report.json().split("\n");
-        assertEquals(2, json.length);
-        assertTrue(json[1].contains("\"lockfabric_best_ratio\":10.000") && json[1].contains("\\\"redis\\\""), json[1]);
+        assertEquals(3, json.length);
+        assertTrue(json[2].contains("\"lockfabric_best_ratio\":10.000") && json[2].contains("\\\"redis\\\"")
+                && json[2].contains("\"lockfabric_cross_process_best_ratio\":4.000") && json[2].contains("\"fabric\":null"), json[2]);
         java.nio.file.Path png = java.nio.file.Files.createTempFile("compare", ".png");
         try {
             BarChart.write(report, png);
