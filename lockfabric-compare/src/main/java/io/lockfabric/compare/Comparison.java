@@ -99,6 +99,9 @@ public final class Comparison implements AutoCloseable {
         // the peers' client libraries log through SLF4J (slf4j-simple here): their warnings only
         if (System.getProperty(SIMPLE_LOGGER_LEVEL) == null) {
             System.setProperty(SIMPLE_LOGGER_LEVEL, "warn");
+            // the ZooKeeper client warns of each connection attempt the server refuses while it loads its
+            // database (the port listens before it serves); a server that never serves fails the run anyway
+            System.setProperty(SIMPLE_LOGGER_LEVEL.replace("defaultLogLevel", "log.org.apache.zookeeper.ClientCnxn"), "error");
         }
         try (InputStream in = Comparison.class.getResourceAsStream("versions.properties")) {
             if (in != null) {
