@@ -215,11 +215,28 @@ class HouseRulesTest {
 
     @Test
     void nothingBelowTheBenchUsesTheBenchOrTheCli() {
-        List<String> found = breaches(pkg -> !inOrUnder(pkg, "io.lockfabric.bench") && !inOrUnder(pkg, "io.lockfabric.cli"),
+        List<String> found = breaches(pkg -> !inOrUnder(pkg, "io.lockfabric.bench") && !inOrUnder(pkg, "io.lockfabric.cli")
+                        && !isCompare(pkg),
                 (own, used) -> !inOrUnder(used, "io.lockfabric.bench") && !inOrUnder(used, "io.lockfabric.cli"));
-        found.addAll(breaches(pkg -> inOrUnder(pkg, "io.lockfabric.bench"),
+        found.addAll(breaches(pkg -> inOrUnder(pkg, "io.lockfabric.bench") || isCompare(pkg),
                 (own, used) -> !inOrUnder(used, "io.lockfabric.cli")));
         assertTrue(found.isEmpty(), "the floors below bench never use bench, nothing uses the cli:\n" + String.join("\n", found));
+    }
+
+    /** lockfabric-compare: the peers' client libraries, a floor above bench, below the cli. */
+    private static boolean isCompare(String pkg) {
+        return inOrUnder(pkg, "io.lockfabric.compare");
+    }
+
+    @Test
+    void theComparisonUsesTheClientApiAndOnlyTheCliUsesIt() {
+        List<String> found = breaches(HouseRulesTest::isCompare,
+                (own, used) -> used.equals(CLIENT_API) || used.equals("io.lockfabric.lock") || used.equals("io.lockfabric.net")
+                        || used.equals("io.lockfabric.bench") || isCompare(used));
+        found.addAll(breaches(pkg -> !isCompare(pkg) && !inOrUnder(pkg, "io.lockfabric.cli"), (own, used) -> !isCompare(used)));
+        assertTrue(found.isEmpty(), "io.lockfabric.compare (whose module brings the peers' libraries: Redisson, Curator, "
+                + "ZooKeeper, Hazelcast) may use the client API, Mode, the tcp memory node it runs and bench's key choice "
+                + "only, and nothing but the cli uses it:\n" + String.join("\n", found));
     }
 
     @Test
@@ -262,7 +279,7 @@ class HouseRulesTest {
         for (String pkg : List.of("io.lockfabric.fabric", "io.lockfabric.fabric.memory", "io.lockfabric.local",
                 "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.shm", "io.lockfabric.lock", "io.lockfabric.lock.citron",
                 "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench",
-                "io.lockfabric.spring", "io.lockfabric.shedlock")) {
+                "io.lockfabric.spring", "io.lockfabric.shedlock", "io.lockfabric.compare")) {
             assertTrue(uses.keySet().stream().anyMatch(c -> packageOf(c).equals(pkg)), "no main class of " + pkg + " found");
         }
         assertFalse(uses.keySet().stream().anyMatch(c -> c.endsWith("Test")), "test classes were read as main classes");

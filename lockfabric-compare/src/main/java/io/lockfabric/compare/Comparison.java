@@ -1,0 +1,366 @@
+package io.lockfabric.compare;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * {@code lockfabric compare}: one {@link CompareWorkload} against LockFabric (on each fabric, with
+ * each protocol) and against its peers, each through its own client library on its real server,
+ * started here in a process of its own on loopback and stopped when its runs are done:
+ *
+ * <ul>
+ *   <li>{@code lockfabric}: the client API on {@code local} (in this JVM), {@code tcp} (a memory
+ *       node, {@link MemoryNodeMain}, in a JVM of its own) or any other address {@code Fabrics.open}
+ *       takes ({@code tcp://HOST:PORT} of a running server, {@code shm:PATH});
+ *   <li>{@code redisson}: Redisson's {@code RLock} / {@code RReadWriteLock} on {@code redis-server}
+ *       from the PATH, started with {@code --save '' --appendonly no} (memory only);
+ *   <li>{@code curator}: Curator's {@code InterProcessMutex} / {@code InterProcessReadWriteLock} on a
+ *       standalone ZooKeeper server ({@link ZooKeeperMain}: the {@code org.apache.zookeeper} server of
+ *       this class path in a JVM of its own, data in a temporary directory, {@code forceSync=no});
+ *   <li>{@code hazelcast}: the CP subsystem's {@code FencedLock} through a Hazelcast client, the
+ *       members ({@link HazelcastMemberMain}) in JVMs of their own: one member by default, with the CP
+ *       subsystem off, so CP structures run in Hazelcast's "unsafe" mode (on the partitioned AP
+ *       layer, no Raft); three or more members form a CP group of that many (Raft).
+ * </ul>
+ *
+ * <p>Every server it started is stopped by {@link #close()}, and by a shutdown hook if the JVM ends
+ * first (Ctrl-C, SIGTERM). Not thread-safe: one caller runs it.
+ */
+public final class Comparison implements AutoCloseable {
+    /** The peers, in the order they run. */
+    public static final List<String> PEERS = List.of("lockfabric", "redisson", "curator", "hazelcast");
+
+    /**
+     * What to compare.
+     *
+     * @param peers            the peers to run, of {@link #PEERS}
+     * @param fabrics          LockFabric's fabrics: {@code local}, {@code tcp} (a memory node started here),
+     *                         or any address {@code Fabrics.open} takes
+     * @param protocols        LockFabric's protocols; {@code default} is the client API's default for the fabric
+     * @param workload         the workload of every run
+     * @param hazelcastMembers Hazelcast members to start: 1 (CP unsafe mode) or at least 3 (a CP group)
+     */
+    public record Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
+                           int hazelcastMembers) {
+        /** Checks the values. */
+        public Settings {
+            peers = List.copyOf(new LinkedHashSet<>(peers));
+            fabrics = List.copyOf(fabrics);
+            protocols = List.copyOf(protocols);
+            for (String p : peers) {
+                if (p.equals("etcd")) {
+                    throw new IllegalArgumentException("--peers: etcd is not supported yet (known peers: "
+                            + String.join(", ", PEERS) + ")");
+                }
+                if (!PEERS.contains(p)) {
+                    throw new IllegalArgumentException("--peers: unknown peer '" + p + "' (known: " + String.join(", ", PEERS) + ")");
+                }
+            }
+            if (peers.isEmpty()) {
+                throw new IllegalArgumentException("--peers: name at least one of " + String.join(", ", PEERS));
+            }
+            if (peers.contains("lockfabric") && (fabrics.isEmpty() || protocols.isEmpty())) {
+                throw new IllegalArgumentException("--fabrics and --protocols need at least one value each");
+            }
+            if (hazelcastMembers != 1 && hazelcastMembers < 3) {
+                throw new IllegalArgumentException("--hazelcast-members must be 1 (CP unsafe mode) or at least 3 (a CP group), got "
+                        + hazelcastMembers);
+            }
+        }
+    }
+
+    private static final String SIMPLE_LOGGER_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+    private final Settings settings;
+    private final PrintStream progress;
+    private final List<ChildProcess> children = new ArrayList<>();
+    private final List<Path> tempDirs = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::stopAll, "compare-stop-servers");
+    private final Properties versions = new Properties();
+    private ChildProcess memoryNode;
+    private String memoryNodeUri;
+
+    /** A comparison of {@code settings}, telling its progress on {@code progress} (or null). */
+    public Comparison(Settings settings, PrintStream progress) {
+        this.settings = settings;
+        this.progress = progress;
+        // the peers' client libraries log through SLF4J (slf4j-simple here): their warnings only
+        if (System.getProperty(SIMPLE_LOGGER_LEVEL) == null) {
+            System.setProperty(SIMPLE_LOGGER_LEVEL, "warn");
+            // the ZooKeeper client warns of each connection attempt the server refuses while it loads its
+            // database (the port listens before it serves); a server that never serves fails the run anyway
+            System.setProperty(SIMPLE_LOGGER_LEVEL.replace("defaultLogLevel", "log.org.apache.zookeeper.ClientCnxn"), "error");
+        }
+        try (InputStream in = Comparison.class.getResourceAsStream("versions.properties")) {
+            if (in != null) {
+                versions.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Checks that every chosen peer's server can be started here, before anything runs.
+     *
+     * @throws PeerUnavailableException naming what is missing and how to install it
+     */
+    public void checkAvailable() {
+        checkAvailable(ChildProcess::onPath);
+    }
+
+    /** {@link #checkAvailable()} with {@code onPath} finding programs (null: not found). */
+    void checkAvailable(java.util.function.Function<String, Path> onPath) {
+        if (settings.peers().contains("redisson") && onPath.apply("redis-server") == null) {
+            throw new PeerUnavailableException("redisson needs redis-server on the PATH, and found none: install it "
+                    + "(Debian/Ubuntu: apt-get install redis-server), or leave the peer out (--peers "
+                    + settings.peers().stream().filter(p -> !p.equals("redisson")).collect(Collectors.joining(",")) + ")");
+        }
+    }
+
+    /** Runs every peer in turn; their results, in order. */
+    public List<PeerResult> run() throws InterruptedException {
+        checkAvailable();
+        List<PeerResult> results = new ArrayList<>();
+        CompareWorkload w = settings.workload();
+        for (String peer : settings.peers()) {
+            switch (peer) {
+                case "lockfabric" -> runLockFabric(results, w);
+                case "redisson" -> results.add(runRedisson(w));
+                case "curator" -> results.add(runCurator(w));
+                case "hazelcast" -> results.add(runHazelcast(w));
+                default -> throw new IllegalStateException(peer);
+            }
+        }
+        return results;
+    }
+
+    private void say(String format, Object... args) {
+        if (progress != null) {
+            progress.printf(Locale.ROOT, "compare: " + format + "%n", args);
+            progress.flush();
+        }
+    }
+
+    private PeerResult report(PeerResult r) {
+        say("%s: %.0f ops/s, p50 %.1f us, p99 %.1f us, check %s", r.peer(), r.opsPerSec(), r.p50Us(), r.p99Us(), r.outcome());
+        return r;
+    }
+
+    private void runLockFabric(List<PeerResult> results, CompareWorkload w) throws InterruptedException {
+        String runId = Long.toString(ProcessHandle.current().pid(), 36) + "-" + Long.toString(System.currentTimeMillis(), 36);
+        for (String fabric : settings.fabrics()) {
+            String address = fabric.equals("tcp") ? tcpMemoryNode() : fabric;
+            for (String protocol : settings.protocols()) {
+                String proto = protocol.equals("default") ? null : protocol;
+                String space = "compare-" + runId + "-" + results.size();
+                try (LockFabricPeer client = LockFabricPeer.open(address, proto, space, w)) {
+                    String row = "lockfabric " + fabric + " " + client.protocol();
+                    say("%s: running %d threads", row, w.threads());
+                    String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address + ")"
+                            : "LockFabric on " + fabric;
+                    results.add(report(WorkloadRunner.run(row, fabric, system, client.protocol(), client, w, progress)));
+                }
+            }
+        }
+        if (memoryNode != null) {
+            stop(memoryNode);
+            memoryNode = null;
+        }
+    }
+
+    private String tcpMemoryNode() {
+        if (memoryNode == null) {
+            say("lockfabric tcp: starting a memory node (lockfabric serve) in its own JVM on loopback");
+            memoryNode = started(ChildProcess.java("memory node", List.of("-Xmx2g", "-XX:+UseParallelGC",
+                            "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"),
+                    MemoryNodeMain.class.getName(), List.of(Long.toString(1L << 30)), "LISTENING "));
+            memoryNodeUri = memoryNode.awaitMark(60);
+        }
+        return memoryNodeUri;
+    }
+
+    private PeerResult runRedisson(CompareWorkload w) throws InterruptedException {
+        int port = ChildProcess.freePort();
+        Path binary = ChildProcess.onPath("redis-server");
+        say("redisson: starting %s on 127.0.0.1:%d (no persistence)", binary, port);
+        ChildProcess redis = started(ChildProcess.start("redis-server", List.of(binary.toString(), "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no",
+                "--loglevel", "warning"), null));
+        try {
+            redis.awaitPort(port, 30);
+            String server = "redis-server " + redisVersion(binary);
+            try (RedissonPeer client = new RedissonPeer(port, w)) {
+                say("redisson: running %d threads", w.threads());
+                return report(WorkloadRunner.run("redisson", null, "Redisson " + versions.getProperty("redisson", "?")
+                        + " on " + server, RedissonPeer.lockName(w), client, w, progress));
+            }
+        } finally {
+            stop(redis);
+        }
+    }
+
+    private static String redisVersion(Path binary) {
+        try {
+            Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=(\\S+)").matcher(out);
+            return m.find() ? m.group(1) : "?";
+        } catch (IOException e) {
+            return "?";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "?";
+        }
+    }
+
+    private PeerResult runCurator(CompareWorkload w) throws InterruptedException {
+        int port = ChildProcess.freePort();
+        Path dir = tempDir("lockfabric-compare-zk");
+        Path cfg = dir.resolve("zoo.cfg");
+        try {
+            Files.writeString(cfg, String.join("\n",
+                    "tickTime=2000",
+                    "dataDir=" + dir.resolve("data"),
+                    "clientPort=" + port,
+                    "clientPortAddress=127.0.0.1",
+                    "maxClientCnxns=0",
+                    "admin.enableServer=false",
+                    "4lw.commands.whitelist=",
+                    "") + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String zk = "ZooKeeper " + versions.getProperty("zookeeper", "?");
+        say("curator: starting %s (standalone, forceSync=no) in its own JVM on 127.0.0.1:%d", zk, port);
+        ChildProcess server = started(ChildProcess.java("zookeeper", List.of("-Xmx512m", "-Dzookeeper.forceSync=no",
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "--sun-misc-unsafe-memory-access=allow",
+                        "--enable-native-access=ALL-UNNAMED"), ZooKeeperMain.class.getName(), List.of(cfg.toString()), null));
+        try {
+            server.awaitPort(port, 60);
+            CuratorPeer connected;
+            try {
+                connected = new CuratorPeer(port, w);
+            } catch (PeerUnavailableException e) {
+                throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + server.output(), e);
+            }
+            try (CuratorPeer client = connected) {
+                say("curator: running %d threads", w.threads());
+                return report(WorkloadRunner.run("curator", null, "Curator " + versions.getProperty("curator", "?") + " on "
+                        + zk + " (standalone)", CuratorPeer.lockName(w), client, w, progress));
+            }
+        } finally {
+            stop(server);
+        }
+    }
+
+    private PeerResult runHazelcast(CompareWorkload w) throws InterruptedException {
+        int n = settings.hazelcastMembers();
+        int cp = n >= 3 ? n : 0;
+        String cluster = "lockfabric-compare-" + ProcessHandle.current().pid();
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ports.add(ChildProcess.freePort());
+        }
+        String all = ports.stream().map(String::valueOf).collect(Collectors.joining(","));
+        String hz = "Hazelcast " + versions.getProperty("hazelcast", "?");
+        say("hazelcast: starting %d %s member(s) in JVMs of their own on loopback (%s)", n, hz,
+                cp == 0 ? "CP subsystem off: FencedLock in unsafe mode" : "CP group of " + cp);
+        List<ChildProcess> members = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                members.add(started(ChildProcess.java("hazelcast member " + (i + 1), List.of("-Xmx512m",
+                                "--add-modules", "java.se", "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+                                "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                                "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+                                "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+                                "-Dhazelcast.logging.type=jdk", "-Djava.util.logging.config.file=/dev/null"),
+                        HazelcastMemberMain.class.getName(),
+                        List.of(cluster, Integer.toString(ports.get(i)), all, Integer.toString(cp)), "LISTENING ")));
+            }
+            for (ChildProcess m : members) {
+                m.awaitMark(180);
+            }
+            try (HazelcastPeer client = new HazelcastPeer(cluster, ports, w)) {
+                say("hazelcast: running %d threads", w.threads());
+                return report(WorkloadRunner.run("hazelcast", null, hz + ", " + n + " member(s) in their own JVM(s), "
+                        + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp), "FencedLock", client, w, progress));
+            }
+        } finally {
+            members.forEach(this::stop);
+        }
+    }
+
+    private ChildProcess started(ChildProcess p) {
+        synchronized (children) {
+            children.add(p);
+        }
+        return p;
+    }
+
+    private void stop(ChildProcess p) {
+        p.close();
+        synchronized (children) {
+            children.remove(p);
+        }
+    }
+
+    private Path tempDir(String prefix) {
+        try {
+            Path d = Files.createTempDirectory(prefix);
+            synchronized (children) {
+                tempDirs.add(d);
+            }
+            return d;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops every server still running and deletes the temporary directories. */
+    private void stopAll() {
+        List<ChildProcess> left;
+        List<Path> dirs;
+        synchronized (children) {
+            left = new ArrayList<>(children);
+            children.clear();
+            dirs = new ArrayList<>(tempDirs);
+            tempDirs.clear();
+        }
+        left.forEach(ChildProcess::close);
+        for (Path d : dirs) {
+            try (Stream<Path> files = Files.walk(d)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            } catch (IOException ignored) {
+                // a temporary directory left behind is no failure
+            }
+        }
+    }
+
+    /** Stops every server it started. */
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException ignored) {
+            // the JVM is shutting down: the hook runs (or ran) anyway
+        }
+    }
+}

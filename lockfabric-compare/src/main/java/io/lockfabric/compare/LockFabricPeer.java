@@ -1,0 +1,69 @@
+package io.lockfabric.compare;
+
+import io.lockfabric.Held;
+import io.lockfabric.LockFabric;
+import io.lockfabric.LockSpace;
+import io.lockfabric.SpaceOptions;
+import io.lockfabric.lock.Mode;
+
+/**
+ * LockFabric through its client API: {@code LockSpace.acquire(key, mode)} and {@code Held.close()}
+ * on a fabric ({@code local}, a {@code tcp://} memory node, or any address {@code Fabrics.open}
+ * takes, {@code shm:PATH} among them when its fabric is on the class path), with one protocol, a
+ * pool of one endpoint per client thread and a space of its own.
+ */
+final class LockFabricPeer implements PeerClient {
+    private final LockFabric fabric;
+    private final LockSpace space;
+    private final String[] keys;
+
+    private LockFabricPeer(LockFabric fabric, LockSpace space, int locks) {
+        this.fabric = fabric;
+        this.space = space;
+        this.keys = new String[locks];
+        for (int i = 0; i < locks; i++) {
+            keys[i] = Integer.toString(i);
+        }
+    }
+
+    /**
+     * Opens {@code address} and a space named {@code spaceName} on it with {@code protocol} (null:
+     * the client API's default for the fabric), with slots enough that few of the workload's locks
+     * share one.
+     */
+    static LockFabricPeer open(String address, String protocol, String spaceName, CompareWorkload w) {
+        LockFabric lf = LockFabric.builder(address).poolSize(w.threads()).open();
+        try {
+            SpaceOptions.Builder options = SpaceOptions.builder().slots(slotsFor(w.locks()));
+            if (protocol != null) {
+                options.protocol(protocol);
+            }
+            return new LockFabricPeer(lf, lf.lockSpace(spaceName, options.build()), w.locks());
+        } catch (RuntimeException e) {
+            lf.close();
+            throw e;
+        }
+    }
+
+    /** Slots for {@code locks} keys: four per key, a power of two, at least the space's default. */
+    static long slotsFor(int locks) {
+        long want = Math.max(SpaceOptions.DEFAULT_SLOTS, 4L * locks);
+        return Long.highestOneBit(want - 1) << 1;
+    }
+
+    /** The protocol the space runs. */
+    String protocol() {
+        return space.protocol();
+    }
+
+    @Override
+    public Release acquire(int lock, boolean shared) {
+        Held held = space.acquire(keys[lock], shared ? Mode.SHARED : Mode.EXCLUSIVE);
+        return held::close;
+    }
+
+    @Override
+    public void close() {
+        fabric.close();
+    }
+}

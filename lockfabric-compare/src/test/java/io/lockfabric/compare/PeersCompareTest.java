@@ -1,0 +1,69 @@
+package io.lockfabric.compare;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every peer for about a second each, on its real server started by the comparison, with the
+ * mutual-exclusion check through the peer's own lock (an unguarded counter): a peer configured so
+ * that its lock does not exclude fails here, and so does a peer whose server is missing (no skip:
+ * {@code .ci/run} installs redis-server; ZooKeeper and Hazelcast come with the build).
+ */
+@Tag("peers")
+class PeersCompareTest {
+    /** 8 threads on 20 locks, Zipf 0.99: contention on every peer; a second of warm-up (the servers' JITs), one measured. */
+    private static CompareWorkload workload(double readRatio) {
+        return new CompareWorkload(8, 20, 0.99, readRatio, TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(1), 7);
+    }
+
+    private static List<PeerResult> run(String peer, List<String> fabrics, double readRatio, int members) throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Comparison.Settings s = new Comparison.Settings(List.of(peer), fabrics, List.of("default"), workload(readRatio), members);
+        try (Comparison c = new Comparison(s, new PrintStream(progress, true, StandardCharsets.UTF_8))) {
+            List<PeerResult> results = c.run();
+            for (PeerResult r : results) {
+                assertTrue(r.ok(), r.peer() + ": " + r.outcome() + "\n" + progress);
+                assertTrue(r.cycles() > 0, r.peer() + " completed only " + r.cycles() + " cycles in its second\n" + progress);
+                assertTrue(r.exclusive() > 0, r.peer() + " took no exclusive lock");
+                assertTrue(r.p50Us() > 0 && r.p99Us() >= r.p50Us(), r.peer() + ": latency " + r);
+            }
+            return results;
+        }
+    }
+
+    @Test
+    void lockFabricOnLocalAndOnAMemoryNodeOfItsOwn() throws Exception {
+        List<PeerResult> rs = run("lockfabric", List.of("local", "tcp"), 0, 1);
+        assertEquals(2, rs.size());
+        assertTrue(rs.get(1).system().contains("tcp://127.0.0.1:"), rs.get(1).system());
+        assertEquals(1, run("lockfabric", List.of("local"), 0.3, 1).size());
+    }
+
+    @Test
+    void redissonRLockAndRReadWriteLockOnRedisServer() throws Exception {
+        assertEquals("RLock", run("redisson", List.of(), 0, 1).getFirst().lock());
+        assertEquals("RReadWriteLock", run("redisson", List.of(), 0.3, 1).getFirst().lock());
+    }
+
+    @Test
+    void curatorMutexAndReadWriteLockOnZooKeeper() throws Exception {
+        assertEquals("InterProcessMutex", run("curator", List.of(), 0, 1).getFirst().lock());
+        assertEquals("InterProcessReadWriteLock", run("curator", List.of(), 0.3, 1).getFirst().lock());
+    }
+
+    @Test
+    void hazelcastFencedLockWithItsMemberInItsOwnProcess() throws Exception {
+        PeerResult r = run("hazelcast", List.of(), 0, 1).getFirst();
+        assertEquals("FencedLock", r.lock());
+        assertTrue(r.system().contains("CP unsafe mode"), r.system());
+    }
+}

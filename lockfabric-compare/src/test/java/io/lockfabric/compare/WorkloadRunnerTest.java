@@ -1,0 +1,144 @@
+package io.lockfabric.compare;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The runner's check: it passes a lock that excludes and catches one that does not. */
+class WorkloadRunnerTest {
+    private static final CompareWorkload W = new CompareWorkload(4, 4, 0.99, 0, TimeUnit.MILLISECONDS.toNanos(50),
+            TimeUnit.MILLISECONDS.toNanos(300), 1);
+
+    /** Locks of this JVM (j.u.c), to test the runner with. */
+    private static final class JucPeer implements PeerClient {
+        private final ReentrantReadWriteLock[] locks;
+        private final boolean broken;
+
+        JucPeer(int n, boolean broken) {
+            locks = new ReentrantReadWriteLock[n];
+            for (int i = 0; i < n; i++) {
+                locks[i] = new ReentrantReadWriteLock();
+            }
+            this.broken = broken;
+        }
+
+        @Override
+        public Release acquire(int lock, boolean shared) {
+            if (broken) {
+                return () -> { };
+            }
+            var l = shared ? locks[lock].readLock() : locks[lock].writeLock();
+            l.lock();
+            return l::unlock;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aLockThatExcludesPassesTheCheck() throws InterruptedException {
+        PeerResult r = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), W, null);
+        assertTrue(r.ok(), r.outcome());
+        assertTrue(r.cycles() > 100, "cycles " + r.cycles());
+        CompareWorkload reads = new CompareWorkload(4, 4, 0.99, 0.5, W.warmupNs(), W.durationNs(), 1);
+        PeerResult rr = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), reads, null);
+        assertTrue(rr.ok(), rr.outcome());
+        assertTrue(rr.exclusive() > 0 && rr.exclusive() < rr.cycles() * 2L, "exclusive " + rr.exclusive());
+    }
+
+    @Test
+    void aLockThatDoesNotExcludeIsCaught() throws InterruptedException {
+        CompareWorkload hot = new CompareWorkload(8, 2, 0, 0, 0, TimeUnit.SECONDS.toNanos(1), 1);
+        PeerResult r = WorkloadRunner.run("none", null, "nothing", "none", new JucPeer(2, true), hot, null);
+        assertTrue(r.violations() > 0, "a lock that does not exclude passed: " + r);
+        assertTrue(r.outcome().contains("violation"), r.outcome());
+    }
+
+    @Test
+    void failuresAreCountedNotThrown() throws InterruptedException {
+        ReentrantLock unused = new ReentrantLock();
+        PeerClient failing = new PeerClient() {
+            @Override
+            public Release acquire(int lock, boolean shared) {
+                unused.lock();
+                unused.unlock();
+                throw new IllegalStateException("no server");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        PeerResult r = WorkloadRunner.run("failing", null, "x", "x", failing, W, null);
+        assertEquals(0, r.cycles());
+        assertTrue(r.errors() > 0 && r.outcome().contains("no server"), r.outcome());
+    }
+
+    @Test
+    void theReportHasEveryFormatAndTheRatioToLockFabricsBest() throws Exception {
+        PeerResult lf = new PeerResult("lockfabric local dslr", true, "local", "LockFabric on local", "dslr", 10_000, 1, 1, 2, 3,
+                10_000, 0, 0, "", 0);
+        PeerResult tcp = new PeerResult("lockfabric tcp dslr", true, "tcp", "LockFabric, memory node", "dslr", 4_000, 1, 1, 2, 3,
+                4_000, 0, 0, "", 0);
+        PeerResult peer = new PeerResult("redisson", false, "", "Redisson, on \"redis\"", "RLock", 1_000, 1, 10, 20, 30, 1_000, 0,
+                0, "", 0);
+        CompareReport report = new CompareReport(W, List.of(lf, tcp, peer));
+        assertEquals(10.0, report.ratio(peer), 1e-9);
+        assertEquals(4.0, report.crossProcessRatio(peer), 1e-9);
+        assertEquals(1.0, report.ratio(lf), 1e-9);
+        assertTrue(report.table().contains("10.00x") && report.table().contains("4.00x"), report.table());
+        String[] csv = report.csv().split("\n");
+        assertEquals(4, csv.length);
+        assertTrue(csv[3].contains("\"Redisson, on \"\"redis\"\"\"") && csv[3].contains(",10.000,4.000,"), csv[3]);
+        String[] json = report.json().split("\n");
+        assertEquals(3, json.length);
+        assertTrue(json[2].contains("\"lockfabric_best_ratio\":10.000") && json[2].contains("\\\"redis\\\"")
+                && json[2].contains("\"lockfabric_cross_process_best_ratio\":4.000") && json[2].contains("\"fabric\":null"), json[2]);
+        java.nio.file.Path png = java.nio.file.Files.createTempFile("compare", ".png");
+        try {
+            BarChart.write(report, png);
+            var img = javax.imageio.ImageIO.read(png.toFile());
+            assertTrue(img.getWidth() > 400 && img.getHeight() > 80, img.getWidth() + "x" + img.getHeight());
+        } finally {
+            java.nio.file.Files.deleteIfExists(png);
+        }
+    }
+
+    @Test
+    void aMissingRedisServerIsAnErrorThatSaysHowToInstallIt() {
+        Comparison.Settings s = new Comparison.Settings(List.of("lockfabric", "redisson", "curator"), List.of("local"),
+                List.of("default"), W, 1);
+        try (Comparison c = new Comparison(s, null)) {
+            PeerUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(PeerUnavailableException.class,
+                    () -> c.checkAvailable(program -> null));
+            assertTrue(e.getMessage().contains("apt-get install redis-server") && e.getMessage().contains("--peers lockfabric,curator"),
+                    e.getMessage());
+            c.checkAvailable(program -> java.nio.file.Path.of("/bin/true"));
+        }
+        Comparison.Settings without = new Comparison.Settings(List.of("curator"), List.of(), List.of(), W, 1);
+        try (Comparison c = new Comparison(without, null)) {
+            c.checkAvailable(program -> null); // redisson left out: nothing missing
+        }
+    }
+
+    @Test
+    void badSettingsAreRefusedInOneLine() {
+        for (List<String> peers : List.of(List.of("etcd"), List.of("nope"), List.<String>of())) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new Comparison.Settings(peers, List.of("local"), List.of("default"), W, 1));
+            assertTrue(e.getMessage().startsWith("--peers"), e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Comparison.Settings(List.of("hazelcast"), List.of(), List.of(), W, 2));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new CompareWorkload(1, 1, 0, 1.5, 0, 1, 1));
+    }
+}
