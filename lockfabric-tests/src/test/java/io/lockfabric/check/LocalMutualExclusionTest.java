@@ -31,7 +31,10 @@ class LocalMutualExclusionTest extends MutualExclusionContractTest {
             // 2-core machine a live thread was once descheduled for 140 ms mid-hold, and the reset
             // granted a writer over its read lock: the lease hazard, not a protocol bug.
             case "cql", "declock-tf", "declock-pf" -> LockOptions.parse(List.of("lease-ns=2s"));
-            default -> LockOptions.DEFAULTS;
+            // The same hazard for every protocol with a lease: a shiftlock holder descheduled for
+            // 85 ms (load 15 on 2 cores) was taken for crashed and its lock recovered under it.
+            default -> protocol.options().stream().anyMatch(o -> o.name().equals("lease-ns"))
+                    ? LockOptions.parse(List.of("lease-ns=2s")) : LockOptions.DEFAULTS;
         };
     }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Timeout;
 class FabricsTest {
     @Test
     void everyFabricModuleRegistersItsScheme() {
-        assertEquals(3, Fabrics.providers().size(), "one provider per fabric module: local, sim, net");
-        assertEquals(List.of("local", "sim", "tcp"),
+        assertEquals(4, Fabrics.providers().size(), "one provider per fabric module: local, sim, net, shm");
+        assertEquals(List.of("local", "shm", "sim", "tcp"),
                 Fabrics.providers().stream().map(FabricProvider::scheme).sorted().toList());
     }
 
