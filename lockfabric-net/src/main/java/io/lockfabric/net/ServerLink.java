@@ -26,9 +26,10 @@ import java.util.function.LongFunction;
  * concurrent callers share system calls), replies are matched to their waiters by id, in whatever
  * order they come (an rpc may be answered after later verbs).
  * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
- * tens of microseconds), then parks until the I/O thread hands over the reply. If the connection drops,
- * every waiter fails with a {@link FabricException}, after the {@link #onLost} listeners of
- * every endpoint still on it have been told (unless the fabric closed it itself); an interrupted waiter gives up with a
+ * tens of microseconds) unless {@link #ACTIVE_WAITER_LIMIT} other callers of the process already
+ * do, then parks until the I/O thread hands over the reply. If the connection drops, every waiter
+ * fails with a {@link FabricException}, after the {@link #onLost} listeners of every endpoint still
+ * on it have been told (unless the fabric closed it itself); an interrupted waiter gives up with a
  * {@link WaitInterruptedException}. Thread-safe.
  */
 final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
@@ -40,12 +41,12 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
      */
     static final long YIELD_NS = 200_000;
     /**
-     * At most this many callers of this process yield at once (one per core); the others park at
-     * once: more threads yielding than cores would take the CPU from the I/O threads that bring the
-     * replies.
+     * At most this many callers of this process spin and yield at once (all cores but one); the
+     * others park at once: more threads burning CPU while they wait would take it from the I/O
+     * threads that bring the replies.
      */
-    static final int YIELDERS = Math.max(1, Runtime.getRuntime().availableProcessors());
-    private static final java.util.concurrent.atomic.AtomicInteger YIELDING = new java.util.concurrent.atomic.AtomicInteger();
+    static final int ACTIVE_WAITER_LIMIT = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    private static final java.util.concurrent.atomic.AtomicInteger ACTIVE_WAITERS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String server;
     private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
@@ -140,20 +141,21 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
             throw lost();
         }
         outbox.send(out);
-        for (int i = 0; i < SPINS && w.reply == null; i++) {
-            Thread.onSpinWait();
-        }
-        if (w.reply == null && !Thread.currentThread().isVirtual() // a virtual thread parks: see RealTimeClock
-                && YIELDING.get() < YIELDERS) {
-            YIELDING.incrementAndGet();
+        if (!Thread.currentThread().isVirtual() // a virtual thread parks at once: see RealTimeClock
+                && ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
             try {
+                for (int i = 0; i < SPINS && w.reply == null; i++) {
+                    Thread.onSpinWait();
+                }
                 long until = System.nanoTime() + YIELD_NS;
                 while (w.reply == null && System.nanoTime() < until) {
                     Thread.yield();
                 }
             } finally {
-                YIELDING.decrementAndGet();
+                ACTIVE_WAITERS.decrementAndGet();
             }
+        } else if (!Thread.currentThread().isVirtual()) {
+            ACTIVE_WAITERS.decrementAndGet();
         }
         while (w.reply == null) {
             if (deadline == Long.MAX_VALUE) {
