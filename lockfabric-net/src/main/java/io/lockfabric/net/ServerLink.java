@@ -41,11 +41,11 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
      */
     static final long YIELD_NS = 200_000;
     /**
-     * At most this many callers of this process spin and yield at once (all cores but one); the
+     * At most this many callers of this process spin and yield at once (one per core); the
      * others park at once: more threads burning CPU while they wait would take it from the I/O
      * threads that bring the replies.
      */
-    static final int ACTIVE_WAITER_LIMIT = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    static final int ACTIVE_WAITER_LIMIT = Math.max(1, Runtime.getRuntime().availableProcessors());
     private static final java.util.concurrent.atomic.AtomicInteger ACTIVE_WAITERS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String server;

@@ -449,7 +449,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 return;
             }
             closed(open);
-            LOG.log(Level.INFO, "endpoint {0} closed; dead in the directory", open.id);
+            LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", open.id);
             respond(ctx, new Frame.Results(f.requestId(), new byte[0]));
         }
 
@@ -678,7 +678,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 closed(open);
             }
             if (!endpoints.isEmpty()) {
-                LOG.log(Level.INFO, "connection from {0} closed; its endpoints {1} are dead in the directory",
+                LOG.log(Level.INFO, "connection from {0} closed: endpoints {1} disconnected; dead in the directory",
                         ctx.channel().remoteAddress(), endpoints.values().stream().map(o -> o.id.toString()).toList());
             }
             endpoints.clear();

@@ -18,6 +18,7 @@ import io.lockfabric.fabric.TableInUseException;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.net.wire.Frame;
+import io.lockfabric.net.wire.HandshakeLayout;
 
 import java.io.DataInputStream;
 import java.io.OutputStream;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * Endpoints of one fabric share a few connections to the memory node: each endpoint's verbs still
  * execute in the order it posted them while many endpoints post at once on one connection; one
  * endpoint's close (BYE) leaves the others and keeps the table bookkeeping per endpoint; a lost
- * connection is lost for every endpoint on it; and the memory node refuses frames naming an
- * endpoint not opened on their connection.
+ * connection is lost for every endpoint on it; the memory node refuses frames naming an endpoint
+ * not opened on their connection, and a client of the older wire version, saying why.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TcpMultiplexTest {
@@ -187,6 +188,19 @@ class TcpMultiplexTest {
             out.write(RawHandshake.encode(new Frame.Bye(6, w.endpointId())));
             assertInstanceOf(Frame.Results.class, RawHandshake.readFrame(in));
             assertFalse(server.liveEndpoints().stream().anyMatch(id -> id.pack() == w.endpointId()), "bye");
+        }
+    }
+
+    @Test
+    void aClientOfWireVersionOneIsRefusedWithTheReason() throws Exception {
+        assertEquals(2, HandshakeLayout.WIRE_VERSION, "connections shared by endpoints are wire version 2");
+        try (TcpMemoryNode server = server(); Socket s = new Socket("127.0.0.1", server.port())) {
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            Frame.Challenge c = assertInstanceOf(Frame.Challenge.class, RawHandshake.readFrame(in));
+            assertEquals(2, c.version());
+            s.getOutputStream().write(RawHandshake.encode(new Frame.Auth(0, 1, SharedSecret.nonce(), new byte[0])));
+            Frame.ErrorReply e = assertInstanceOf(Frame.ErrorReply.class, RawHandshake.readFrame(in));
+            assertTrue(e.message().contains("wire version 1") && e.message().contains("version 2"), e.message());
         }
     }
 
