@@ -120,8 +120,31 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
      * (the memory node may still execute the request; its reply is dropped).
      */
     Frame call(LongFunction<Frame> make, long timeoutNs) {
+        return call(make, timeoutNs, true);
+    }
+
+    /**
+     * {@link #call(LongFunction, long)} that an interrupt does not end: the thread's interrupt
+     * status is set again once the reply has come. For the requests whose effect the client must
+     * know (an endpoint opened or closed on this shared connection).
+     */
+    Frame callUninterruptibly(LongFunction<Frame> make, long timeoutNs) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return call(make, timeoutNs, false);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Frame call(LongFunction<Frame> make, long timeoutNs, boolean interruptible) {
         long deadline = timeoutNs == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
-        WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+        if (interruptible) {
+            WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+        }
+        boolean deferredInterrupt = false;
         long id = nextId.getAndIncrement();
         Frame request = make.apply(id);
         Channel ch = channel;
@@ -157,25 +180,33 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         } else if (!Thread.currentThread().isVirtual()) {
             ACTIVE_WAITERS.decrementAndGet();
         }
-        while (w.reply == null) {
-            if (deadline == Long.MAX_VALUE) {
-                LockSupport.park(this);
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    pending.remove(id);
-                    throw new FabricException("no reply from the memory node " + server + " within "
-                            + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+        try {
+            while (w.reply == null) {
+                if (deadline == Long.MAX_VALUE) {
+                    LockSupport.park(this);
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        pending.remove(id);
+                        throw new FabricException("no reply from the memory node " + server + " within "
+                                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                    }
+                    LockSupport.parkNanos(this, left);
                 }
-                LockSupport.parkNanos(this, left);
+                if (!interruptible) {
+                    deferredInterrupt |= Thread.interrupted(); // else park would return at once, again and again
+                } else if (w.reply == null && Thread.currentThread().isInterrupted()) {
+                    try {
+                        WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+                    } catch (WaitInterruptedException e) {
+                        pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
+                        throw e;
+                    }
+                }
             }
-            if (w.reply == null && Thread.currentThread().isInterrupted()) {
-                try {
-                    WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
-                } catch (WaitInterruptedException e) {
-                    pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
-                    throw e;
-                }
+        } finally {
+            if (deferredInterrupt) {
+                Thread.currentThread().interrupt();
             }
         }
         if (w.reply == Waiter.LOST) {

@@ -106,15 +106,10 @@ final class TcpEndpoint extends CountingEndpoint {
         link.forget(this);
         listener.close();
         if (bye && !link.isLost()) {
-            boolean interrupted = Thread.interrupted(); // closing is not a wait the caller can give up
-            try {
-                link.call(rid -> new Frame.Bye(rid, id().pack()), BYE_TIMEOUT_NS);
+            try { // closing is not a wait the caller can give up
+                link.callUninterruptibly(rid -> new Frame.Bye(rid, id().pack()), BYE_TIMEOUT_NS);
             } catch (FabricException lostOrSlow) {
                 // the connection is lost (the endpoint is dead there already) or the server is stuck
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
             }
         }
     }

@@ -212,7 +212,9 @@ public final class TcpFabric implements Fabric {
                     .bind(listenHost, 0).syncUninterruptibly().channel();
             listener.bound(listening);
             int listenPort = ((InetSocketAddress) listening.localAddress()).getPort();
-            Frame reply = link.call(id -> new Frame.Hello(id, processNonce, listenHost, listenPort));
+            // not given up on an interrupt: the endpoint would stay open on the shared connection, unknown here
+            Frame reply = link.callUninterruptibly(id -> new Frame.Hello(id, processNonce, listenHost, listenPort),
+                    Long.MAX_VALUE);
             if (!(reply instanceof Frame.Welcome w)) {
                 throw TcpQueuePair.unexpected(reply);
             }

@@ -192,6 +192,27 @@ class TcpMultiplexTest {
     }
 
     @Test
+    void anInterruptedThreadStillOpensAndClosesItsEndpointOnTheSharedConnectionAndKeepsItsInterrupt() {
+        try (TcpMemoryNode server = server();
+             TcpFabric fabric = TcpFabric.builder().uri(server.uri()).connections(1).build()) {
+            Endpoint first = fabric.newEndpoint(); // the connection is made
+            Endpoint e;
+            Thread.currentThread().interrupt();
+            try {
+                e = fabric.newEndpoint();
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+                assertTrue(server.liveEndpoints().contains(e.id()));
+                e.close();
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+            } finally {
+                Thread.interrupted();
+            }
+            assertFalse(server.liveEndpoints().contains(e.id()), "its BYE was not given up");
+            assertEquals(List.of(first.id()), server.liveEndpoints());
+        }
+    }
+
+    @Test
     void aClientOfWireVersionOneIsRefusedWithTheReason() throws Exception {
         assertEquals(2, HandshakeLayout.WIRE_VERSION, "connections shared by endpoints are wire version 2");
         try (TcpMemoryNode server = server(); Socket s = new Socket("127.0.0.1", server.port())) {
