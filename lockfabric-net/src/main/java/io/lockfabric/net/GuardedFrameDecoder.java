@@ -109,6 +109,7 @@ final class GuardedFrameDecoder extends ByteToMessageDecoder {
             if (waiting && ctx.channel().isActive()) {
                 try {
                     channelRead(ctx, Unpooled.EMPTY_BUFFER);
+                    ctx.fireChannelReadComplete(); // the handlers after flush what they answered
                 } catch (Exception e) {
                     ctx.fireExceptionCaught(e);
                 }

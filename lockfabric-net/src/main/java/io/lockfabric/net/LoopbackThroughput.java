@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Verbs per second over loopback: a memory node in this JVM, {@code threads} clients each with its
  * own endpoint doing FAAs on their own word, one verb per round trip or {@code batch} per BATCH
- * frame. A measurement, not a test: {@code java ... io.lockfabric.net.LoopbackThroughput [seconds]
- * [threads,...] [batch]} prints one line per configuration.
+ * frame; the endpoints share {@code connections} connections to the server (default: the fabric's).
+ * A measurement, not a test: {@code java ... io.lockfabric.net.LoopbackThroughput [seconds]
+ * [threads,...] [batch] [connections]} prints one line per configuration.
  */
 public final class LoopbackThroughput {
     public static final double DEFAULT_SECONDS = 2.0;
@@ -33,11 +34,12 @@ public final class LoopbackThroughput {
             threadCounts.add(Integer.parseInt(t.trim()));
         }
         int batch = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_BATCH;
+        int connections = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         System.out.printf("loopback throughput, %s transport, %.1f s per run, %d cores%n",
                 NettyTransport.best().name(), seconds, Runtime.getRuntime().availableProcessors());
         for (int threads : threadCounts) {
             for (int perFrame : List.of(1, batch)) {
-                double rate = measure(threads, perFrame, seconds);
+                double rate = measure(threads, perFrame, seconds, connections);
                 System.out.printf("threads %3d  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s%n", threads, perFrame,
                         rate, rate / perFrame);
             }
@@ -46,8 +48,18 @@ public final class LoopbackThroughput {
 
     /** Verbs per second with {@code threads} clients posting {@code perFrame} verbs per round trip. */
     public static double measure(int threads, int perFrame, double seconds) throws InterruptedException {
+        return measure(threads, perFrame, seconds, 0);
+    }
+
+    /** {@link #measure(int, int, double)} on {@code connections} shared connections (0: the fabric's default). */
+    public static double measure(int threads, int perFrame, double seconds, int connections)
+            throws InterruptedException {
         TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();
-        try (TcpFabric fabric = TcpFabric.builder().embeddedServer(server).build()) {
+        TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(server);
+        if (connections > 0) {
+            builder.connections(connections);
+        }
+        try (TcpFabric fabric = builder.build()) {
             AtomicBoolean measuring = new AtomicBoolean();
             AtomicBoolean stop = new AtomicBoolean();
             LongAdder verbs = new LongAdder();

@@ -14,18 +14,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 /**
- * A client's connection to the memory node: requests go out with fresh ids, replies are matched to
- * their waiters by id, in whatever order they come (an rpc may be answered after later verbs).
+ * A client's connection to the memory node, shared by the endpoints of its {@link TcpFabric} opened
+ * on it: requests go out with fresh ids through the channel's {@link Outbox} (the frames of
+ * concurrent callers share system calls), replies are matched to their waiters by id, in whatever
+ * order they come (an rpc may be answered after later verbs).
  * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
- * tens of microseconds), then parks until the I/O thread hands over the reply. If the connection drops,
- * every waiter fails with a {@link FabricException}, after the {@link #onLost} listeners have been
- * told (unless the endpoint closed it itself); an interrupted waiter gives up with a
+ * tens of microseconds) unless {@link #ACTIVE_WAITER_LIMIT} other callers of the process already
+ * do, then parks until the I/O thread hands over the reply. If the connection drops, every waiter
+ * fails with a {@link FabricException}, after the {@link #onLost} listeners of every endpoint still
+ * on it have been told (unless the fabric closed it itself); an interrupted waiter gives up with a
  * {@link WaitInterruptedException}. Thread-safe.
  */
 final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
@@ -36,14 +40,22 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
      * yield lets the I/O threads run on a busy machine where parking would add its wake-up latency.
      */
     static final long YIELD_NS = 200_000;
+    /**
+     * At most this many callers of this process spin and yield at once (one per core); the
+     * others park at once: more threads burning CPU while they wait would take it from the I/O
+     * threads that bring the replies.
+     */
+    static final int ACTIVE_WAITER_LIMIT = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private static final java.util.concurrent.atomic.AtomicInteger ACTIVE_WAITERS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String server;
     private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
     private volatile Channel channel;
+    private volatile Outbox outbox;
     private volatile String lostBecause;
-    /** Told once of a loss; guarded by itself, null once they have been told. */
-    private List<Consumer<? super FabricException>> lossListeners = new ArrayList<>();
+    /** Told once of a loss, by owner (an endpoint); guarded by this, null once they have been told. */
+    private Map<Object, List<Consumer<? super FabricException>>> lossListeners = new java.util.HashMap<>();
     private volatile boolean closing;
 
     ServerLink(String server) {
@@ -51,6 +63,7 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     void attach(Channel channel) {
+        this.outbox = Outbox.of(channel);
         this.channel = channel;
     }
 
@@ -68,18 +81,26 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     /**
-     * Tells {@code listener} once when the connection is lost (not closed by {@link #closeByOwner}),
-     * on the I/O thread that sees it, before the waiters are failed; at once if it is lost already.
+     * Tells {@code listener} of {@code owner} once when the connection is lost (not closed by
+     * {@link #closeByOwner}), on the I/O thread that sees it, before the waiters are failed; at once
+     * if it is lost already; never once {@link #forget forgotten}.
      */
-    void onLost(Consumer<? super FabricException> listener) {
+    void onLost(Object owner, Consumer<? super FabricException> listener) {
         synchronized (this) {
             if (lossListeners != null) {
-                lossListeners.add(listener);
+                lossListeners.computeIfAbsent(owner, o -> new ArrayList<>()).add(listener);
                 return;
             }
         }
         if (!closing) {
             listener.accept(lost());
+        }
+    }
+
+    /** {@code owner} (a closed endpoint) is told of nothing any more. */
+    synchronized void forget(Object owner) {
+        if (lossListeners != null) {
+            lossListeners.remove(owner);
         }
     }
 
@@ -91,10 +112,43 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
      *                                  still execute the request; its reply is dropped)
      */
     Frame call(LongFunction<Frame> make) {
-        WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+        return call(make, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #call(LongFunction)}, giving up after {@code timeoutNs} with a {@link FabricException}
+     * (the memory node may still execute the request; its reply is dropped).
+     */
+    Frame call(LongFunction<Frame> make, long timeoutNs) {
+        return call(make, timeoutNs, true);
+    }
+
+    /**
+     * {@link #call(LongFunction, long)} that an interrupt does not end: the thread's interrupt
+     * status is set again once the reply has come. For the requests whose effect the client must
+     * know (an endpoint opened or closed on this shared connection).
+     */
+    Frame callUninterruptibly(LongFunction<Frame> make, long timeoutNs) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return call(make, timeoutNs, false);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Frame call(LongFunction<Frame> make, long timeoutNs, boolean interruptible) {
+        long deadline = timeoutNs == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
+        if (interruptible) {
+            WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+        }
+        boolean deferredInterrupt = false;
         long id = nextId.getAndIncrement();
         Frame request = make.apply(id);
         Channel ch = channel;
+        Outbox outbox = this.outbox;
         ByteBuf out = ch.alloc().ioBuffer();
         try {
             WireCodec.encode(request, out);
@@ -109,25 +163,50 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
             out.release();
             throw lost();
         }
-        ch.writeAndFlush(out);
-        for (int i = 0; i < SPINS && w.reply == null; i++) {
-            Thread.onSpinWait();
-        }
-        if (w.reply == null && !Thread.currentThread().isVirtual()) { // a virtual thread parks: see RealTimeClock
-            long until = System.nanoTime() + YIELD_NS;
-            while (w.reply == null && System.nanoTime() < until) {
-                Thread.yield();
-            }
-        }
-        while (w.reply == null) {
-            LockSupport.park(this);
-            if (w.reply == null && Thread.currentThread().isInterrupted()) {
-                try {
-                    WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
-                } catch (WaitInterruptedException e) {
-                    pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
-                    throw e;
+        outbox.send(out);
+        if (!Thread.currentThread().isVirtual() // a virtual thread parks at once: see RealTimeClock
+                && ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
+            try {
+                for (int i = 0; i < SPINS && w.reply == null; i++) {
+                    Thread.onSpinWait();
                 }
+                long until = System.nanoTime() + YIELD_NS;
+                while (w.reply == null && System.nanoTime() < until) {
+                    Thread.yield();
+                }
+            } finally {
+                ACTIVE_WAITERS.decrementAndGet();
+            }
+        } else if (!Thread.currentThread().isVirtual()) {
+            ACTIVE_WAITERS.decrementAndGet();
+        }
+        try {
+            while (w.reply == null) {
+                if (deadline == Long.MAX_VALUE) {
+                    LockSupport.park(this);
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        pending.remove(id);
+                        throw new FabricException("no reply from the memory node " + server + " within "
+                                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+                if (!interruptible) {
+                    deferredInterrupt |= Thread.interrupted(); // else park would return at once, again and again
+                } else if (w.reply == null && Thread.currentThread().isInterrupted()) {
+                    try {
+                        WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
+                    } catch (WaitInterruptedException e) {
+                        pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            if (deferredInterrupt) {
+                Thread.currentThread().interrupt();
             }
         }
         if (w.reply == Waiter.LOST) {
@@ -170,13 +249,18 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private void fail(String why) {
-        List<Consumer<? super FabricException>> tell;
+        List<Consumer<? super FabricException>> tell = null;
         synchronized (this) {
             if (lostBecause == null) {
                 lostBecause = why;
             }
-            tell = lossListeners;
-            lossListeners = null;
+            if (lossListeners != null) {
+                tell = new ArrayList<>();
+                for (List<Consumer<? super FabricException>> ls : lossListeners.values()) {
+                    tell.addAll(ls);
+                }
+                lossListeners = null;
+            }
         }
         if (tell != null && !closing) {
             FabricException e = lost();

@@ -20,11 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Which client connections have which tables of a {@link TcpMemoryNode} open, and when a table
- * goes: a table is created by its first opener and kept while any connection that opened it is
- * up, plus a grace period after the last one closes (so a client that reconnects, or the next
- * process of a script, finds its locks as they were); then it is dropped and its memory freed.
- * {@link #drop} drops one at once: refused while a connection has it open, unless forced.
+ * Which client endpoints have which tables of a {@link TcpMemoryNode} open, and when a table
+ * goes: a table is created by its first opener and kept while any endpoint that opened it is open
+ * (its BYE, or the close of the connection it was opened on, ends that; messages call each such
+ * opener a "client connection", as each endpoint is one to the table), plus a grace period after
+ * the last one closes (so a client that reconnects, or the next process of a script, finds its
+ * locks as they were); then it is dropped and its memory freed. {@link #drop} drops one at once:
+ * refused while an endpoint has it open, unless forced.
  *
  * <p>Tables created by a table's rpc service (CITRON's expansions) are not tracked here: they
  * belong to their owner and go with it ({@link MemoryNode#dropTable}).
@@ -72,7 +74,7 @@ final class TableLifecycle {
         return table;
     }
 
-    /** {@code opener} (a closed connection) has none of its tables open any more; each left idle starts its grace. */
+    /** {@code opener} (a closed endpoint) has none of its tables open any more; each left idle starts its grace. */
     synchronized void closeAll(Object opener) {
         Set<String> names = openedBy.remove(opener);
         if (names == null) {

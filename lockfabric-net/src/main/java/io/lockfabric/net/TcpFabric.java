@@ -36,7 +36,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The client side of the tcp fabric: endpoints in this JVM that reach one memory node
@@ -49,8 +48,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * }
  * }</pre>
  *
- * <p>Each endpoint has its own connection to the memory node (its queue pair) and its own mailbox
- * listener, announced to the memory node's directory in its HELLO. A send to another endpoint
+ * <p>The endpoints share a few connections to the memory node ({@link Builder#connections}, or
+ * {@code ?connections=N} in the address; default one per I/O thread, at most {@link #DEFAULT_CONNECTIONS}): each new endpoint
+ * opens itself (HELLO) on the next one in turn and keeps it for its whole life, so its verbs execute
+ * in order, as on an RC queue pair ({@link io.lockfabric.net.wire.HelloLayout}). Their frames are
+ * coalesced: many per system call under load, none held back when idle ({@link Outbox}). A lost
+ * connection is lost for all its endpoints (each is told, {@link Endpoint#onMemoryNodeLost}); a later
+ * endpoint opens a new one. Each endpoint has its own mailbox listener, announced to the memory
+ * node's directory in its HELLO. A send to another endpoint
  * looks the receiver up in the directory once, connects straight to its listener, and caches the
  * connection for every endpoint of this fabric (one connection per receiver, so messages of one
  * sender arrive in order). A receiver whose connection closes, or that the directory does not know
@@ -82,6 +87,10 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class TcpFabric implements Fabric {
     public static final String SCHEME = "tcp";
     public static final int DEFAULT_IO_THREADS = 2;
+    /** Connections to the memory node shared by a fabric's endpoints, unless told: its I/O threads, at most {@value}. */
+    public static final int DEFAULT_CONNECTIONS = 4;
+    /** Most connections to the memory node one fabric may be told to open. */
+    public static final int MAX_CONNECTIONS = 64;
     public static final long DEFAULT_SEED = 0x7C9_FAB21CL;
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     /** How long a connection's opening (TLS, then the CHALLENGE / AUTH exchange) may take. */
@@ -128,7 +137,9 @@ public final class TcpFabric implements Fabric {
     private final Attachments attachments = new Attachments();
     private final Set<EndpointId> gonePeers = ConcurrentHashMap.newKeySet();
     private final Object connectLock = new Object();
-    private final AtomicReference<ServerLink> control = new AtomicReference<>();
+    /** The shared connections to the memory node, made on first use and again once lost; guarded by themselves. */
+    private final ServerLink[] links;
+    private final java.util.concurrent.atomic.AtomicInteger nextLink = new java.util.concurrent.atomic.AtomicInteger();
     /** Messages sent, by message type (the last bucket takes the rest): to this process's endpoints, to others'. */
     private final AtomicLongArray sentWithinProcess = new AtomicLongArray(TALLIED_TYPES + 1);
     private final AtomicLongArray sentToOtherProcesses = new AtomicLongArray(TALLIED_TYPES + 1);
@@ -146,6 +157,7 @@ public final class TcpFabric implements Fabric {
         this.secret = b.secret;
         this.tls = b.tls;
         this.handshakeTimeoutMs = b.handshakeTimeoutMs;
+        this.links = new ServerLink[b.connections > 0 ? b.connections : Math.min(b.ioThreads, DEFAULT_CONNECTIONS)];
         this.mailboxGuard = new ConnectionGuard(MAILBOX_LIMITS, System.getLogger(PeerListener.class.getName()), "");
         this.transport = NettyTransport.best();
         this.group = transport.group(b.ioThreads, "lockfabric-tcp-client");
@@ -175,8 +187,8 @@ public final class TcpFabric implements Fabric {
         if (closed) {
             throw new FabricException("fabric " + name() + " is closed");
         }
-        ServerLink link = new ServerLink(name());
-        Channel server = connectToServer(link);
+        ServerLink link = sharedLink(Math.floorMod(nextLink.getAndIncrement(), links.length));
+        Channel server = link.channel();
         PeerListener listener = new PeerListener();
         try {
             String listenHost = configuredListenHost != null ? configuredListenHost
@@ -200,7 +212,9 @@ public final class TcpFabric implements Fabric {
                     .bind(listenHost, 0).syncUninterruptibly().channel();
             listener.bound(listening);
             int listenPort = ((InetSocketAddress) listening.localAddress()).getPort();
-            Frame reply = link.call(id -> new Frame.Hello(id, processNonce, listenHost, listenPort));
+            // not given up on an interrupt: the endpoint would stay open on the shared connection, unknown here
+            Frame reply = link.callUninterruptibly(id -> new Frame.Hello(id, processNonce, listenHost, listenPort),
+                    Long.MAX_VALUE);
             if (!(reply instanceof Frame.Welcome w)) {
                 throw TcpQueuePair.unexpected(reply);
             }
@@ -213,9 +227,29 @@ public final class TcpFabric implements Fabric {
             return e;
         } catch (RuntimeException e) {
             listener.close();
-            server.close().syncUninterruptibly();
             throw e;
         }
+    }
+
+    /** Shared connection {@code slot}: made on first use, and anew once lost. */
+    private ServerLink sharedLink(int slot) {
+        synchronized (links) {
+            ServerLink link = links[slot];
+            if (link == null || link.isLost()) {
+                if (closed) {
+                    throw new FabricException("fabric " + name() + " is closed");
+                }
+                link = new ServerLink(name());
+                connectToServer(link);
+                links[slot] = link;
+            }
+            return link;
+        }
+    }
+
+    /** How many connections to the memory node this fabric's endpoints share. */
+    public int connections() {
+        return links.length;
     }
 
     /** A connection to the memory node, opened (TLS, the handshake) and attached to {@code link}. */
@@ -449,20 +483,9 @@ public final class TcpFabric implements Fabric {
         return new CounterSnapshot(s.ops(), s.bytes());
     }
 
-    /** The connection for requests of no endpoint (counters, tables), made on first use and again once lost. */
+    /** The connection for requests of no endpoint (counters, tables): the first shared one. */
     private ServerLink controlLink() {
-        ServerLink link = control.get();
-        if (link == null || link.isLost()) {
-            synchronized (control) {
-                link = control.get();
-                if (link == null || link.isLost()) {
-                    link = new ServerLink(name());
-                    connectToServer(link);
-                    control.set(link);
-                }
-            }
-        }
-        return link;
+        return sharedLink(0);
     }
 
     @Override
@@ -474,14 +497,17 @@ public final class TcpFabric implements Fabric {
             closed = true;
         }
         for (TcpEndpoint e : endpoints.values()) {
-            e.close();
+            e.close(false); // no BYE each: closing the connections closes them all at once
         }
         for (Channel ch : peers.values()) {
             ch.close();
         }
-        ServerLink link = control.get();
-        if (link != null && link.channel() != null) {
-            link.channel().close();
+        synchronized (links) {
+            for (ServerLink link : links) {
+                if (link != null) {
+                    link.closeByOwner();
+                }
+            }
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         if (colocated != null) {
@@ -516,8 +542,12 @@ public final class TcpFabric implements Fabric {
         private SharedSecret secret;
         private TlsConfig tls;
         private int handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
+        private int connections = -1; // as many as I/O threads, at most DEFAULT_CONNECTIONS
 
-        /** The memory node, as {@code tcp://host:port}. */
+        /**
+         * The memory node, as {@code tcp://host:port}, optionally with {@code ?connections=N} (how
+         * many connections the endpoints share, {@link #connections}).
+         */
         public Builder uri(String uri) {
             URI u;
             try {
@@ -526,8 +556,23 @@ public final class TcpFabric implements Fabric {
                 throw new IllegalArgumentException("'" + uri + "' is not a fabric address tcp://host:port", e);
             }
             if (!SCHEME.equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0
-                    || (u.getPath() != null && !u.getPath().isEmpty())) {
+                    || (u.getPath() != null && !u.getPath().isEmpty()) || u.getFragment() != null) {
                 throw new IllegalArgumentException("'" + uri + "' is not a fabric address tcp://host:port");
+            }
+            if (u.getQuery() != null) {
+                for (String option : u.getQuery().split("&")) {
+                    String[] kv = option.split("=", 2);
+                    if (kv.length != 2 || !kv[0].equals("connections")) {
+                        throw new IllegalArgumentException("'" + uri + "': unknown option '" + option
+                                + "' (tcp://host:port?connections=N is the only one)");
+                    }
+                    try {
+                        connections(Integer.parseInt(kv[1]));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("'" + uri + "': connections must be a number, got '"
+                                + kv[1] + "'");
+                    }
+                }
             }
             return server(u.getHost(), u.getPort());
         }
@@ -567,6 +612,16 @@ public final class TcpFabric implements Fabric {
         /** How long a connection's opening (TLS and the handshake) may take (default {@value TcpFabric#DEFAULT_HANDSHAKE_TIMEOUT_MS} ms). */
         public Builder handshakeTimeoutMs(int ms) {
             this.handshakeTimeoutMs = ms;
+            return this;
+        }
+
+        /**
+         * How many connections to the memory node the endpoints share (default: as many as
+         * {@link #ioThreads I/O threads}, at most {@value TcpFabric#DEFAULT_CONNECTIONS}; at most
+         * {@value TcpFabric#MAX_CONNECTIONS}): each endpoint uses one of them, in turn, for its whole life.
+         */
+        public Builder connections(int connections) {
+            this.connections = connections;
             return this;
         }
 
@@ -629,6 +684,10 @@ public final class TcpFabric implements Fabric {
             }
             if (ioThreads < 1 || ioThreads > 64) {
                 throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (connections != -1 && (connections < 1 || connections > MAX_CONNECTIONS)) {
+                throw new IllegalArgumentException("connections must be in [1, " + MAX_CONNECTIONS + "], got "
+                        + connections);
             }
             if (handshakeTimeoutMs < 1) {
                 throw new IllegalArgumentException("handshake timeout must be positive, got " + handshakeTimeoutMs);

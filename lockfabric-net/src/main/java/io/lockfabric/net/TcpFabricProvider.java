@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Opens {@code tcp://HOST:PORT[?seed=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
+ * Opens {@code tcp://HOST:PORT[?seed=N,connections=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
  * a {@link TcpFabric} on the memory node there ({@code lockfabric serve}), endpoints seeded from
- * {@code seed}, tables in {@code namespace} ({@link TcpFabric.Builder#tableNamespace}). Found by
+ * {@code seed}, sharing {@code connections} connections to it ({@link TcpFabric.Builder#connections}),
+ * tables in {@code namespace} ({@link TcpFabric.Builder#tableNamespace}). Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  *
  * <p>The shared secret ({@link SharedSecret}) is read from, first found: the address's
@@ -34,18 +35,22 @@ public final class TcpFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "tcp://HOST:PORT[?seed=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
+        return "tcp://HOST:PORT[?seed=N,connections=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("seed", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
+        return List.of("seed", "connections", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
     }
 
     @Override
     public Fabric open(FabricAddress address) {
         TcpFabric.Builder b = TcpFabric.builder().uri(TcpFabric.SCHEME + "://" + address.location())
                 .seed(address.longParameter("seed", TcpFabric.DEFAULT_SEED, Long.MIN_VALUE, Long.MAX_VALUE));
+        if (address.parameter("connections", null) != null) {
+            b.connections((int) address.longParameter("connections", TcpFabric.DEFAULT_CONNECTIONS, 1,
+                    TcpFabric.MAX_CONNECTIONS));
+        }
         String namespace = address.parameter("namespace", null);
         if (namespace != null) {
             b.tableNamespace(namespace);

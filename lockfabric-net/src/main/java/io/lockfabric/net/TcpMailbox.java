@@ -11,8 +11,8 @@ import io.netty.channel.Channel;
 
 /**
  * A mailbox of the tcp fabric. Sending writes one PEER_MESSAGE frame on a connection straight to
- * the receiver's listener ({@link TcpFabric#peerChannel}, made on first use and cached) and does not
- * wait; a peer known to be gone fails the send at once with {@link PeerUnreachableException}. A
+ * the receiver's listener ({@link TcpFabric#peerChannel}, made on first use and cached) through its
+ * {@link Outbox} (messages of concurrent senders share a system call) and does not wait; a peer known to be gone fails the send at once with {@link PeerUnreachableException}. A
  * ping is a PEER_PING frame on the same connection, which the receiver's listener drops.
  * Messages arriving at this endpoint's listener are queued by the I/O thread, which unparks an
  * owner waiting in {@link #await}.
@@ -31,7 +31,7 @@ final class TcpMailbox extends RealTimeMailbox {
     public void send(EndpointId to, int channel, int type, long lock, long a, long b) {
         Channel peer = fabric.peerChannel(to, link);
         Message m = new Message(id(), channel, type, lock, a, b);
-        TcpMemoryNode.send(peer, new Frame.PeerMessage(to.pack(), m));
+        Outbox.of(peer).send(new Frame.PeerMessage(to.pack(), m));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
         fabric.recordSent(id(), to, type);
     }
@@ -40,7 +40,7 @@ final class TcpMailbox extends RealTimeMailbox {
     @Override
     public void ping(EndpointId to) {
         Channel peer = fabric.peerChannel(to, link);
-        TcpMemoryNode.send(peer, new Frame.PeerPing(to.pack(), id().pack()));
+        Outbox.of(peer).send(new Frame.PeerPing(to.pack(), id().pack()));
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
     }
 }

@@ -63,15 +63,19 @@ import javax.net.ssl.SSLException;
  * (endpoint id → the host and port its mailbox listens on) so clients can message each other
  * directly. It never relays messages.
  *
- * <p>Per connection: the first frame must be a HELLO, which makes the connection a client
- * endpoint; the endpoint is dead in the directory as soon as the connection closes. Requests are
- * served on the connection's I/O thread in arrival order, so the verbs of one queue pair execute in
- * order; an rpc handler may reply later, and replies carry the request id. Bad input (a malformed
- * or unknown frame, a bad address or length) is answered with an ERROR and changes no memory; a
- * frame whose length is out of bounds closes its connection. The server stays up either way.
+ * <p>Per connection: the first request must be a HELLO, which opens a client endpoint on it; a
+ * connection carries the endpoints of one client process that its HELLOs open, each until its BYE
+ * or until the connection closes, when all of them are dead in the directory at once
+ * ({@link io.lockfabric.net.wire.HelloLayout}). Requests are served on the connection's I/O thread
+ * in arrival order, so the verbs of each endpoint (each queue pair) execute in order; the replies
+ * to a read batch of requests are flushed together once it is served (many frames per system call
+ * under load, none held back when idle). An rpc handler may reply later, and replies carry the
+ * request id. Bad input (a malformed or unknown frame, a bad address or length, an endpoint not open
+ * on the connection) is answered with an ERROR and changes no memory; a frame whose length is out
+ * of bounds closes its connection. The server stays up either way.
  *
- * <p>Tables live as long as a client uses them ({@link TableLifecycle}): a table is kept while a
- * connection that opened it is up, and for a grace ({@link Builder#tableGraceNs}) after the last
+ * <p>Tables live as long as a client uses them ({@link TableLifecycle}): a table is kept while an
+ * endpoint that opened it is open, and for a grace ({@link Builder#tableGraceNs}) after the last
  * one closes; then it is dropped and its memory freed. {@link #dropTable} (and the DROP_TABLE
  * frame, {@code lockfabric tables drop}) drops one at once, while clients have it open only if
  * forced: their later verbs on it then fail with a TABLE_DROPPED error.
@@ -120,10 +124,23 @@ public final class TcpMemoryNode implements AutoCloseable {
     private final AtomicInteger connectedEndpoints = new AtomicInteger();
     private volatile boolean closed;
 
-    /** Where a client endpoint's mailbox listens, and whether its connection is still up. */
-    private record DirectoryEntry(String host, int port, Channel connection) {
+    /** Where a client endpoint's mailbox listens, and whether it is still open on a connection that is up. */
+    private record DirectoryEntry(String host, int port, OpenEndpoint endpoint, Channel connection) {
         boolean alive() {
-            return connection.isActive();
+            return endpoint.open && connection.isActive();
+        }
+    }
+
+    /**
+     * A client endpoint opened (HELLO) on a connection: what keeps its tables ({@link TableLifecycle}
+     * counts openers per endpoint) and what the directory asks whether it is alive.
+     */
+    private static final class OpenEndpoint {
+        final EndpointId id;
+        volatile boolean open = true;
+
+        OpenEndpoint(EndpointId id) {
+            this.id = id;
         }
     }
 
@@ -138,7 +155,13 @@ public final class TcpMemoryNode implements AutoCloseable {
         this.boss = transport.group(1, "lockfabric-mn-accept");
         this.workers = transport.group(b.ioThreads, "lockfabric-mn-io");
         this.tables = new TableLifecycle(memory, b.tableGraceNs,
-                (task, delayNs) -> boss.schedule(task, delayNs, TimeUnit.NANOSECONDS), System::nanoTime);
+                (task, delayNs) -> {
+                    try {
+                        boss.schedule(task, delayNs, TimeUnit.NANOSECONDS);
+                    } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                        // the server is closing: its tables go with it
+                    }
+                }, System::nanoTime);
         try {
             ServerBootstrap sb = new ServerBootstrap()
                     .group(boss, workers)
@@ -329,9 +352,16 @@ public final class TcpMemoryNode implements AutoCloseable {
         bytes.addAndGet(kind.ordinal(), payload);
     }
 
-    /** One client connection: a client endpoint after its HELLO. Runs on the connection's I/O thread. */
+    /**
+     * One client connection, shared by the endpoints its HELLOs open (of one client process), until
+     * their BYEs or its close. Runs on the connection's I/O thread: its frames are served in arrival
+     * order, so each endpoint's verbs execute in the order it posted them.
+     */
     private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
-        private EndpointId endpoint;
+        /** The endpoints open on this connection, by packed id; touched on the I/O thread only. */
+        private final Map<Long, OpenEndpoint> endpoints = new java.util.HashMap<>();
+        /** Whether a HELLO has been answered on this connection: then verbs may come. */
+        private boolean greeted;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
@@ -346,17 +376,17 @@ public final class TcpMemoryNode implements AutoCloseable {
                 frame = WireCodec.decode(in);
             } catch (MalformedFrameException e) {
                 LOG.log(Level.DEBUG, "{0}: {1}", who(ctx), e.getMessage());
-                reply(ctx, new Frame.ErrorReply(e.requestId(), ErrorCode.MALFORMED, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(e.requestId(), ErrorCode.MALFORMED, e.getMessage()));
                 return;
             }
             if (!frame.type().isRequest()) {
-                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
+                respond(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
                         frame.type() + " is not a request to a memory node"));
                 return;
             }
-            if (endpoint == null && !(frame instanceof Frame.Hello) && !(frame instanceof Frame.Stats)
+            if (!greeted && !(frame instanceof Frame.Hello) && !(frame instanceof Frame.Stats)
                     && !(frame instanceof Frame.ListTables) && !(frame instanceof Frame.DropTable)) {
-                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, "say HELLO first"));
+                respond(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, "say HELLO first"));
                 return;
             }
             try {
@@ -364,13 +394,14 @@ public final class TcpMemoryNode implements AutoCloseable {
             } catch (RuntimeException e) {
                 // a bug or an unexpected input: refuse the request, keep serving
                 LOG.log(Level.WARNING, who(ctx) + ": " + frame.type() + " failed", e);
-                reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, frame.type() + " failed: " + e));
+                respond(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.REFUSED, frame.type() + " failed: " + e));
             }
         }
 
         private void serve(ChannelHandlerContext ctx, Frame frame) {
             switch (frame) {
                 case Frame.Hello f -> hello(ctx, f);
+                case Frame.Bye f -> bye(ctx, f);
                 case Frame.VerbRequest f -> verb(ctx, f);
                 case Frame.BatchRequest f -> batch(ctx, f);
                 case Frame.RpcRequest f -> rpc(ctx, f);
@@ -379,38 +410,64 @@ public final class TcpMemoryNode implements AutoCloseable {
                 case Frame.Stats f -> stats(ctx, f);
                 case Frame.ListTables f -> listTables(ctx, f);
                 case Frame.DropTable f -> dropTable(ctx, f);
-                default -> reply(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
+                default -> respond(ctx, new Frame.ErrorReply(frame.requestId(), ErrorCode.MALFORMED,
                         frame.type() + " is not a request to a memory node"));
             }
         }
 
         private void hello(ChannelHandlerContext ctx, Frame.Hello f) {
-            if (endpoint != null) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "this connection is already endpoint "
-                        + endpoint));
-                return;
-            }
             if (connectedEndpoints.incrementAndGet() > limits.maxEndpoints()) {
                 connectedEndpoints.decrementAndGet();
                 String why = "the server has " + limits.maxEndpoints() + " endpoints connected, its limit (--max-endpoints)";
                 guard.refusals().refuse("endpoints", "an endpoint from " + ctx.channel().remoteAddress() + ": " + why);
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
                 return;
             }
             int ordinal = nextOrdinal.getAndIncrement();
             if (ordinal > EndpointId.MAX_QUEUE) {
                 connectedEndpoints.decrementAndGet();
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "no endpoint ids left"));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "no endpoint ids left"));
                 return;
             }
             // one node id per client process (its nonce), as a compute node's in ShiftLock's TailPtr
             int node = nodeIdsByNonce.computeIfAbsent(f.processNonce(), n -> nextNodeId.getAndIncrement())
                     & EndpointId.MAX_NODE;
-            endpoint = new EndpointId(node, ordinal);
-            directory.put(endpoint, new DirectoryEntry(f.listenHost(), f.listenPort(), ctx.channel()));
+            EndpointId endpoint = new EndpointId(node, ordinal);
+            OpenEndpoint open = new OpenEndpoint(endpoint);
+            endpoints.put(endpoint.pack(), open);
+            greeted = true;
+            directory.put(endpoint, new DirectoryEntry(f.listenHost(), f.listenPort(), open, ctx.channel()));
             LOG.log(Level.INFO, "endpoint {0} connected from {1}; its mailbox listens on {2}:{3,number,#}", endpoint,
                     ctx.channel().remoteAddress(), f.listenHost(), f.listenPort());
-            reply(ctx, new Frame.Welcome(f.requestId(), endpoint.pack(), ordinal, 1));
+            respond(ctx, new Frame.Welcome(f.requestId(), endpoint.pack(), ordinal, 1));
+        }
+
+        private void bye(ChannelHandlerContext ctx, Frame.Bye f) {
+            OpenEndpoint open = endpoints.remove(f.endpoint());
+            if (open == null) {
+                respond(ctx, notOpenHere(f.requestId(), f.endpoint()));
+                return;
+            }
+            closed(open);
+            LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", open.id);
+            respond(ctx, new Frame.Results(f.requestId(), new byte[0]));
+        }
+
+        /** {@code open} is closed (BYE, or its connection closed): dead in the directory, its tables closed. */
+        private void closed(OpenEndpoint open) {
+            open.open = false;
+            tables.closeAll(open);
+            connectedEndpoints.decrementAndGet();
+        }
+
+        /** The endpoint a frame names, if it is open on this connection; else null. */
+        private OpenEndpoint opened(long packed) {
+            return endpoints.get(packed);
+        }
+
+        private Frame.ErrorReply notOpenHere(long requestId, long packed) {
+            return new Frame.ErrorReply(requestId, ErrorCode.REFUSED, "endpoint " + describe(packed)
+                    + " is not open on this connection (HELLO opens one)");
         }
 
         private void verb(ChannelHandlerContext ctx, Frame.VerbRequest f) {
@@ -419,10 +476,10 @@ public final class TcpMemoryNode implements AutoCloseable {
             try {
                 result = memory.execute(v);
             } catch (TableDroppedException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_DROPPED, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_DROPPED, e.getMessage()));
                 return;
             } catch (RemoteAccessException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, e.getMessage()));
                 return;
             }
             count(v.kind(), v.payloadBytes());
@@ -438,7 +495,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 resultBytes += VerbLayout.resultBytes(v);
             }
             if (resultBytes > FrameHeaderLayout.MAX_BODY_BYTES) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, "the results of a batch of "
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REMOTE_ACCESS, "the results of a batch of "
                         + verbs.size() + " verbs (" + resultBytes + " bytes) would not fit one frame; nothing executed"));
                 return;
             }
@@ -448,7 +505,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 try {
                     results[i] = memory.execute(v);
                 } catch (RemoteAccessException | TableDroppedException e) {
-                    reply(ctx, new Frame.ErrorReply(f.requestId(), e instanceof TableDroppedException
+                    respond(ctx, new Frame.ErrorReply(f.requestId(), e instanceof TableDroppedException
                             ? ErrorCode.TABLE_DROPPED : ErrorCode.REMOTE_ACCESS, "batch verb " + i + " of "
                             + verbs.size() + " (" + v.kind().label() + "): " + e.getMessage()
                             + "; the verbs before it took effect"));
@@ -472,30 +529,41 @@ public final class TcpMemoryNode implements AutoCloseable {
                 VerbLayout.encodeResult(verbs.get(i), results[i], out);
             }
             out.setInt(start, out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES);
-            ctx.writeAndFlush(out);
+            ctx.write(out, ctx.voidPromise()); // flushed once the read batch is served (channelReadComplete)
         }
 
         private void rpc(ChannelHandlerContext ctx, Frame.RpcRequest f) {
+            OpenEndpoint open = opened(f.endpoint());
+            if (open == null) {
+                respond(ctx, notOpenHere(f.requestId(), f.endpoint()));
+                return;
+            }
             count(VerbKind.RPC, f.payload().length);
             Channel caller = ctx.channel();
             long requestId = f.requestId();
-            memory.call(f.service(), new PendingRpc(endpoint, f.payload()) {
+            memory.call(f.service(), new PendingRpc(open.id, f.payload()) {
                 @Override
                 protected void replied(byte[] response) {
-                    send(caller, new Frame.Results(requestId, response));
+                    Outbox.of(caller).send(new Frame.Results(requestId, response));
                 }
 
                 @Override
                 protected void failed(String reason) {
-                    send(caller, new Frame.ErrorReply(requestId, ErrorCode.RPC_FAILED, reason));
+                    Outbox.of(caller).send(new Frame.ErrorReply(requestId, ErrorCode.RPC_FAILED, reason));
                 }
             });
         }
 
         private void openTable(ChannelHandlerContext ctx, Frame.OpenTable f) {
+            OpenEndpoint open = opened(f.endpoint());
+            if (open == null) {
+                respond(ctx, notOpenHere(f.requestId(), f.endpoint()));
+                return;
+            }
+            EndpointId endpoint = open.id;
             TableSpec spec = f.spec();
             if (spec.memoryNode() != memory.index()) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, spec + ": this server is memory node "
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, spec + ": this server is memory node "
                         + memory.index()));
                 return;
             }
@@ -504,7 +572,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 String why = "cannot create " + spec + ": the server holds " + limits.maxTables()
                         + " tables, its limit (--max-tables)";
                 guard.refusals().refuse("tables", "endpoint " + endpoint + ": " + why);
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, why));
                 return;
             }
             if (existing == null && f.wantsService()) {
@@ -512,7 +580,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 if (factory == null) {
                     Optional<TableSpec.ServiceFactory> resolved = resolver.resolve(spec, f.serviceOptions());
                     if (resolved.isEmpty()) {
-                        reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "cannot create " + spec
+                        respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "cannot create " + spec
                                 + ": it needs an rpc service, and this server cannot build one for protocol '"
                                 + spec.protocol() + "' with that shape and options " + f.serviceOptions()));
                         return;
@@ -523,40 +591,40 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             Table table;
             try {
-                table = tables.open(spec, this);
+                table = tables.open(spec, open);
             } catch (TableMismatchException e) {
-                reply(ctx, new Frame.TableMismatch(f.requestId(), memory.table(spec.name()).spec()));
+                respond(ctx, new Frame.TableMismatch(f.requestId(), memory.table(spec.name()).spec()));
                 return;
             } catch (FabricException | IllegalArgumentException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
                 return;
             }
             if (existing == null) {
                 LOG.log(Level.INFO, "endpoint {0} opened {1}", endpoint, table.spec());
             }
-            reply(ctx, new Frame.TableOpened(f.requestId(), table.memoryNode(), table.address(), table.service()));
+            respond(ctx, new Frame.TableOpened(f.requestId(), table.memoryNode(), table.address(), table.service()));
         }
 
         private void listTables(ChannelHandlerContext ctx, Frame.ListTables f) {
             List<Frame.TableRow> all = tables.list();
             List<Frame.TableRow> rows = all.size() <= TablesLayout.MAX_ROWS ? all : all.subList(0, TablesLayout.MAX_ROWS);
-            reply(ctx, new Frame.TableList(f.requestId(), all.size(), rows));
+            respond(ctx, new Frame.TableList(f.requestId(), all.size(), rows));
         }
 
         private void dropTable(ChannelHandlerContext ctx, Frame.DropTable f) {
             Optional<Frame.TableRow> dropped;
             try {
                 java.util.Set<Long> mine = java.util.Set.copyOf(f.exceptEndpoints());
-                dropped = tables.drop(f.name(), f.force(), opener -> opener instanceof Connection c
-                        && c.endpoint != null && mine.contains(c.endpoint.pack()));
+                dropped = tables.drop(f.name(), f.force(), opener -> opener instanceof OpenEndpoint o
+                        && mine.contains(o.id.pack()));
             } catch (TableInUseException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_IN_USE, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.TABLE_IN_USE, e.getMessage()));
                 return;
             } catch (IllegalArgumentException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, e.getMessage()));
                 return;
             }
-            reply(ctx, new Frame.TableList(f.requestId(), dropped.isPresent() ? 1 : 0, dropped.stream().toList()));
+            respond(ctx, new Frame.TableList(f.requestId(), dropped.isPresent() ? 1 : 0, dropped.stream().toList()));
         }
 
         private void lookup(ChannelHandlerContext ctx, Frame.Lookup f) {
@@ -564,35 +632,56 @@ public final class TcpMemoryNode implements AutoCloseable {
             try {
                 id = EndpointId.unpack(f.endpointId());
             } catch (IllegalArgumentException e) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.MALFORMED, e.getMessage()));
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.MALFORMED, e.getMessage()));
                 return;
             }
             DirectoryEntry entry = id == null ? null : directory.get(id);
             if (entry == null || !entry.alive()) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.PEER_UNKNOWN, "endpoint " + id
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.PEER_UNKNOWN, "endpoint " + id
                         + (entry == null ? " is not in the directory" : " is dead")));
                 return;
             }
-            reply(ctx, new Frame.PeerAddress(f.requestId(), entry.host(), entry.port()));
+            respond(ctx, new Frame.PeerAddress(f.requestId(), entry.host(), entry.port()));
         }
 
         private void stats(ChannelHandlerContext ctx, Frame.Stats f) {
             if (f.memoryNode() != memory.index()) {
-                reply(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "this server is memory node "
+                respond(ctx, new Frame.ErrorReply(f.requestId(), ErrorCode.REFUSED, "this server is memory node "
                         + memory.index() + ", not " + f.memoryNode()));
                 return;
             }
             CounterSnapshot s = counters();
-            reply(ctx, new Frame.StatsReply(f.requestId(), s.ops(), s.bytes()));
+            respond(ctx, new Frame.StatsReply(f.requestId(), s.ops(), s.bytes()));
+        }
+
+        /** The replies of a read batch leave together: one flush (one system call) once the batch is served. */
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        /** A reply of a request of the read batch being served: written now, flushed at the batch's end. */
+        private void respond(ChannelHandlerContext ctx, Frame frame) {
+            ByteBuf out = ctx.alloc().ioBuffer();
+            try {
+                WireCodec.encode(frame, out);
+            } catch (RuntimeException e) {
+                out.release();
+                throw e;
+            }
+            ctx.write(out, ctx.voidPromise());
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            tables.closeAll(this);
-            if (endpoint != null) {
-                connectedEndpoints.decrementAndGet();
-                LOG.log(Level.INFO, "endpoint {0} disconnected; dead in the directory", endpoint);
+            for (OpenEndpoint open : endpoints.values()) {
+                closed(open);
             }
+            if (!endpoints.isEmpty()) {
+                LOG.log(Level.INFO, "connection from {0} closed: endpoints {1} disconnected; dead in the directory",
+                        ctx.channel().remoteAddress(), endpoints.values().stream().map(o -> o.id.toString()).toList());
+            }
+            endpoints.clear();
         }
 
         /** A client that does not read its replies stops being read until it does: its replies are bounded. */
@@ -615,7 +704,8 @@ public final class TcpMemoryNode implements AutoCloseable {
         }
 
         private String who(ChannelHandlerContext ctx) {
-            return (endpoint == null ? "connection" : "endpoint " + endpoint) + " from " + ctx.channel().remoteAddress();
+            return "connection" + (endpoints.isEmpty() ? "" : " of endpoints " + endpoints.values().stream()
+                    .map(o -> o.id.toString()).toList()) + " from " + ctx.channel().remoteAddress();
         }
     }
 
@@ -642,6 +732,16 @@ public final class TcpMemoryNode implements AutoCloseable {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
+        }
+    }
+
+    /** A packed endpoint id as the log and errors show it: the id, or the raw number if it is none. */
+    private static String describe(long packed) {
+        try {
+            EndpointId id = EndpointId.unpack(packed);
+            return id == null ? Long.toString(packed) : id.toString();
+        } catch (IllegalArgumentException e) {
+            return "0x" + Long.toHexString(packed);
         }
     }
 

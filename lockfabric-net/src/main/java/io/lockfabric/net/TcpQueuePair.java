@@ -21,14 +21,19 @@ import java.util.List;
 /**
  * A queue pair of the tcp fabric: each verb is one VERB frame and one RESULTS reply, a
  * {@link Batch} one BATCH frame and one reply, an rpc one RPC frame and its (possibly late) reply.
+ * The link is shared with other endpoints of the fabric; the memory node executes the frames of a
+ * connection in order, so this queue pair's verbs execute in the order they were posted.
  * Counts every verb that completed, like the local fabric. Belongs to its endpoint's thread.
  */
 final class TcpQueuePair extends CountingQueuePair {
     private final ServerLink link;
+    /** The endpoint's packed id: rpcs name their caller on the shared connection. */
+    private final long endpoint;
 
-    TcpQueuePair(ServerLink link) {
+    TcpQueuePair(ServerLink link, long endpoint) {
         super(0);
         this.link = link;
+        this.endpoint = endpoint;
     }
 
     @Override
@@ -71,7 +76,7 @@ final class TcpQueuePair extends CountingQueuePair {
     @Override
     public byte[] rpc(int service, byte[] request) {
         counters.record(VerbKind.RPC, request.length);
-        Frame reply = link.call(id -> new Frame.RpcRequest(id, service, request.clone()));
+        Frame reply = link.call(id -> new Frame.RpcRequest(id, endpoint, service, request.clone()));
         return switch (reply) {
             case Frame.Results r -> r.payload();
             case Frame.ErrorReply e when e.code() == ErrorCode.RPC_FAILED -> throw new RpcException(e.message());

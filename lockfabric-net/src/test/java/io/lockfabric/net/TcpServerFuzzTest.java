@@ -69,7 +69,7 @@ class TcpServerFuzzTest {
             qp.write(guarded.at(0), original);
             int guardedRegion = RemoteAddress.region(guarded.address());
 
-            List<Frame> templates = templates(scratch, guarded, client.id());
+            List<Frame> templates = null;
             long sent = 0;
             long heldBack = 0;
             long connections = 0;
@@ -78,6 +78,7 @@ class TcpServerFuzzTest {
                 if (conn == null) {
                     conn = new FuzzConnection(server.port(), sent);
                     connections++;
+                    templates = templates(scratch, guarded, client.id(), conn.endpoint);
                 }
                 int kind = r.nextInt(100);
                 byte[] frame;
@@ -129,7 +130,7 @@ class TcpServerFuzzTest {
     }
 
     /** Well-formed requests (and a few non-requests) on the scratch table, plus odd ones. */
-    private static List<Frame> templates(Table scratch, Table guarded, EndpointId peer) {
+    private static List<Frame> templates(Table scratch, Table guarded, EndpointId peer, long self) {
         long s = scratch.address();
         Int128 x = Int128.of(1, 2);
         List<Verb> verbs = List.of(new Verb.Read8(s + 8), new Verb.Read16(s + 16), new Verb.Read(s, 64),
@@ -145,11 +146,14 @@ class TcpServerFuzzTest {
         }
         t.add(new Frame.BatchRequest(id++, verbs.subList(0, 11)));
         t.add(new Frame.BatchRequest(id++, verbs));
-        t.add(new Frame.RpcRequest(id++, RemoteAddress.region(guarded.address()), new byte[8]));
-        t.add(new Frame.RpcRequest(id++, 0, new byte[0]));
-        t.add(new Frame.OpenTable(id++, new TableSpec("scratch", "fuzz", 1, TABLE_BYTES), false));
-        t.add(new Frame.OpenTable(id++, new TableSpec("fz", "fuzz", 2, 256), false));
-        t.add(new Frame.OpenTable(id++, new TableSpec("fz-rpc", "rpc", 2, 16), true));
+        t.add(new Frame.RpcRequest(id++, self, RemoteAddress.region(guarded.address()), new byte[8]));
+        t.add(new Frame.RpcRequest(id++, self, 0, new byte[0]));
+        t.add(new Frame.RpcRequest(id++, peer.pack(), 0, new byte[0])); // another connection's endpoint: refused
+        t.add(new Frame.OpenTable(id++, self, new TableSpec("scratch", "fuzz", 1, TABLE_BYTES), false));
+        t.add(new Frame.OpenTable(id++, self, new TableSpec("fz", "fuzz", 2, 256), false));
+        t.add(new Frame.OpenTable(id++, self, new TableSpec("fz-rpc", "rpc", 2, 16), true));
+        t.add(new Frame.OpenTable(id++, peer.pack(), new TableSpec("fz", "fuzz", 2, 256), false));
+        t.add(new Frame.Bye(id++, peer.pack())); // refused: not this connection's
         t.add(new Frame.Lookup(id++, peer.pack()));
         t.add(new Frame.Stats(id++, 0));
         t.add(new Frame.Hello(id++, 7, "127.0.0.1", 1));
@@ -227,12 +231,16 @@ class TcpServerFuzzTest {
         };
     }
 
-    /** A raw connection that said HELLO, writes frames without waiting, and discards the replies. */
+    /**
+     * A raw connection that said HELLO (its endpoint, from the WELCOME, is {@link #endpoint}), writes
+     * frames without waiting, and discards the replies.
+     */
     private static final class FuzzConnection {
         private final Socket socket;
         private final OutputStream out;
         private final Thread drain;
         private int unflushed;
+        final long endpoint;
 
         FuzzConnection(int port, long nonce) throws IOException {
             socket = new Socket("127.0.0.1", port);
@@ -243,6 +251,13 @@ class TcpServerFuzzTest {
             }
             out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
             InputStream in = socket.getInputStream();
+            out.write(encode(new Frame.Hello(0, nonce, "127.0.0.1", 1)));
+            out.flush();
+            Frame welcome = RawHandshake.readFrame(new java.io.DataInputStream(in));
+            if (!(welcome instanceof Frame.Welcome w)) {
+                throw new IOException("the server did not welcome the endpoint: " + welcome);
+            }
+            endpoint = w.endpointId();
             drain = Thread.ofPlatform().daemon().name("fuzz-drain").start(() -> {
                 byte[] sink = new byte[1 << 16];
                 try {
@@ -253,7 +268,6 @@ class TcpServerFuzzTest {
                     // the server closed the connection or we did
                 }
             });
-            send(encode(new Frame.Hello(0, nonce, "127.0.0.1", 1)));
         }
 
         /** False if the server has closed the connection. */

@@ -18,7 +18,10 @@ public sealed interface Frame {
 
     FrameType type();
 
-    /** First request of a connection: who the client process is and where its endpoint listens. */
+    /**
+     * Opens one more client endpoint on this connection: who the client process is and where the
+     * endpoint's mailbox listens. A connection carries any number of endpoints of one process.
+     */
     record Hello(long requestId, long processNonce, String listenHost, int listenPort) implements Frame {
         public FrameType type() { return FrameType.HELLO; }
     }
@@ -40,22 +43,24 @@ public sealed interface Frame {
         public FrameType type() { return FrameType.BATCH; }
     }
 
-    record RpcRequest(long requestId, int service, byte[] payload) implements Frame {
+    /** A request to a table's rpc service for endpoint {@code endpoint} (packed id, opened on this connection). */
+    record RpcRequest(long requestId, long endpoint, int service, byte[] payload) implements Frame {
         public FrameType type() { return FrameType.RPC; }
     }
 
     /**
-     * The shape of the table to open ({@code spec.service()} is always null on the wire) and, if
-     * it wants a service, the options the server builds that service with.
+     * The shape of the table to open for endpoint {@code endpoint} (packed id, opened on this
+     * connection; the table is kept while it is open, {@code spec.service()} is always null on the
+     * wire) and, if it wants a service, the options the server builds that service with.
      */
-    record OpenTable(long requestId, TableSpec spec, boolean wantsService, List<String> serviceOptions)
+    record OpenTable(long requestId, long endpoint, TableSpec spec, boolean wantsService, List<String> serviceOptions)
             implements Frame {
         public OpenTable {
             serviceOptions = List.copyOf(serviceOptions);
         }
 
-        public OpenTable(long requestId, TableSpec spec, boolean wantsService) {
-            this(requestId, spec, wantsService, List.of());
+        public OpenTable(long requestId, long endpoint, TableSpec spec, boolean wantsService) {
+            this(requestId, endpoint, spec, wantsService, List.of());
         }
 
         public FrameType type() { return FrameType.OPEN_TABLE; }
@@ -68,6 +73,14 @@ public sealed interface Frame {
     /** The shape the table already has. */
     record TableMismatch(long requestId, TableSpec existing) implements Frame {
         public FrameType type() { return FrameType.TABLE_MISMATCH; }
+    }
+
+    /**
+     * Endpoint {@code endpoint} (packed id, opened on this connection) is closed: dead in the
+     * directory, its tables closed; answered with an empty {@link Results}. The connection stays.
+     */
+    record Bye(long requestId, long endpoint) implements Frame {
+        public FrameType type() { return FrameType.BYE; }
     }
 
     record Lookup(long requestId, long endpointId) implements Frame {

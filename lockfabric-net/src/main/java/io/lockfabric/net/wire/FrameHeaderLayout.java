@@ -16,6 +16,11 @@ package io.lockfabric.net.wire;
  * and at most {@link #MAX_FRAME_BYTES}. A longer length is a protocol violation that closes the
  * connection (the receiver could not find the next frame boundary without reading it all).
  * A body that does not decode is answered with an {@link FrameType#ERROR} and the connection goes on.
+ *
+ * <p>The header names no endpoint: a connection to the memory node carries the endpoints opened on
+ * it by HELLO ({@link HelloLayout}, which says how they share it), and the few frames that act for
+ * one endpoint name it in their body. Request ids are the sender's, unique on the connection.
+ * Senders coalesce writes: a TCP segment usually holds many frames, and a frame may span segments.
  */
 public final class FrameHeaderLayout {
     public static final int LENGTH_OFFSET = 0;

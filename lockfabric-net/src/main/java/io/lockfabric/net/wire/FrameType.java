@@ -6,7 +6,7 @@ package io.lockfabric.net.wire;
  * {@link #PEER_PING} go from one client endpoint straight to another.
  */
 public enum FrameType {
-    /** Client → server: first frame of a connection; announces the endpoint's mailbox listener. */
+    /** Client → server: opens an endpoint on the connection; announces its mailbox listener. */
     HELLO(1, true),
     /** One verb. */
     VERB(2, true),
@@ -20,6 +20,8 @@ public enum FrameType {
     LOOKUP(6, true),
     /** Asks for the memory node's inbound counters. */
     STATS(7, true),
+    /** Closes one endpoint of the connection (the connection stays, with its other endpoints). */
+    BYE(8, true),
     /** Answers a {@link #CHALLENGE}: the wire version and, if the listener asks for it, proof of the shared secret. */
     AUTH(16, true),
     /** Asks for the tables the memory node holds ({@link TablesLayout}). */

@@ -28,8 +28,11 @@ import io.netty.buffer.ByteBuf;
  * version would be misread.
  */
 public final class HandshakeLayout {
-    /** The version of the wire protocol this build speaks; raised by any incompatible change of a frame. */
-    public static final int WIRE_VERSION = 1;
+    /**
+     * The version of the wire protocol this build speaks; raised by any incompatible change of a
+     * frame. 2: connections shared by endpoints (OPEN_TABLE and RPC name their endpoint; BYE).
+     */
+    public static final int WIRE_VERSION = 2;
     public static final int NONCE_BYTES = 32;
     /** HMAC-SHA256. */
     public static final int PROOF_BYTES = 32;

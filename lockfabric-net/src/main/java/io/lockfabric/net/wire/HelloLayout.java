@@ -3,9 +3,18 @@ package io.lockfabric.net.wire;
 import io.netty.buffer.ByteBuf;
 
 /**
- * {@link FrameType#HELLO} (client → memory node, first frame of a connection) and its reply
- * {@link FrameType#WELCOME}. A client process draws one random nonce; the memory node gives all
- * endpoints of one nonce the same node id, and every endpoint its own queue number and ordinal.
+ * {@link FrameType#HELLO} (client → memory node: opens one endpoint on the connection) and its reply
+ * {@link FrameType#WELCOME}; {@link FrameType#BYE} closes one. A client process draws one random
+ * nonce; the memory node gives all endpoints of one nonce the same node id, and every endpoint its
+ * own queue number and ordinal.
+ *
+ * <p>A connection is shared by endpoints of one client process (a few connections per process, each
+ * endpoint on one of them for its whole life). Frames that act for an endpoint name it by its packed
+ * id: OPEN_TABLE, RPC and BYE; the memory node refuses an endpoint not opened on that connection.
+ * Verbs name none: the memory node executes them alike for every endpoint, and executes a
+ * connection's frames in arrival order, so each endpoint's verbs execute in the order it posted them,
+ * as on an RC queue pair. When the connection closes, all its endpoints are dead in the directory and
+ * their tables closed.
  *
  * <pre>
  * HELLO body
@@ -19,6 +28,12 @@ import io.netty.buffer.ByteBuf;
  * +-----------------------------+--------------+------------------+
  * | endpoint id (i64, packed)   | ordinal (i32)| memory nodes(i32)|
  * +-----------------------------+--------------+------------------+
+ *
+ * BYE body (answered by an empty RESULTS)
+ *  0                             8
+ * +-----------------------------+
+ * | endpoint id (i64, packed)   |
+ * +-----------------------------+
  * </pre>
  */
 public final class HelloLayout {
@@ -50,6 +65,14 @@ public final class HelloLayout {
         out.writeLong(f.endpointId());
         out.writeInt(f.ordinal());
         out.writeInt(f.memoryNodes());
+    }
+
+    static void encode(Frame.Bye f, ByteBuf out) {
+        out.writeLong(f.endpoint());
+    }
+
+    static Frame.Bye decodeBye(long requestId, ByteBuf in) {
+        return new Frame.Bye(requestId, Fields.i64(in, "endpoint id"));
     }
 
     static Frame.Welcome decodeWelcome(long requestId, ByteBuf in) {

@@ -9,10 +9,11 @@ import io.netty.buffer.ByteBuf;
  *
  * <pre>
  * RPC body
- *  0               4                8
- * +---------------+----------------+------------------------------+
- * | service (i32) | n (u32)        | request (n bytes)            |
- * +---------------+----------------+------------------------------+
+ *  0                       8               12               16
+ * +-----------------------+---------------+----------------+------------------------------+
+ * | endpoint (i64, packed)| service (i32) | n (u32)        | request (n bytes)            |
+ * +-----------------------+---------------+----------------+------------------------------+
+ *   endpoint: the caller, an endpoint opened (HELLO) on this connection; the service sees it
  *
  * RESULTS body (any reply carrying bytes)
  * +---------------------------------------------------------------+
@@ -21,6 +22,7 @@ import io.netty.buffer.ByteBuf;
  * </pre>
  */
 public final class RpcLayout {
+    public static final int ENDPOINT_BYTES = 8;
     public static final int SERVICE_BYTES = 4;
     /** Longest rpc request or response. */
     public static final int MAX_PAYLOAD_BYTES = FrameHeaderLayout.MAX_BODY_BYTES - 64;
@@ -32,13 +34,15 @@ public final class RpcLayout {
         if (f.payload().length > MAX_PAYLOAD_BYTES) {
             throw new IllegalArgumentException("rpc request of " + f.payload().length + " bytes exceeds " + MAX_PAYLOAD_BYTES);
         }
+        out.writeLong(f.endpoint());
         out.writeInt(f.service());
         Fields.writeBlob(out, f.payload());
     }
 
     static Frame.RpcRequest decode(long requestId, ByteBuf in) {
+        long endpoint = Fields.i64(in, "endpoint");
         int service = Fields.i32(in, "rpc service");
-        return new Frame.RpcRequest(requestId, service, Fields.blob(in, MAX_PAYLOAD_BYTES, "rpc request"));
+        return new Frame.RpcRequest(requestId, endpoint, service, Fields.blob(in, MAX_PAYLOAD_BYTES, "rpc request"));
     }
 
     static void encode(Frame.Results f, ByteBuf out) {

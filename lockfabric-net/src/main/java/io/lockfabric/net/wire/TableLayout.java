@@ -13,7 +13,13 @@ import java.util.List;
  * {@link FrameType#TABLE_MISMATCH} carrying the shape the table already has.
  *
  * <pre>
- * OPEN_TABLE and TABLE_MISMATCH body (a table shape)
+ * OPEN_TABLE body: the opener, then a table shape
+ * +-------------------------+-----------------------------------------------+
+ * | endpoint (i64, packed)  | table shape (as TABLE_MISMATCH, below)        |
+ * +-------------------------+-----------------------------------------------+
+ *   endpoint: an endpoint opened (HELLO) on this connection; the table is kept while it is open
+ *
+ * OPEN_TABLE's table shape, and TABLE_MISMATCH body
  * +------------+---------------+------------+-------------------+-------------+-------------+
  * | n (u16)    | name (n)      | p (u16)    | protocol (p)      | locks (i64) | bytes (i64) |
  * +------------+---------------+------------+-------------------+-------------+-------------+
@@ -45,6 +51,7 @@ public final class TableLayout {
     public static final int MAX_SERVICE_OPTIONS = 64;
 
     static void encode(Frame.OpenTable f, ByteBuf out) {
+        out.writeLong(f.endpoint());
         shape(f.spec(), f.wantsService(), out);
         if (f.wantsService()) {
             if (f.serviceOptions().size() > MAX_SERVICE_OPTIONS) {
@@ -86,14 +93,15 @@ public final class TableLayout {
             throw new MalformedFrameException("unknown table flags 0x" + Integer.toHexString(flags));
         }
         byte[] fill = Fields.blob(in, MAX_FILL_BYTES, "fill pattern");
-        return new Frame.OpenTable(requestId, spec(name, protocol, locks, bytes, node, fill),
+        return new Frame.OpenTable(requestId, 0, spec(name, protocol, locks, bytes, node, fill),
                 (flags & WANTS_SERVICE) != 0);
     }
 
     static Frame.OpenTable decodeOpen(long requestId, ByteBuf in) {
+        long endpoint = Fields.i64(in, "endpoint");
         Frame.OpenTable shape = decodeShape(requestId, in);
         if (!shape.wantsService()) {
-            return shape;
+            return new Frame.OpenTable(requestId, endpoint, shape.spec(), false);
         }
         int count = Fields.u16(in, "service option count");
         if (count > MAX_SERVICE_OPTIONS) {
@@ -103,7 +111,7 @@ public final class TableLayout {
         for (int i = 0; i < count; i++) {
             options.add(Fields.string(in, "service option"));
         }
-        return new Frame.OpenTable(requestId, shape.spec(), true, options);
+        return new Frame.OpenTable(requestId, endpoint, shape.spec(), true, options);
     }
 
     static Frame.TableMismatch decodeMismatch(long requestId, ByteBuf in) {

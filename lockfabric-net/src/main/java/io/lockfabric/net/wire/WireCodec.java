@@ -38,6 +38,7 @@ public final class WireCodec {
                 case Frame.OpenTable f -> TableLayout.encode(f, out);
                 case Frame.TableOpened f -> TableLayout.encode(f, out);
                 case Frame.TableMismatch f -> TableLayout.encode(f, out);
+                case Frame.Bye f -> HelloLayout.encode(f, out);
                 case Frame.Lookup f -> DirectoryLayout.encode(f, out);
                 case Frame.PeerAddress f -> DirectoryLayout.encode(f, out);
                 case Frame.Stats f -> StatsLayout.encode(f, out);
@@ -91,6 +92,7 @@ public final class WireCodec {
                 case OPEN_TABLE -> TableLayout.decodeOpen(id, in);
                 case TABLE_OPENED -> TableLayout.decodeOpened(id, in);
                 case TABLE_MISMATCH -> TableLayout.decodeMismatch(id, in);
+                case BYE -> HelloLayout.decodeBye(id, in);
                 case LOOKUP -> DirectoryLayout.decodeLookup(id, in);
                 case PEER_ADDRESS -> DirectoryLayout.decodeAddress(id, in);
                 case STATS -> StatsLayout.decodeStats(id, in);

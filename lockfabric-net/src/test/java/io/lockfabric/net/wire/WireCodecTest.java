@@ -56,13 +56,14 @@ class WireCodecTest {
                 new Frame.Welcome(1, new EndpointId(3, 77).pack(), 77, 1),
                 new Frame.BatchRequest(3, everyVerb()),
                 new Frame.BatchRequest(4, List.of()),
-                new Frame.RpcRequest(5, 17, new byte[] {0, 1, 2}),
-                new Frame.RpcRequest(5, -1, new byte[0]),
+                new Frame.RpcRequest(5, new EndpointId(3, 77).pack(), 17, new byte[] {0, 1, 2}),
+                new Frame.RpcRequest(5, 0, -1, new byte[0]),
+                new Frame.Bye(5, new EndpointId(3, 77).pack()),
                 new Frame.Results(6, new byte[] {4, 5, 6, 7}),
                 new Frame.Results(6, new byte[0]),
-                new Frame.OpenTable(7, spec, true),
-                new Frame.OpenTable(7, spec, true, List.of("eras=4", "lease-ns=1000000")),
-                new Frame.OpenTable(7, new TableSpec("plain", "cas", 1, 8), false),
+                new Frame.OpenTable(7, new EndpointId(3, 77).pack(), spec, true),
+                new Frame.OpenTable(7, -1, spec, true, List.of("eras=4", "lease-ns=1000000")),
+                new Frame.OpenTable(7, 1, new TableSpec("plain", "cas", 1, 8), false),
                 new Frame.TableOpened(8, 0, RemoteAddress.of(5, 0), 5),
                 new Frame.TableMismatch(9, spec),
                 new Frame.Lookup(10, new EndpointId(1, 1).pack()),
@@ -145,12 +146,14 @@ class WireCodecTest {
                 case Frame.OpenTable o -> {
                     Frame.OpenTable g = (Frame.OpenTable) back;
                     assertTrue(o.spec().sameShape(g.spec()), o.spec() + " vs " + g.spec());
+                    assertEquals(o.endpoint(), g.endpoint());
                     assertEquals(o.wantsService(), g.wantsService());
                     assertEquals(o.serviceOptions(), g.serviceOptions());
                     assertNull(g.spec().service(), "no service travels");
                 }
                 case Frame.TableMismatch t -> assertTrue(t.existing().sameShape(((Frame.TableMismatch) back).existing()));
                 case Frame.RpcRequest r -> {
+                    assertEquals(r.endpoint(), ((Frame.RpcRequest) back).endpoint());
                     assertEquals(r.service(), ((Frame.RpcRequest) back).service());
                     assertArrayEquals(r.payload(), ((Frame.RpcRequest) back).payload());
                 }
@@ -299,7 +302,7 @@ class WireCodecTest {
         byte[] pingBadId = ping.clone();
         pingBadId[ping.length - 16] = (byte) 0x80;
         assertThrows(MalformedFrameException.class, () -> decodeWhole(pingBadId), "a ping to an id beyond 40 bits");
-        byte[] table = encode(new Frame.OpenTable(1, new TableSpec("x", "p", 1, 8), false));
+        byte[] table = encode(new Frame.OpenTable(1, 5, new TableSpec("x", "p", 1, 8), false));
         table[table.length - 1 - 4 - 4 - 8 + 7] = 0; // bytes = 0
         assertThrows(MalformedFrameException.class, () -> decodeWhole(table), "a table of 0 bytes");
         ByteBuf errorCode = Unpooled.buffer().writeByte(FrameType.ERROR.code()).writeLong(1).writeByte(0).writeShort(0);
