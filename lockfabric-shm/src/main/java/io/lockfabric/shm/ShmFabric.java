@@ -18,7 +18,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.fabric.memory.MemoryRegion;
-import io.lockfabric.fabric.memory.PendingRpc;
+import io.lockfabric.fabric.realtime.BlockingRpc;
 import io.lockfabric.fabric.realtime.RealTimeClock;
 
 import java.nio.file.Path;
@@ -230,17 +230,7 @@ public final class ShmFabric implements Fabric {
      */
     byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
         if (server != null) {
-            Call local = new Call(caller, request.clone());
-            server.dispatch(service, local);
-            IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-            while (!local.done) {
-                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
-                idle.idle();
-            }
-            if (local.failure != null) {
-                throw new RpcException(local.failure);
-            }
-            return local.response;
+            return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
         }
         if (!file.hasService(service)) {
             throw new RpcException("shm " + file.path() + " has no rpc service " + service);
@@ -317,29 +307,6 @@ public final class ShmFabric implements Fabric {
     /** What the service of {@code table} sees of the memory node. */
     ServiceHost hostOf(Table table) {
         return new Host(table);
-    }
-
-    /** An rpc served in this process; its caller idles until it is answered. */
-    private static final class Call extends PendingRpc {
-        private byte[] response;
-        private String failure;
-        private volatile boolean done;
-
-        Call(EndpointId caller, byte[] request) {
-            super(caller, request);
-        }
-
-        @Override
-        protected void replied(byte[] response) {
-            this.response = response;
-            done = true;
-        }
-
-        @Override
-        protected void failed(String reason) {
-            this.failure = reason;
-            done = true;
-        }
     }
 
     /** What a table's service sees of the memory node: its region and table creation. */

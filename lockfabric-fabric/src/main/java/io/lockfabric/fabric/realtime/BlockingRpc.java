@@ -30,8 +30,16 @@ public final class BlockingRpc extends PendingRpc {
      *                                  still carry the call out; its answer is dropped)
      */
     public static byte[] call(MemoryNode node, int service, EndpointId caller, byte[] request) {
+        return call(c -> node.call(service, c), caller, request);
+    }
+
+    /**
+     * {@link #call(MemoryNode, int, EndpointId, byte[])} with the call handed to {@code dispatch}
+     * (whatever finds the service and runs it: the shm fabric's serving process).
+     */
+    public static byte[] call(java.util.function.Consumer<? super PendingRpc> dispatch, EndpointId caller, byte[] request) {
         BlockingRpc call = new BlockingRpc(caller, request.clone());
-        node.call(service, call);
+        dispatch.accept(call);
         IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
         while (!call.done) {
             WaitInterruptedException.throwIfInterrupted("an rpc's reply");
