@@ -70,8 +70,8 @@ import java.util.concurrent.TimeUnit;
  * (one timer for all holds, armed for the next lease to run out); auto-releases run on a virtual
  * thread each. All of these waits, timers and tasks go through the fabric's {@code ClientRuntime},
  * which on the simulator makes them simulated processes and waits in virtual time. What the API costs over the lock SPI ({@code lockfabric api-bench}, 16 threads,
- * 1000 keys, Zipf 0.99, on a shared 2-core machine): about 1 us per lock, so 0.76 of the SPI's
- * rate on local (dslr) and 0.90 (within the noise) on tcp (declock-tf); the README's "What the API
+ * 1000 keys, Zipf 0.99, on a 2-core machine): about 1 us per lock, so 0.78 of the SPI's
+ * rate on local (dslr) and 0.92 (median of rounds from 0.69 to 1.73) on tcp (declock-tf); the README's "What the API
  * costs" has the rounds.
  *
  * <p>Thread-safe. Closing releases every hold still open and closes the fabric.
