@@ -240,10 +240,12 @@ public final class Comparison implements AutoCloseable {
     }
 
     /**
-     * Curator on a ZooKeeper server of its own. A server that binds its port but never starts
-     * serving (seen once in a while on this 2-core machine: every connection answered "ZooKeeperServer
-     * not running" for the whole 30 s) is stopped and started again once, on a new port and data
-     * directory, before the peer is reported unavailable.
+     * Curator on a ZooKeeper server of its own, connected once the server says it runs
+     * ({@link ZooKeeperMain}). A server that never answers is stopped and started again once, on a
+     * new port and data directory, before the peer is reported unavailable. (The server that "bound
+     * its port but never served", seen in CI, was a client that connected as soon as the port
+     * listened, before the server ran: ZooKeeper 3.9.3 then neither serves nor closes the
+     * connection, see {@link ZooKeeperMain}.)
      */
     private PeerResult runCurator(CompareWorkload w) throws InterruptedException {
         try {
@@ -275,9 +277,11 @@ public final class Comparison implements AutoCloseable {
         say("curator: starting %s (standalone, forceSync=no) in its own JVM on 127.0.0.1:%d", zk, port);
         ChildProcess server = started(ChildProcess.java("zookeeper", List.of("-Xmx512m", "-Dzookeeper.forceSync=no",
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "--sun-misc-unsafe-memory-access=allow",
-                        "--enable-native-access=ALL-UNNAMED"), ZooKeeperMain.class.getName(), List.of(cfg.toString()), null));
+                        "--enable-native-access=ALL-UNNAMED"), ZooKeeperMain.class.getName(), List.of(cfg.toString()),
+                ZooKeeperMain.SERVING));
         try {
-            server.awaitPort(port, 60);
+            // not the port: it listens before the server runs, and a connection then can hang (ZooKeeperMain)
+            server.awaitMark(60);
             CuratorPeer connected;
             try {
                 connected = new CuratorPeer(port, w);
