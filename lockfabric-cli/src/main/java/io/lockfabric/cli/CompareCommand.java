@@ -38,6 +38,9 @@ import java.util.concurrent.Callable;
                         + "ZooKeeper server (the org.apache.zookeeper server of this build, in a JVM of its own, forceSync=no)",
                 "  hazelcast   Hazelcast FencedLock (the CP subsystem's lock; no shared mode: reads take it exclusive) through "
                         + "a Hazelcast client; its members in JVMs of their own (see --hazelcast-members)",
+                "  etcd        etcd's Lock through jetcd (a lease per client thread, TTL 10 s, kept alive by jetcd; etcd has "
+                        + "no reader-writer lock: reads take the lock exclusive) on etcd from the PATH, one member, data in a "
+                        + "temporary directory on /dev/shm, deleted after; apt-get install etcd-server",
                 "Every run checks mutual exclusion through the peer's lock (an unguarded counter incremented in every exclusive "
                         + "hold, holders counted): a lock that does not exclude is reported as a violation.",
                 "Output: one table (ops/s of acquire + release cycles, p50 / p99 / p99.9 of a cycle, LockFabric's best rate "
@@ -50,8 +53,8 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--peers", paramLabel = "NAME", split = ",", defaultValue = "lockfabric,redisson,curator,hazelcast",
-            description = "Peers to run, in this order: lockfabric, redisson, curator, hazelcast. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--peers", paramLabel = "NAME", split = ",", defaultValue = "lockfabric,redisson,curator,hazelcast,etcd",
+            description = "Peers to run, in this order: lockfabric, redisson, curator, hazelcast, etcd. Default: ${DEFAULT-VALUE}.")
     List<String> peers;
 
     @Option(names = "--fabrics", paramLabel = "ADDRESS", split = ",", defaultValue = "local,tcp",

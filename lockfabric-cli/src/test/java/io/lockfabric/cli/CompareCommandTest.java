@@ -44,7 +44,7 @@ class CompareCommandTest {
         assertEquals(Main.EXIT_OK, help.status());
         String text = help.out().replaceAll("\\s+", " ");
         for (String option : new String[] {"--peers", "--fabrics", "--protocols", "--threads", "--locks", "--zipf", "--read-ratio",
-                "--duration", "--warmup", "--seed", "--hazelcast-members", "--format", "--chart", "apt-get install redis-server",
+                "--duration", "--warmup", "--seed", "--hazelcast-members", "--format", "--chart", "apt-get install redis-server", "apt-get install etcd-server",
                 "unsafe"}) {
             assertTrue(text.contains(option), option + " not in:\n" + help.out());
         }
@@ -52,7 +52,7 @@ class CompareCommandTest {
 
     @Test
     void badInputIsOneLineAndStatusTwo() {
-        for (String[] args : new String[][] {{"compare", "--format", "xml"}, {"compare", "--peers", "etcd"},
+        for (String[] args : new String[][] {{"compare", "--format", "xml"}, {"compare", "--peers", "zookeeper"},
                 {"compare", "--peers", "nope"}, {"compare", "--protocols", "nope"}, {"compare", "--fabrics", "sim"},
                 {"compare", "--threads", "0"}, {"compare", "--zipf", "-1"}, {"compare", "--read-ratio", "2"},
                 {"compare", "--duration", "0s"}, {"compare", "--hazelcast-members", "2"}}) {

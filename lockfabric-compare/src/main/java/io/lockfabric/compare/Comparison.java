@@ -32,7 +32,11 @@ import java.util.stream.Stream;
  *   <li>{@code hazelcast}: the CP subsystem's {@code FencedLock} through a Hazelcast client, the
  *       members ({@link HazelcastMemberMain}) in JVMs of their own: one member by default, with the CP
  *       subsystem off, so CP structures run in Hazelcast's "unsafe" mode (on the partitioned AP
- *       layer, no Raft); three or more members form a CP group of that many (Raft).
+ *       layer, no Raft); three or more members form a CP group of that many (Raft);
+ *   <li>{@code etcd}: etcd's lock service through jetcd ({@link EtcdPeer}: a lease per client thread,
+ *       kept alive by jetcd; no shared mode, a read takes the lock exclusive) on {@code etcd} from the
+ *       PATH, a single member on loopback with its data in a temporary directory on {@code /dev/shm}
+ *       (tmpfs: its fsyncs cost nothing, as ZooKeeper's with {@code forceSync=no}) deleted after.
  * </ul>
  *
  * <p>Every server it started is stopped by {@link #close()}, and by a shutdown hook if the JVM ends
@@ -40,7 +44,7 @@ import java.util.stream.Stream;
  */
 public final class Comparison implements AutoCloseable {
     /** The peers, in the order they run. */
-    public static final List<String> PEERS = List.of("lockfabric", "redisson", "curator", "hazelcast");
+    public static final List<String> PEERS = List.of("lockfabric", "redisson", "curator", "hazelcast", "etcd");
 
     /**
      * What to compare.
@@ -60,10 +64,6 @@ public final class Comparison implements AutoCloseable {
             fabrics = List.copyOf(fabrics);
             protocols = List.copyOf(protocols);
             for (String p : peers) {
-                if (p.equals("etcd")) {
-                    throw new IllegalArgumentException("--peers: etcd is not supported yet (known peers: "
-                            + String.join(", ", PEERS) + ")");
-                }
                 if (!PEERS.contains(p)) {
                     throw new IllegalArgumentException("--peers: unknown peer '" + p + "' (known: " + String.join(", ", PEERS) + ")");
                 }
@@ -129,6 +129,11 @@ public final class Comparison implements AutoCloseable {
                     + "(Debian/Ubuntu: apt-get install redis-server), or leave the peer out (--peers "
                     + settings.peers().stream().filter(p -> !p.equals("redisson")).collect(Collectors.joining(",")) + ")");
         }
+        if (settings.peers().contains("etcd") && onPath.apply("etcd") == null) {
+            throw new PeerUnavailableException("etcd needs the etcd server on the PATH, and found none: install it "
+                    + "(Debian/Ubuntu: apt-get install etcd-server), or leave the peer out (--peers "
+                    + settings.peers().stream().filter(p -> !p.equals("etcd")).collect(Collectors.joining(",")) + ")");
+        }
     }
 
     /** Runs every peer in turn; their results, in order. */
@@ -142,6 +147,7 @@ public final class Comparison implements AutoCloseable {
                 case "redisson" -> results.add(runRedisson(w));
                 case "curator" -> results.add(runCurator(w));
                 case "hazelcast" -> results.add(runHazelcast(w));
+                case "etcd" -> results.add(runEtcd(w));
                 default -> throw new IllegalStateException(peer);
             }
         }
@@ -214,11 +220,16 @@ public final class Comparison implements AutoCloseable {
     }
 
     private static String redisVersion(Path binary) {
+        return programVersion(binary, "v=(\\S+)");
+    }
+
+    /** What {@code binary --version} prints, the first group of {@code pattern} in it ("?" if none). */
+    private static String programVersion(Path binary, String pattern) {
         try {
             Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             p.waitFor();
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=(\\S+)").matcher(out);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(out);
             return m.find() ? m.group(1) : "?";
         } catch (IOException e) {
             return "?";
@@ -229,10 +240,12 @@ public final class Comparison implements AutoCloseable {
     }
 
     /**
-     * Curator on a ZooKeeper server of its own. A server that binds its port but never starts
-     * serving (seen once in a while on this 2-core machine: every connection answered "ZooKeeperServer
-     * not running" for the whole 30 s) is stopped and started again once, on a new port and data
-     * directory, before the peer is reported unavailable.
+     * Curator on a ZooKeeper server of its own, connected once the server says it runs
+     * ({@link ZooKeeperMain}). A server that never answers is stopped and started again once, on a
+     * new port and data directory, before the peer is reported unavailable. (The server that "bound
+     * its port but never served", seen in CI, was a client that connected as soon as the port
+     * listened, before the server ran: ZooKeeper 3.9.3 then neither serves nor closes the
+     * connection, see {@link ZooKeeperMain}.)
      */
     private PeerResult runCurator(CompareWorkload w) throws InterruptedException {
         try {
@@ -264,9 +277,11 @@ public final class Comparison implements AutoCloseable {
         say("curator: starting %s (standalone, forceSync=no) in its own JVM on 127.0.0.1:%d", zk, port);
         ChildProcess server = started(ChildProcess.java("zookeeper", List.of("-Xmx512m", "-Dzookeeper.forceSync=no",
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "--sun-misc-unsafe-memory-access=allow",
-                        "--enable-native-access=ALL-UNNAMED"), ZooKeeperMain.class.getName(), List.of(cfg.toString()), null));
+                        "--enable-native-access=ALL-UNNAMED"), ZooKeeperMain.class.getName(), List.of(cfg.toString()),
+                ZooKeeperMain.SERVING));
         try {
-            server.awaitPort(port, 60);
+            // not the port: it listens before the server runs, and a connection then can hang (ZooKeeperMain)
+            server.awaitMark(60);
             CuratorPeer connected;
             try {
                 connected = new CuratorPeer(port, w);
@@ -307,16 +322,71 @@ public final class Comparison implements AutoCloseable {
                         HazelcastMemberMain.class.getName(),
                         List.of(cluster, Integer.toString(ports.get(i)), all, Integer.toString(cp)), "LISTENING ")));
             }
+            String confirmed = "";
             for (ChildProcess m : members) {
-                m.awaitMark(180);
+                String listening = m.awaitMark(180);
+                if (cp > 0) {
+                    java.util.regex.Matcher k = java.util.regex.Pattern.compile("cp-members=(\\d+)").matcher(listening);
+                    if (!k.find() || Integer.parseInt(k.group(1)) != cp) {
+                        throw new PeerUnavailableException(m + " formed no CP group of " + cp + " (" + listening + "); its output:\n"
+                                + m.output());
+                    }
+                    confirmed = ", " + cp + " CP members confirmed";
+                }
             }
+            long connecting = System.nanoTime();
             try (HazelcastPeer client = new HazelcastPeer(cluster, ports, w)) {
-                say("hazelcast: running %d threads", w.threads());
+                say("hazelcast: client connected and a first FencedLock taken in %.1f s; running %d threads",
+                        (System.nanoTime() - connecting) / 1e9, w.threads());
                 return report(WorkloadRunner.run("hazelcast", null, hz + ", " + n + " member(s) in their own JVM(s), "
-                        + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp), "FencedLock", client, w, progress));
+                        + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp + confirmed + " (Raft)"), "FencedLock", client, w, progress));
             }
         } finally {
             members.forEach(this::stop);
+        }
+    }
+
+    /**
+     * jetcd on an etcd server of its own: a single member on loopback (free ports for its client and
+     * peer URLs), its data in a temporary directory on {@code /dev/shm} when there is one, deleted
+     * when it stops.
+     */
+    private PeerResult runEtcd(CompareWorkload w) throws InterruptedException {
+        Path binary = ChildProcess.onPath("etcd");
+        int clientPort = ChildProcess.freePort();
+        int peerPort = ChildProcess.freePort();
+        while (peerPort == clientPort) {
+            peerPort = ChildProcess.freePort();
+        }
+        Path shm = Path.of("/dev/shm");
+        Path dir = Files.isDirectory(shm) && Files.isWritable(shm) ? tempDir(shm, "lockfabric-compare-etcd")
+                : tempDir("lockfabric-compare-etcd");
+        String clientUrl = "http://127.0.0.1:" + clientPort;
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        String version = programVersion(binary, "etcd Version:\\s*(\\S+)");
+        say("etcd: starting %s %s (one member, data in %s) on %s", binary, version, dir, clientUrl);
+        ChildProcess etcd = started(ChildProcess.start("etcd", List.of(binary.toString(), "--name", "lockfabric-compare",
+                "--data-dir", dir.resolve("data").toString(), "--listen-client-urls", clientUrl, "--advertise-client-urls", clientUrl,
+                "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
+                "--initial-cluster", "lockfabric-compare=" + peerUrl, "--initial-cluster-state", "new",
+                "--logger", "zap", "--log-outputs", "stderr", "--log-level", "warn"), null));
+        try {
+            etcd.awaitPort(clientPort, 30);
+            EtcdPeer connected;
+            try {
+                connected = new EtcdPeer(clientPort, w, 30);
+            } catch (PeerUnavailableException e) {
+                throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + etcd.output(), e);
+            }
+            try (EtcdPeer client = connected) {
+                say("etcd: running %d threads%s", w.threads(), w.reads() ? " (etcd has no reader-writer lock: reads take the lock exclusive)" : "");
+                return report(WorkloadRunner.run("etcd", null, "jetcd " + versions.getProperty("jetcd", "?") + " on etcd "
+                        + version + " (one member, data on " + (dir.startsWith(shm) ? "tmpfs" : "disk") + ")",
+                        EtcdPeer.lockName(w), client, w, progress));
+            }
+        } finally {
+            stop(etcd);
+            deleteTree(dir);
         }
     }
 
@@ -335,8 +405,13 @@ public final class Comparison implements AutoCloseable {
     }
 
     private Path tempDir(String prefix) {
+        return tempDir(null, prefix);
+    }
+
+    /** A new temporary directory in {@code parent} (null: the default one), deleted by {@link #close()} at the latest. */
+    private Path tempDir(Path parent, String prefix) {
         try {
-            Path d = Files.createTempDirectory(prefix);
+            Path d = parent == null ? Files.createTempDirectory(prefix) : Files.createTempDirectory(parent, prefix);
             synchronized (children) {
                 tempDirs.add(d);
             }
@@ -357,14 +432,20 @@ public final class Comparison implements AutoCloseable {
             tempDirs.clear();
         }
         left.forEach(ChildProcess::close);
-        for (Path d : dirs) {
-            try (Stream<Path> files = Files.walk(d)) {
-                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            } catch (IOException ignored) {
-                // a temporary directory left behind is no failure
+        dirs.forEach(Comparison::deleteTree);
+    }
+
+    /** Deletes {@code d} and everything in it, if it is still there. */
+    private static void deleteTree(Path d) {
+        if (!Files.exists(d)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(d)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
             }
+        } catch (IOException ignored) {
+            // a temporary directory left behind is no failure
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * A Hazelcast member as {@code lockfabric compare} runs it, in a process of its own, bound to
  * loopback only, joining the other members by TCP/IP (no multicast, no auto-detection, no phone
  * home, no Jet). Prints {@code LISTENING 127.0.0.1:PORT} once it is up and, with CP members, once CP
- * discovery has completed. Ends when its standard input closes (the comparison is gone) or it is
+ * discovery has completed, followed by {@code cp-members=N}, the CP members the Raft layer knows. Ends when its standard input closes (the comparison is gone) or it is
  * stopped.
  *
  * <p>Arguments: cluster name, this member's port, every member's port (comma-separated), the CP
@@ -53,7 +53,18 @@ public final class HazelcastMemberMain {
             System.out.println("CP discovery did not complete in 120 s");
             System.exit(1);
         }
-        System.out.println("LISTENING 127.0.0.1:" + port);
+        // with CP on: the CP members the Raft layer knows once discovery is done (the comparison checks their number)
+        String cp = "";
+        if (cpMembers > 0) {
+            try {
+                cp = " cp-members=" + member.getCPSubsystem().getCPSubsystemManagementService().getCPMembers()
+                        .toCompletableFuture().get(60, TimeUnit.SECONDS).size();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                System.out.println("CP members not known: " + e);
+                System.exit(1);
+            }
+        }
+        System.out.println("LISTENING 127.0.0.1:" + port + cp);
         System.out.flush();
     }
 }

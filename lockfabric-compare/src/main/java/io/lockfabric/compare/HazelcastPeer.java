@@ -27,13 +27,22 @@ final class HazelcastPeer implements PeerClient {
         }
         this.client = HazelcastClient.newHazelcastClient(config);
         this.locks = new AtomicReferenceArray<>(w.locks());
+        // the first FencedLock creates the CP group its locks live in (a Raft group, with a CP group of
+        // members) and the client's CP session: done here, before the warm-up, not by the measured threads
+        FencedLock first = client.getCPSubsystem().getLock(name(0));
+        first.lock();
+        first.unlock();
+    }
+
+    private static String name(int lock) {
+        return "lockfabric-compare-" + lock;
     }
 
     @Override
     public Release acquire(int lock, boolean shared) {
         FencedLock l = locks.get(lock);
         if (l == null) {
-            l = client.getCPSubsystem().getLock("lockfabric-compare-" + lock);
+            l = client.getCPSubsystem().getLock(name(lock));
             locks.set(lock, l);
         }
         l.lock();

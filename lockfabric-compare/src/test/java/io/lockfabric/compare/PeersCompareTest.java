@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every peer for about a second each, on its real server started by the comparison, with the
  * mutual-exclusion check through the peer's own lock (an unguarded counter): a peer configured so
  * that its lock does not exclude fails here, and so does a peer whose server is missing (no skip:
- * {@code .ci/run} installs redis-server; ZooKeeper and Hazelcast come with the build).
+ * {@code .ci/run} installs redis-server and etcd-server; ZooKeeper and Hazelcast come with the build).
  */
 @Tag("peers")
 class PeersCompareTest {
@@ -65,5 +65,20 @@ class PeersCompareTest {
         PeerResult r = run("hazelcast", List.of(), 0, 1).getFirst();
         assertEquals("FencedLock", r.lock());
         assertTrue(r.system().contains("CP unsafe mode"), r.system());
+    }
+
+    @Test
+    void hazelcastFencedLockOnARaftGroupOfThreeMembers() throws Exception {
+        PeerResult r = run("hazelcast", List.of(), 0, 3).getFirst();
+        assertEquals("FencedLock", r.lock());
+        assertTrue(r.system().contains("CP group of 3, 3 CP members confirmed"), r.system());
+    }
+
+    @Test
+    void etcdLockThroughJetcd() throws Exception {
+        PeerResult r = run("etcd", List.of(), 0, 1).getFirst();
+        assertEquals("Lock", r.lock());
+        assertTrue(r.system().startsWith("jetcd ") && r.system().contains(" on etcd 3."), r.system());
+        assertEquals("Lock (reads take it exclusive)", run("etcd", List.of(), 0.3, 1).getFirst().lock());
     }
 }

@@ -130,8 +130,23 @@ class WorkloadRunnerTest {
     }
 
     @Test
+    void aMissingEtcdIsAnErrorThatSaysHowToInstallIt() {
+        Comparison.Settings s = new Comparison.Settings(List.of("curator", "etcd"), List.of(), List.of(), W, 1);
+        try (Comparison c = new Comparison(s, null)) {
+            PeerUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(PeerUnavailableException.class,
+                    () -> c.checkAvailable(program -> program.equals("etcd") ? null : java.nio.file.Path.of("/bin/true")));
+            assertTrue(e.getMessage().contains("apt-get install etcd-server") && e.getMessage().contains("--peers curator"),
+                    e.getMessage());
+        }
+        Comparison.Settings without = new Comparison.Settings(List.of("curator"), List.of(), List.of(), W, 1);
+        try (Comparison c = new Comparison(without, null)) {
+            c.checkAvailable(program -> null); // etcd left out: nothing missing
+        }
+    }
+
+    @Test
     void badSettingsAreRefusedInOneLine() {
-        for (List<String> peers : List.of(List.of("etcd"), List.of("nope"), List.<String>of())) {
+        for (List<String> peers : List.of(List.of("zookeeper"), List.of("nope"), List.<String>of())) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> new Comparison.Settings(peers, List.of("local"), List.of("default"), W, 1));
             assertTrue(e.getMessage().startsWith("--peers"), e.getMessage());
