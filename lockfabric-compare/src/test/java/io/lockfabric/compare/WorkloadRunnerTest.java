@@ -48,10 +48,15 @@ class WorkloadRunnerTest {
         PeerResult r = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), W, null);
         assertTrue(r.ok(), r.outcome());
         assertTrue(r.cycles() > 100, "cycles " + r.cycles());
-        CompareWorkload reads = new CompareWorkload(4, 4, 0.99, 0.5, W.warmupNs(), W.durationNs(), 1);
+        // no warm-up: exclusive cycles are counted over the whole run, cycles over the measured part,
+        // and a CPU-starved measurement after a warm-up made the two incomparable
+        CompareWorkload reads = new CompareWorkload(4, 4, 0.99, 0.5, 0, W.durationNs(), 1);
         PeerResult rr = WorkloadRunner.run("juc", null, "j.u.c", "ReentrantReadWriteLock", new JucPeer(4, false), reads, null);
         assertTrue(rr.ok(), rr.outcome());
-        assertTrue(rr.exclusive() > 0 && rr.exclusive() < rr.cycles() * 2L, "exclusive " + rr.exclusive());
+        assertTrue(rr.cycles() > 100, "cycles " + rr.cycles());
+        // half the requests read: the exclusive ones are about half of all (+ 4 cycles that may straddle the end)
+        assertTrue(rr.exclusive() > 0 && rr.exclusive() < (rr.cycles() + 4) * 3 / 4,
+                "exclusive " + rr.exclusive() + " of " + rr.cycles() + " cycles");
     }
 
     @Test
