@@ -127,6 +127,13 @@ final class TxnCommand implements Callable<Integer> {
                     + "locks, at least 4096.")
     Long slots;
 
+    @Option(names = "--option", paramLabel = "NAME=VALUE",
+            description = "A protocol option, repeatable (see 'lockfabric protocols'; -ns options take units). Under 2PL "
+                    + "a holder keeps its locks while it waits for its others: on a loaded machine give leases no hold "
+                    + "outlasts (lease-ns=1s), or a protocol that recovers from crashed holders resets a lock held "
+                    + "past its lease.")
+    List<String> options = new ArrayList<>();
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "table, csv or json (JSON Lines: one object per run). Default: ${DEFAULT-VALUE}.")
     String format;
@@ -178,7 +185,7 @@ final class TxnCommand implements Callable<Integer> {
         String runId = Long.toString(ProcessHandle.current().pid(), 36) + "-" + Long.toString(System.currentTimeMillis(), 36);
         for (String protocol : names) {
             TxnLocks.Request request = new TxnLocks.Request(fabric, protocol, clients, 0, "txn-" + workload + "-"
-                    + protocol + "-" + runId, redis);
+                    + protocol + "-" + runId, redis, options);
             runs.add(runOne(protocol, request));
         }
         write(TxnReport.render(reportFormat, runs));
@@ -201,7 +208,7 @@ final class TxnCommand implements Callable<Integer> {
             throw new BadInputException("--slots must be at least 1");
         }
         TxnLocks.Request sized = new TxnLocks.Request(request.fabric(), request.protocol(), request.clients(),
-                spaceSlots, request.space(), request.redis());
+                spaceSlots, request.space(), request.redis(), request.options());
         try (TxnLocks lockSource = TxnLocks.open(locks, sized)) {
             BankStore bank = null;
             TxnWorkload generator;
@@ -242,7 +249,7 @@ final class TxnCommand implements Callable<Integer> {
         }
         TransactionWorkload w = TransactionWorkload.of(generator(), new Phases(clients, durationNs, 0, warmupNs, seed))
                 .withWorkNs(workNs == null ? TransactionWorkload.GENERATORS_WORK : workNs)
-                .withOptions(ProtocolOptions.NONE);
+                .withOptions(protocolOptions(selected));
         List<RunResult> results = new ArrayList<>();
         for (LockProtocol p : selected) {
             SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(1).clientsPerComputeNode(clients)
@@ -253,6 +260,17 @@ final class TxnCommand implements Callable<Integer> {
         }
         write(reportFormat.report().render(results));
         return BenchExecution.exitStatus(spec.commandLine().getErr(), results, null);
+    }
+
+    /** {@code --option} for the bench's runs, validated against the protocols. */
+    private ProtocolOptions protocolOptions(List<LockProtocol> selected) {
+        try {
+            ProtocolOptions parsed = ProtocolOptions.parse(options);
+            parsed.validate(selected);
+            return parsed;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     private void write(String report) {

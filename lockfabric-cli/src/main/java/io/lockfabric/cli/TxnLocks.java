@@ -43,8 +43,13 @@ interface TxnLocks extends AutoCloseable {
      * @param slots    the lock space's slots
      * @param space    the lock space's name (unique per run)
      * @param redis    the {@code --redis} URL, or null
+     * @param options  the protocol's options, {@code NAME=VALUE} (lockfabric)
      */
-    record Request(String fabric, String protocol, int clients, long slots, String space, String redis) {
+    record Request(String fabric, String protocol, int clients, long slots, String space, String redis,
+                   java.util.List<String> options) {
+        public Request {
+            options = java.util.List.copyOf(options);
+        }
     }
 
     /**
@@ -65,7 +70,8 @@ interface TxnLocks extends AutoCloseable {
         LockFabric lf = LockFabric.builder(request.fabric()).poolSize(request.clients()).open();
         try {
             LockFabricLocker locker = new LockFabricLocker(lf.lockSpace(request.space(),
-                    SpaceOptions.builder().protocol(request.protocol()).slots(request.slots()).build()));
+                    SpaceOptions.builder().protocol(request.protocol()).slots(request.slots())
+                            .options(request.options()).build()));
             return new TxnLocks() {
                 @Override
                 public Locker locker() {

@@ -38,7 +38,7 @@ class TxnCommandTest {
     @Test
     void smallBankOnTheLocalFabricConservesMoney() {
         MainTest.Outcome o = MainTest.run("txn", "--workload", "smallbank", "--smallbank", "declock", "--accounts", "50",
-                "--clients", "4", "--duration", "300ms", "--warmup", "50ms");
+                "--clients", "4", "--duration", "300ms", "--warmup", "50ms", "--option", "lease-ns=2s");
         assertEquals(Main.EXIT_OK, o.status(), o.err());
         assertTrue(o.out().contains("conservation ok") && o.out().contains("SendPayment"), o.out());
     }
@@ -58,7 +58,7 @@ class TxnCommandTest {
         assertEquals(Main.EXIT_OK, help.status());
         String text = help.out().replaceAll("\\s+", " ");
         for (String option : new String[] {"--workload", "--fabric", "--protocol", "--locks", "--redis", "--clients",
-                "--duration", "--warmup", "--seed", "--smallbank", "--accounts", "--warehouses", "--work", "--slots",
+                "--duration", "--warmup", "--seed", "--smallbank", "--accounts", "--warehouses", "--work", "--slots", "--option",
                 "--format", "--output", "Exit status"}) {
             assertTrue(text.contains(option), option + " not in:\n" + help.out());
         }
@@ -70,7 +70,8 @@ class TxnCommandTest {
                 {"txn", "--protocol", "nope"}, {"txn", "--clients", "0"}, {"txn", "--duration", "0s"},
                 {"txn", "--locks", "etcd"}, {"txn", "--locks", "redis"}, {"txn", "--redis", "redis://127.0.0.1:1"},
                 {"txn", "--smallbank", "tpcc", "--workload", "smallbank"}, {"txn", "--workload", "smallbank", "--fabric", "sim"},
-                {"txn", "--fabric", "nowhere"}, {"txn", "--warehouses", "0"}}) {
+                {"txn", "--fabric", "nowhere"}, {"txn", "--warehouses", "0"},
+                {"txn", "--fabric", "sim", "--option", "nope=1"}, {"txn", "--option", "nope=1"}}) {
             MainTest.Outcome o = MainTest.run(args);
             assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", args) + ": " + o.err());
             assertEquals(1, o.err().lines().count(), String.join(" ", args) + ": " + o.err());
