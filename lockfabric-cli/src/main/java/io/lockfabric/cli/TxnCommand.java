@@ -166,6 +166,7 @@ final class TxnCommand implements Callable<Integer> {
                     throw new BadInputException(e.getMessage());
                 }
             }
+            protocolOptions(selected); // every --option names an option of a selected protocol
         } else if (redis == null) {
             throw new BadInputException("--locks redis needs --redis redis://HOST:PORT");
         }
@@ -185,7 +186,7 @@ final class TxnCommand implements Callable<Integer> {
         String runId = Long.toString(ProcessHandle.current().pid(), 36) + "-" + Long.toString(System.currentTimeMillis(), 36);
         for (String protocol : names) {
             TxnLocks.Request request = new TxnLocks.Request(fabric, protocol, clients, 0, "txn-" + workload + "-"
-                    + protocol + "-" + runId, redis, options);
+                    + protocol + "-" + runId, redis, redisLocks ? options : optionsOf(protocol));
             runs.add(runOne(protocol, request));
         }
         write(TxnReport.render(reportFormat, runs));
@@ -260,6 +261,30 @@ final class TxnCommand implements Callable<Integer> {
         }
         write(reportFormat.report().render(results));
         return BenchExecution.exitStatus(spec.commandLine().getErr(), results, null);
+    }
+
+    /**
+     * The {@code --option}s of {@code protocol} as {@code NAME=VALUE}: {@code PROTO.NAME=VALUE} for it,
+     * and {@code NAME=VALUE} if it has that option (as bench applies them).
+     */
+    private List<String> optionsOf(String protocol) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        LockProtocols.byName(protocol).options().forEach(o -> names.add(o.name()));
+        List<String> out = new ArrayList<>();
+        for (String pair : options) {
+            int eq = pair.indexOf('=');
+            String name = eq < 0 ? pair : pair.substring(0, eq);
+            String value = eq < 0 ? "" : pair.substring(eq);
+            int dot = name.indexOf('.');
+            if (dot >= 0) {
+                if (name.substring(0, dot).equals(protocol)) {
+                    out.add(name.substring(dot + 1) + value);
+                }
+            } else if (names.contains(name)) {
+                out.add(pair);
+            }
+        }
+        return out;
     }
 
     /** {@code --option} for the bench's runs, validated against the protocols. */

@@ -17,10 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TxnCommandTest {
     @Test
     void tatpOnTheLocalFabricReportsEveryTypeInEveryFormat() {
-        MainTest.Outcome json = MainTest.run("txn", "--workload", "tatp", "--protocol", "dslr,shiftlock", "--clients", "2",
-                "--duration", "300ms", "--warmup", "50ms", "--format", "json");
+        MainTest.Outcome json = MainTest.run("txn", "--workload", "tatp", "--protocol", "dslr,shiftlock,mcs", "--clients", "2",
+                "--duration", "300ms", "--warmup", "50ms", "--format", "json", "--option", "lease-ns=2s",
+                "--option", "shiftlock.threshold=8");
         assertEquals(Main.EXIT_OK, json.status(), json.err());
-        assertEquals(2, json.out().lines().count(), json.out());
+        assertEquals(3, json.out().lines().count(), "an option applies to the protocols that have it:\n" + json.out());
         assertTrue(json.out().contains("\"locker\":\"lockfabric/dslr\"") && json.out().contains("\"name\":\"UpdateLocation\"")
                 && json.out().contains("\"cdf\":[[") && json.out().contains("\"conservation\":{\"checked\":false,\"ok\":true}"),
                 json.out());
