@@ -62,4 +62,36 @@ class ReadmeExampleTest {
         // --- end
         assertEquals("paid", store.value);
     }
+
+    /** The README's session snippet ("Transactions: many locks on one endpoint"), as it stands there, runs. */
+    @Test
+    void theReadmeSessionSnippetRunsAsItStands() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        for (String line : java.util.List.of(
+                "try (LockSession s = space.session()) {          // one endpoint, however many locks",
+                "    for (String key : keysSortedBySlot) {         // order by space.slotOf(key): deadlock-free",
+                "        s.acquire(key, Mode.EXCLUSIVE);",
+                "}                                                 // commit: everything released")) {
+            assertTrue(readme.contains(line), "the README's session snippet lost the line: " + line);
+        }
+        try (LockFabric lf = LockFabric.builder("local").poolSize(1).open()) {
+            LockSpace space = lf.lockSpace("accounts");
+            java.util.List<String> keysSortedBySlot = new java.util.ArrayList<>(
+                    java.util.List.of("acct:7", "acct:3", "acct:12", "acct:5"));
+            keysSortedBySlot.sort(java.util.Comparator.comparingLong(space::slotOf));
+            long slots = keysSortedBySlot.stream().mapToLong(space::slotOf).distinct().count();
+            // --- as in the README
+            try (LockSession s = space.session()) {          // one endpoint, however many locks
+                for (String key : keysSortedBySlot) {         // order by space.slotOf(key): deadlock-free
+                    s.acquire(key, Mode.EXCLUSIVE);
+                }
+                // ... the transaction's body
+                assertEquals(slots, s.heldSlots(), "every lock held at once through a pool of ONE endpoint");
+            }                                                 // commit: everything released
+            // --- end
+            try (Held h = space.tryAcquire("acct:7", Duration.ZERO).orElseThrow()) {
+                assertTrue(h.isValid(), "released at the session's close");
+            }
+        }
+    }
 }
