@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * by the thread that locked, reentrant, unlocked only by their owner
  * ({@link IllegalMonitorStateException} otherwise). {@link #acquire} and friends give a {@link Held},
  * owned by the handle: any thread may close it. Both share the pool of endpoints of the
- * {@link LockFabric}: a request keeps one endpoint from its acquisition to its release.
+ * {@link LockFabric}: a request keeps one endpoint from its acquisition to its release. A
+ * {@link #session()} holds many locks on one endpoint (transactions).
  *
  * <p><b>Giving up.</b> A request whose caller gives up (a timeout, an interrupt, a cancelled
  * future) is abandoned, never cut short: the protocol's acquisition goes on on its endpoint, on a
@@ -148,6 +149,13 @@ public interface LockSpace {
      * already given back its endpoint, and closing it does nothing.
      */
     void onLoss(Consumer<Held> listener);
+
+    /**
+     * A new {@link LockSession} of this space: many locks held together on one endpoint of the
+     * pool, which a transaction's lock set needs. Cheap: the session checks an endpoint out only
+     * while it holds locks.
+     */
+    LockSession session();
 
     /** What this space counted in this process so far. */
     LockSpaceStats stats();

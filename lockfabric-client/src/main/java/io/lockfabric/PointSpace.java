@@ -141,6 +141,16 @@ final class PointSpace extends SpaceCore implements LockSpace {
     }
 
     @Override
+    public LockSession session() {
+        return new EndpointSession(this);
+    }
+
+    /** A request of {@code key} in {@code mode} (for sessions). */
+    Request requestOf(String key, Mode mode) {
+        return request(key, mode);
+    }
+
+    @Override
     public Lock lock(String key) {
         return new OwnedLock(Objects.requireNonNull(key, "key"), true);
     }

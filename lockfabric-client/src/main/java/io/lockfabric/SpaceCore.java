@@ -385,15 +385,34 @@ abstract class SpaceCore {
     }
 
     void ended(PooledHold h) {
+        endRequest(h.request());
+        fabric.untrack(h);
+    }
+
+    /**
+     * Counts a request of a {@link LockSession} as begun (so that the space cannot be dropped under
+     * it, and for the false-conflict count): whether this process had another request on its slot.
+     *
+     * @throws LockFabricException if the space was dropped
+     */
+    boolean beginRequest(Request r) {
+        requests.increment(); // before the check: a drop sets the flag, then counts (see tryMarkDropped)
+        if (dropped) {
+            requests.decrement();
+            throw new LockFabricException("space '" + name + "' was dropped; open it again to make a new, empty one");
+        }
+        return r.slot() >= 0 && beginOnSlot(r);
+    }
+
+    /** Ends what {@link #beginRequest} began. */
+    void endRequest(Request r) {
         requests.decrement();
-        Request r = h.request();
         if (r.slot() >= 0) {
             inFlight.computeIfPresent(r.slot(), (slot, u) -> {
                 u.keys.computeIfPresent(r.key(), (k, n) -> n == 1 ? null : n - 1);
                 return --u.total == 0 ? null : u;
             });
         }
-        fabric.untrack(h);
     }
 
     void granted(long waitedNs, boolean waited) {
@@ -407,6 +426,11 @@ abstract class SpaceCore {
         acquisitions.increment();
     }
 
+    /** A grant delivered to a {@link LockSession}. */
+    void deliveredToSession() {
+        acquisitions.increment();
+    }
+
     /** The caller had given up before {@link #delivered}: the hold is released at once, not counted. */
     void undelivered() {
         acquisitions.decrement();
@@ -417,12 +441,17 @@ abstract class SpaceCore {
      * counted, recorded for JFR, and told to the listeners on the scheduler's thread.
      */
     void lost(PooledHold h, String why, long heldForNs) {
+        lost(h, h.request().slot(), why, heldForNs);
+    }
+
+    /** {@link #lost(PooledHold, String, long)} for any hold of this space, on {@code slot}. */
+    void lost(Held h, long slot, String why, long heldForNs) {
         losses.increment();
         LostEvent e = new LostEvent();
         if (e.shouldCommit()) {
             e.space = name;
             e.key = h.key();
-            e.slot = h.request().slot();
+            e.slot = slot;
             e.mode = h.mode().name();
             e.fencingToken = h.fencingToken();
             e.why = why;

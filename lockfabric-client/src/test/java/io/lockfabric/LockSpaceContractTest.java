@@ -142,6 +142,102 @@ abstract class LockSpaceContractTest {
         assertEquals(72L * perThread, c.value);
     }
 
+    // ---- sessions: many locks on one endpoint
+
+    /** Twenty distinct slots of {@code s}, from {@code prefix}. */
+    private static List<String> keysOnDistinctSlots(LockSpace s, String prefix, int n) {
+        List<String> keys = new ArrayList<>();
+        java.util.Set<Long> slots = new java.util.HashSet<>();
+        for (int i = 0; keys.size() < n; i++) {
+            String k = prefix + i;
+            if (slots.add(s.slotOf(k))) {
+                keys.add(k);
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void aSessionHoldsManyLocksOnOneEndpointSoThreadsDoNotEmptyThePool() throws Exception {
+        LockFabric lf = open(2);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        CountDownLatch allHold = new CountDownLatch(4);
+        // four threads each holding 20 locks through a pool of 2: sessions take turns on the endpoints
+        runThreads(0, 4, () -> {
+            List<String> keys = keysOnDistinctSlots(s, Thread.currentThread().getName() + "-", 20);
+            keys.sort(java.util.Comparator.comparingLong(s::slotOf));
+            for (int round = 0; round < 5; round++) {
+                try (LockSession session = s.session()) {
+                    for (String k : keys) {
+                        session.acquire(k, round % 2 == 0 ? Mode.EXCLUSIVE : Mode.SHARED);
+                    }
+                    assertEquals(20, session.heldSlots());
+                }
+            }
+            allHold.countDown();
+        });
+        assertEquals(0, allHold.getCount());
+        assertEquals(80L * 5, s.stats().acquisitions());
+    }
+
+    @Test
+    void sessionsExcludeEachOtherAndCountExactly() throws Exception {
+        LockFabric lf = open(3);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        Counter a = new Counter();
+        Counter b = new Counter();
+        List<String> keys = keysOnDistinctSlots(s, "account-", 2);
+        keys.sort(java.util.Comparator.comparingLong(s::slotOf));
+        int perThread = 30;
+        runThreads(8, 4, () -> {
+            for (int i = 0; i < perThread; i++) {
+                try (LockSession session = s.session()) {
+                    session.acquire(keys.get(0));
+                    session.acquire(keys.get(1));
+                    a.value++;
+                    b.value--;
+                }
+            }
+        });
+        assertEquals(12L * perThread, a.value);
+        assertEquals(-12L * perThread, b.value);
+    }
+
+    @Test
+    void closingASessionReleasesAllItsLocksAndKeysOfOneSlotShareTheGrant() throws Exception {
+        LockFabric lf = open(4); // the session's endpoint, and one for each try (a try waits on its own)
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        List<String> keys = keysOnDistinctSlots(s, "k", 3);
+        LockSession session = s.session();
+        Held x = session.acquire(keys.get(0), Mode.EXCLUSIVE);
+        Held again = session.acquire(keys.get(0), Mode.SHARED); // covered by the exclusive grant: nested
+        Held r = session.acquire(keys.get(1), Mode.SHARED);
+        session.acquire(keys.get(2), Mode.EXCLUSIVE);
+        assertEquals(3, session.heldSlots());
+        assertThrows(IllegalStateException.class, () -> session.acquire(keys.get(1), Mode.EXCLUSIVE),
+                "an upgrade within the session would wait for itself");
+        again.close();
+        assertTrue(x.isValid(), "the slot is held until its last hold is closed");
+        assertEquals(3, session.heldSlots());
+        try (LockSession other = s.session()) {
+            assertTrue(other.tryAcquire(keys.get(1), Mode.SHARED, Duration.ofMillis(200)).isPresent(), "readers share");
+            assertTrue(other.tryAcquire(keys.get(2), Mode.EXCLUSIVE, Duration.ofMillis(50)).isEmpty(), "held by the session");
+        }
+        session.close();
+        assertFalse(x.isValid());
+        assertFalse(r.isValid());
+        assertEquals(0, session.heldSlots());
+        for (String k : keys) {
+            try (Held h = s.tryAcquire(k, Mode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow(() -> new AssertionError(k + " still held"))) {
+                assertTrue(h.isValid());
+            }
+        }
+        // the session can be used again, and both its endpoints are back in the pool
+        try (Held a = s.acquire("a"); Held b = s.acquire("b")) {
+            assertTrue(a.isValid() && b.isValid());
+        }
+    }
+
     @Test
     void theLockIsReentrantAndOwnedByItsThread() throws Exception {
         LockFabric lf = open(4);
