@@ -1,5 +1,6 @@
 package io.lockfabric.compare.smallbank;
 
+import io.lockfabric.txn.BankStore;
 import org.redisson.Redisson;
 import org.redisson.api.RBuckets;
 import org.redisson.api.RedissonClient;
@@ -8,17 +9,17 @@ import org.redisson.config.Config;
 
 import java.net.URI;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * SmallBank's data in a real Redis: each account's checking and savings balances are two plain
- * string keys holding whole cents in decimal ({@code PREFIX c:42}, {@code PREFIX s:42}), read with
- * one {@code MGET} and written with one {@code MSET} per transaction, so {@code redis-cli} can read
- * them and no Redis-side logic (no script, no {@code INCRBY}) keeps them right: only the locks do.
- * A transaction that ran without its locks loses updates, and the {@link #sum()} shows it.
+ * SmallBank's data in a real Redis ({@link BankStore}): each account's checking and savings balances
+ * are two plain string keys holding whole cents in decimal ({@code PREFIX c:42}, {@code PREFIX s:42}),
+ * each read with a {@code GET} and written with a {@code SET} as SmallBank's bodies ask (a
+ * read-modify-write is two round trips), so {@code redis-cli} can read them and no Redis-side logic
+ * (no script, no {@code INCRBY}, no {@code MULTI}) keeps them right: only the locks do. A transaction
+ * that ran without its locks loses updates, and {@link #total()} against the run's ledger shows it.
+ * {@link #fill} and {@link #total} go by {@code MSET}/{@code MGET} in chunks.
  *
  * <p>The client is Redisson: it is already this module's Redis client (the {@code compare} peer),
  * maintained, thread-safe with a pool of connections under one object that every worker thread
@@ -29,7 +30,7 @@ import java.util.Objects;
  *
  * <p>Thread-safe.
  */
-public final class RedisBank implements AutoCloseable {
+public final class RedisBank implements BankStore, AutoCloseable {
     /** Keys per {@code MSET}/{@code MGET} when loading and summing. */
     static final int CHUNK = 5_000;
 
@@ -62,6 +63,20 @@ public final class RedisBank implements AutoCloseable {
      * @throws IllegalArgumentException if the address is not {@code redis://HOST:PORT}
      */
     public static RedissonClient connect(String url, int connections) {
+        checkAddress(url);
+        Config config = new Config();
+        config.useSingleServer().setAddress(url)
+                .setConnectionPoolSize(Math.max(8, connections))
+                .setConnectionMinimumIdleSize(Math.min(Math.max(8, connections), Math.max(1, connections)));
+        return Redisson.create(config);
+    }
+
+    /**
+     * Checks that {@code url} is {@code redis://HOST:PORT}.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it
+     */
+    public static void checkAddress(String url) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -71,11 +86,6 @@ public final class RedisBank implements AutoCloseable {
         if (!"redis".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
             throw new IllegalArgumentException("--redis: want redis://HOST:PORT, got '" + url + "'");
         }
-        Config config = new Config();
-        config.useSingleServer().setAddress(url)
-                .setConnectionPoolSize(Math.max(8, connections))
-                .setConnectionMinimumIdleSize(Math.min(Math.max(8, connections), Math.max(1, connections)));
-        return Redisson.create(config);
     }
 
     /** The client the bank (and a Redis locker beside it) talks through. */
@@ -83,30 +93,53 @@ public final class RedisBank implements AutoCloseable {
         return client;
     }
 
-    /** How many accounts. */
-    public int accounts() {
+    @Override
+    public long accounts() {
         return accounts;
     }
 
     /** The checking balance's key of {@code account}. */
-    public String checkingKey(int account) {
+    public String checkingKey(long account) {
         return prefix + "c:" + account;
     }
 
     /** The savings balance's key of {@code account}. */
-    public String savingsKey(int account) {
+    public String savingsKey(long account) {
         return prefix + "s:" + account;
     }
 
-    /**
-     * Sets every account's balances ({@code MSET} in chunks), overwriting what was there; returns the
-     * total, in cents.
-     */
-    public long load(long checkingCents, long savingsCents) {
+    @Override
+    public long checking(long account) {
+        return get(checkingKey(account));
+    }
+
+    @Override
+    public long savings(long account) {
+        return get(savingsKey(account));
+    }
+
+    @Override
+    public void setChecking(long account, long cents) {
+        client.<String>getBucket(checkingKey(account), StringCodec.INSTANCE).set(Long.toString(cents));
+    }
+
+    @Override
+    public void setSavings(long account, long cents) {
+        client.<String>getBucket(savingsKey(account), StringCodec.INSTANCE).set(Long.toString(cents));
+    }
+
+    private long get(String key) {
+        return parse(key, client.<String>getBucket(key, StringCodec.INSTANCE).get());
+    }
+
+    /** Sets every balance of every account to {@code cents} ({@code MSET} in chunks), overwriting what was there. */
+    @Override
+    public void fill(long cents) {
         Map<String, String> chunk = new HashMap<>();
+        String v = Long.toString(cents);
         for (int a = 0; a < accounts; a++) {
-            chunk.put(checkingKey(a), Long.toString(checkingCents));
-            chunk.put(savingsKey(a), Long.toString(savingsCents));
+            chunk.put(checkingKey(a), v);
+            chunk.put(savingsKey(a), v);
             if (chunk.size() >= CHUNK) {
                 buckets.set(chunk);
                 chunk.clear();
@@ -115,7 +148,6 @@ public final class RedisBank implements AutoCloseable {
         if (!chunk.isEmpty()) {
             buckets.set(chunk);
         }
-        return (long) accounts * (checkingCents + savingsCents);
     }
 
     /**
@@ -123,7 +155,8 @@ public final class RedisBank implements AutoCloseable {
      *
      * @throws IllegalStateException if a balance is missing or not a number
      */
-    public long sum() {
+    @Override
+    public long total() {
         long total = 0;
         String[] keys = new String[Math.min(CHUNK, 2 * accounts)];
         int n = 0;
@@ -131,37 +164,14 @@ public final class RedisBank implements AutoCloseable {
             keys[n++] = checkingKey(a);
             keys[n++] = savingsKey(a);
             if (n + 2 > keys.length || a == accounts - 1) {
-                total += sumOf(java.util.Arrays.copyOf(keys, n));
+                Map<String, String> got = buckets.get(java.util.Arrays.copyOf(keys, n));
+                for (int i = 0; i < n; i++) {
+                    total += parse(keys[i], got.get(keys[i]));
+                }
                 n = 0;
             }
         }
         return total;
-    }
-
-    private long sumOf(String[] keys) {
-        Map<String, String> got = buckets.get(keys);
-        long s = 0;
-        for (String k : keys) {
-            s += parse(k, got.get(k));
-        }
-        return s;
-    }
-
-    /** The balances of {@code keys} in their order, one {@code MGET}. */
-    public long[] read(List<String> keys) {
-        Map<String, String> got = buckets.get(keys.toArray(String[]::new));
-        long[] v = new long[keys.size()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = parse(keys.get(i), got.get(keys.get(i)));
-        }
-        return v;
-    }
-
-    /** Writes {@code balances} (key to cents), one {@code MSET}. */
-    public void write(Map<String, Long> balances) {
-        Map<String, String> m = new LinkedHashMap<>();
-        balances.forEach((k, v) -> m.put(k, Long.toString(v)));
-        buckets.set(m);
     }
 
     private static long parse(String key, String value) {
