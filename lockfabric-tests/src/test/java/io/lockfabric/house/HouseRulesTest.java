@@ -232,11 +232,27 @@ class HouseRulesTest {
     void theComparisonUsesTheClientApiAndOnlyTheCliUsesIt() {
         List<String> found = breaches(HouseRulesTest::isCompare,
                 (own, used) -> used.equals(CLIENT_API) || used.equals("io.lockfabric.lock") || used.equals("io.lockfabric.net")
-                        || used.equals("io.lockfabric.bench") || isCompare(used));
+                        || used.equals("io.lockfabric.bench") || isTxn(used) || isCompare(used));
         found.addAll(breaches(pkg -> !isCompare(pkg) && !inOrUnder(pkg, "io.lockfabric.cli"), (own, used) -> !isCompare(used)));
         assertTrue(found.isEmpty(), "io.lockfabric.compare (whose module brings the peers' libraries: Redisson, Curator, "
-                + "ZooKeeper, Hazelcast) may use the client API, Mode, the tcp memory node it runs and bench's key choice "
-                + "only, and nothing but the cli uses it:\n" + String.join("\n", found));
+                + "ZooKeeper, Hazelcast) may use the client API, Mode, the tcp memory node it runs, bench's key choice "
+                + "and the transactions (io.lockfabric.txn: SmallBank on Redis) only, and nothing but the cli uses it:\n" + String.join("\n", found));
+    }
+
+    /** lockfabric-txn: the transaction engine and its workloads, an application on the client API. */
+    private static boolean isTxn(String pkg) {
+        return inOrUnder(pkg, "io.lockfabric.txn");
+    }
+
+    @Test
+    void transactionsUseTheClientApiAndOnlyTheFloorsAboveUseThem() {
+        List<String> found = breaches(HouseRulesTest::isTxn,
+                (own, used) -> used.equals(CLIENT_API) || used.equals("io.lockfabric.lock") || isTxn(used));
+        found.addAll(breaches(pkg -> !isTxn(pkg) && !inOrUnder(pkg, "io.lockfabric.bench") && !isCompare(pkg)
+                && !inOrUnder(pkg, "io.lockfabric.cli"), (own, used) -> !isTxn(used)));
+        assertTrue(found.isEmpty(), "io.lockfabric.txn (2PL transactions, TATP, TPC-C, SmallBank) may use the client API "
+                + "(io.lockfabric) and the lock SPI's values (io.lockfabric.lock) only, and only bench, compare and the cli "
+                + "use it:\n" + String.join("\n", found));
     }
 
     @Test
@@ -279,7 +295,7 @@ class HouseRulesTest {
         for (String pkg : List.of("io.lockfabric.fabric", "io.lockfabric.fabric.memory", "io.lockfabric.local",
                 "io.lockfabric.sim", "io.lockfabric.net", "io.lockfabric.shm", "io.lockfabric.lock", "io.lockfabric.lock.citron",
                 "io.lockfabric.protocols", "io.lockfabric.check", CLIENT_API, "io.lockfabric.client", "io.lockfabric.bench",
-                "io.lockfabric.spring", "io.lockfabric.shedlock", "io.lockfabric.compare")) {
+                "io.lockfabric.spring", "io.lockfabric.shedlock", "io.lockfabric.compare", "io.lockfabric.txn")) {
             assertTrue(uses.keySet().stream().anyMatch(c -> packageOf(c).equals(pkg)), "no main class of " + pkg + " found");
         }
         assertFalse(uses.keySet().stream().anyMatch(c -> c.endsWith("Test")), "test classes were read as main classes");
