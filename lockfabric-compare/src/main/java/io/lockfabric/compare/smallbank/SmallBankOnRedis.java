@@ -180,6 +180,10 @@ public final class SmallBankOnRedis implements AutoCloseable {
         this.settings = settings;
         this.progress = progress;
         this.fabric = settings.fabric();
+        // Redisson logs through SLF4J (slf4j-simple here): its warnings only, as the comparison does
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         try {
             if (settings.redis() == null) {
                 Servers.Running redis = Servers.redis();
