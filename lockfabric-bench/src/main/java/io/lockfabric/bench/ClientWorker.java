@@ -82,6 +82,8 @@ final class ClientWorker implements Runnable, RunDriver.Client {
     /** Acquire latency of operations on the workload's hottest lock alone: fairness shows there. */
     final Histogram hottestAcquireNanos = new Histogram(HISTOGRAM_DIGITS);
     long measuredOps;
+    /** Measured operations by the kind they said they were ({@link Operation#kind}), or null if none said. */
+    KindMeasures.Accumulator[] byKind;
     /** READs and WRITEs the session issued itself in measured operations. */
     long issuedReads;
     long issuedWrites;
@@ -181,6 +183,9 @@ final class ClientWorker implements Runnable, RunDriver.Client {
                 releaseNanos.recordValue(now - op.releasingNs());
                 if (op.isHottest()) {
                     hottestAcquireNanos.recordValue(acquire);
+                }
+                if (op.kind() >= 0) {
+                    byKind = KindMeasures.Accumulator.record(byKind, op.kind(), acquire, now - start, op.locks());
                 }
                 measuredOps++;
                 remaining--;

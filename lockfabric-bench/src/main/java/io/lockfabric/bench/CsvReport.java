@@ -30,7 +30,7 @@ public final class CsvReport implements Report {
     }
 
     /** Quotes a field that holds a comma, quote or line break, doubling inner quotes. */
-    static String quote(String field) {
+    public static String quote(String field) {
         if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\n') < 0 && field.indexOf('\r') < 0) {
             return field;
         }

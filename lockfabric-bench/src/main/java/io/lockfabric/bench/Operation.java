@@ -14,6 +14,8 @@ public final class Operation {
     private boolean hottest;
     private long issuedReads;
     private long issuedWrites;
+    private int kind = -1;
+    private int locks;
 
     /** Clears what the previous operation reported. */
     void reset() {
@@ -22,6 +24,29 @@ public final class Operation {
         hottest = false;
         issuedReads = 0;
         issuedWrites = 0;
+        kind = -1;
+        locks = 0;
+    }
+
+    /**
+     * The operation is of kind {@code kind} (a transaction's type, numbered from 0) and took
+     * {@code locks} locks: the runner also measures it apart with the operations of its kind
+     * ({@link RunResult#byKind()}). Operations that never say so are measured only together.
+     */
+    public void kind(int kind, int locks) {
+        if (kind < 0) {
+            throw new IllegalArgumentException("an operation kind is >= 0, got " + kind);
+        }
+        this.kind = kind;
+        this.locks = locks;
+    }
+
+    int kind() {
+        return kind;
+    }
+
+    int locks() {
+        return locks;
     }
 
     /** The operation was granted at observer time {@code ns}. */

@@ -36,19 +36,46 @@ import java.util.Objects;
  * @param runEnd             on a real-time fabric, whether the run ended by itself
  *                           ({@link RunEnd#COMPLETE}), at its deadline with stuck clients, or
  *                           interrupted (a partial result); always complete on the simulator
+ * @param byKind             measured operations by kind, for workloads whose operations have kinds
+ *                           (the transaction workload: a type each; {@link Operation#kind}); empty
+ *                           for the others
  */
 public record RunResult(String protocol, String fabric, Workload<?> workload, long measuredOps, long measuredNs,
                         LatencySummary acquireLatency, LatencySummary operationLatency,
                         LatencySummary releaseLatency, LatencySummary hottestLockAcquireLatency,
                         OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, LockStats stats,
                         Map<Long, Long> opsByGroup, Map<Long, LockStats> statsByGroup, CheckResult check,
-                        CounterCrossCheck crossCheck, FaultOutcome faults, NicProbe nic, RunEnd runEnd) {
+                        CounterCrossCheck crossCheck, FaultOutcome faults, NicProbe nic, RunEnd runEnd,
+                        Map<Integer, KindMeasures> byKind) {
     private static final double NANOS_PER_SECOND = 1e9;
 
     public RunResult {
         opsByGroup = Map.copyOf(opsByGroup);
         statsByGroup = Map.copyOf(statsByGroup);
+        byKind = Map.copyOf(byKind);
         Objects.requireNonNull(runEnd, "runEnd");
+    }
+
+    /** A result of a workload whose operations have no kinds. */
+    public RunResult(String protocol, String fabric, Workload<?> workload, long measuredOps, long measuredNs,
+                     LatencySummary acquireLatency, LatencySummary operationLatency,
+                     LatencySummary releaseLatency, LatencySummary hottestLockAcquireLatency,
+                     OpsPerCycle lockOpsPerCycle, OpsPerCycle csOpsPerCycle, LockStats stats,
+                     Map<Long, Long> opsByGroup, Map<Long, LockStats> statsByGroup, CheckResult check,
+                     CounterCrossCheck crossCheck, FaultOutcome faults, NicProbe nic, RunEnd runEnd) {
+        this(protocol, fabric, workload, measuredOps, measuredNs, acquireLatency, operationLatency, releaseLatency,
+                hottestLockAcquireLatency, lockOpsPerCycle, csOpsPerCycle, stats, opsByGroup, statsByGroup, check,
+                crossCheck, faults, nic, runEnd, Map.of());
+    }
+
+    /** The measures of operations of kind {@code kind}; {@link KindMeasures#NONE} if there were none. */
+    public KindMeasures kind(int kind) {
+        return byKind.getOrDefault(kind, KindMeasures.NONE);
+    }
+
+    /** Completed operations of kind {@code kind} per second. */
+    public double goodputOfKind(int kind) {
+        return measuredNs <= 0 ? 0 : kind(kind).operations() * NANOS_PER_SECOND / measuredNs;
     }
 
     /**

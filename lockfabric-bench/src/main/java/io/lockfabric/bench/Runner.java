@@ -262,7 +262,9 @@ public final class Runner {
         LockStats stats = LockStats.ZERO;
         Map<Long, Long> opsByGroup = new TreeMap<>();
         Map<Long, LockStats> statsByGroup = new TreeMap<>();
+        KindMeasures.Accumulator[] byKind = null;
         for (ClientWorker w : workers) {
+            byKind = KindMeasures.Accumulator.merge(byKind, w.byKind);
             LockStats own = w.statsAtEnd.minus(w.statsAtStart);
             stats = stats.plus(own);
             acquire.add(w.acquireNanos);
@@ -286,7 +288,7 @@ public final class Runner {
                 LatencySummary.of(acquire), LatencySummary.of(operation), LatencySummary.of(release),
                 LatencySummary.of(hottest), OpsPerCycle.of(measured.minus(issued), ops), OpsPerCycle.of(issued, ops),
                 stats, opsByGroup, statsByGroup, outcome.check(), crossCheck, outcome.faults(), outcome.nic(),
-                outcome.end());
+                outcome.end(), KindMeasures.Accumulator.summarize(byKind));
     }
 
     private static CounterSnapshot issuedOps(long reads, long writes) {

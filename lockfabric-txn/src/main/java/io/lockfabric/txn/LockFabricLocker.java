@@ -10,11 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A {@link Locker} on LockFabric's client API: a transaction's locks are the slots of their keys in
@@ -26,29 +22,32 @@ import java.util.concurrent.TimeoutException;
  * ascending slot order. Ordering by key instead would deadlock: two keys that share a slot would be
  * taken in the order of their keys by one transaction and of another's keys by the next.
  *
- * <p>{@link #tryLockAll}: the whole set is taken as {@link #lockAll} takes it, on a virtual thread,
- * and waited for up to the wait; a set not had by then is abandoned as {@link LockSpace} abandons a
- * request (a queue lock cannot leave its queue half-way): the caller returns empty at once, holding
- * nothing, and the abandoned attempt releases every lock of the set the moment it has them all
- * (which the global order guarantees it will). Thread-safe.
+ * <p>{@link #tryLockAll} (the abort path): the set is taken in the same order on one session, each
+ * lock with {@link LockSession#tryAcquire} bounded by what is left of the wait. When a lock is not
+ * had in time, every lock already taken is released at once and the result is empty: nothing of the
+ * set stays held. Only the one request in flight is abandoned, as {@link LockSpace} abandons a
+ * request (a queue lock cannot leave its queue half-way): its acquisition goes on on its endpoint
+ * and is released the moment it is granted. The cost: a try waits on an endpoint of its own
+ * ({@link LockSession}), so a set being tried keeps one endpoint of the pool per lock, and a set of
+ * more locks than the pool can spare gives up when no endpoint frees within the wait.
+ * {@link #lockAll} takes one endpoint whatever the set's size. Thread-safe.
  */
 public final class LockFabricLocker implements Locker {
     private final LockSpace space;
-    private final Executor tries;
 
     /**
-     * @param space   the space whose slots are the locks
-     * @param tries where the abandonable attempts of {@link #tryLockAll} run (each may block
-     *              until it has its set)
+     * @param space the space whose slots are the locks
+     * @param tries no longer used ({@link #tryLockAll} tries lock by lock on the calling thread);
+     *              kept so that callers that pass one still compile
      */
     public LockFabricLocker(LockSpace space, Executor tries) {
         this.space = Objects.requireNonNull(space, "space");
-        this.tries = Objects.requireNonNull(tries, "tries");
+        Objects.requireNonNull(tries, "tries");
     }
 
-    /** A locker on {@code space} whose tries run on virtual threads. */
+    /** A locker on {@code space}. */
     public LockFabricLocker(LockSpace space) {
-        this(space, body -> Thread.ofVirtual().name("lockfabric-txn-try").start(body));
+        this(space, Runnable::run);
     }
 
     @Override
@@ -92,44 +91,26 @@ public final class LockFabricLocker implements Locker {
 
     @Override
     public Optional<Locked> tryLockAll(List<TxnLock> locks, Duration wait) {
-        CompletableFuture<Locked> attempt = new CompletableFuture<>();
-        List<TxnLock> copy = List.copyOf(locks);
-        tries.execute(() -> {
-            Locked got;
+        Map<Long, TxnLock> set = ordered(locks);
+        LockSession session = space.session();
+        long deadline = System.nanoTime() + Math.max(0, wait.toNanos());
+        try {
+            for (TxnLock l : set.values()) {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (session.tryAcquire(l.key(), l.mode(), Duration.ofNanos(left)).isEmpty()) {
+                    session.close(); // the locks taken so far, at once; the timed-out try was abandoned
+                    return Optional.empty();
+                }
+            }
+        } catch (RuntimeException e) {
             try {
-                got = lockAll(copy);
-            } catch (RuntimeException e) {
-                attempt.completeExceptionally(e);
-                return;
+                session.close();
+            } catch (RuntimeException second) {
+                e.addSuppressed(second);
             }
-            if (!attempt.complete(got)) {
-                got.close(); // abandoned: the caller returned empty
-            }
-        });
-        try {
-            return Optional.of(attempt.get(Math.max(0, wait.toNanos()), TimeUnit.NANOSECONDS));
-        } catch (TimeoutException e) {
-            return abandon(attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            abandon(attempt).ifPresent(Locked::close);
-            throw new io.lockfabric.LockInterruptedException("a lock set of " + locks.size() + " locks in space '"
-                    + space.name() + "'");
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re
-                    : new io.lockfabric.LockFabricException(String.valueOf(e.getCause()), e.getCause());
+            throw e;
         }
-    }
-
-    private static Optional<Locked> abandon(CompletableFuture<Locked> attempt) {
-        if (attempt.cancel(false)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(attempt.join()); // had the set just as the wait ran out
-        } catch (RuntimeException failed) {
-            return Optional.empty();
-        }
+        return Optional.of(new SessionLocked(session, set.size()));
     }
 
     /** Nothing to give back: sessions hold endpoints only while they hold locks. */
