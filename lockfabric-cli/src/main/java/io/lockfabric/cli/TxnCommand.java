@@ -230,7 +230,7 @@ final class TxnCommand implements Callable<Integer> {
             }
             TxnReport.Conservation conservation = bank == null ? TxnReport.Conservation.NONE
                     : new TxnReport.Conservation(true, before + result.ledger(), bank.total());
-            return new TxnReport.Run(fabric, result, conservation);
+            return new TxnReport.Run(TxnLocks.REDIS.equals(locks) ? redis : fabric, result, conservation);
         }
     }
 
