@@ -74,8 +74,12 @@ final class ReproduceCommand implements Callable<Integer> {
     Integer accounts;
 
     @Option(names = "--threads", paramLabel = "N",
-            description = "For shiftlock-fig11: threads in each of its 2 client processes. Default: 8.")
+            description = "For shiftlock-fig11: threads in each client process. Default: 8.")
     Integer threads;
+
+    @Option(names = "--processes", paramLabel = "N",
+            description = "For shiftlock-fig11: client processes (JVMs). Default: 2.")
+    Integer processes;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -102,10 +106,10 @@ final class ReproduceCommand implements Callable<Integer> {
         };
         if (SmallBankReproduction.NAME.equals(experiment)) {
             return SmallBankReproduction.run(out, json, seed, positive("--warmup", warmupNs), positive("--duration", durationNs),
-                    protocols, accounts, threads);
+                    protocols, accounts, threads, processes);
         }
-        if (accounts != null || threads != null) {
-            throw new BadInputException("--accounts and --threads apply to " + SmallBankReproduction.NAME + " only");
+        if (accounts != null || threads != null || processes != null) {
+            throw new BadInputException("--accounts, --threads and --processes apply to " + SmallBankReproduction.NAME + " only");
         }
         Experiment e = Experiments.byName(experiment);
         ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)

@@ -30,7 +30,7 @@ final class SmallBankReproduction {
      * check failed, 3 redis-server missing or a run failed.
      */
     static int run(PrintWriter out, boolean json, long seed, long warmupNs, long durationNs, List<String> protocols,
-                   Integer accounts, Integer threads)
+                   Integer accounts, Integer threads, Integer processes)
             throws InterruptedException {
         ShiftLockFig11.Settings s = ShiftLockFig11.Settings.defaults().withSeed(seed).withTimes(warmupNs, durationNs);
         if (accounts != null) {
@@ -44,6 +44,12 @@ final class SmallBankReproduction {
                 throw new BadInputException("--threads must be at least 1, got " + threads);
             }
             s = s.withThreads(threads);
+        }
+        if (processes != null) {
+            if (processes < 1) {
+                throw new BadInputException("--processes must be at least 1, got " + processes);
+            }
+            s = s.withProcesses(processes);
         }
         if (protocols != null && !protocols.isEmpty()) {
             List<String> ps = protocols.stream().map(String::trim).filter(p -> !p.isEmpty()).toList();

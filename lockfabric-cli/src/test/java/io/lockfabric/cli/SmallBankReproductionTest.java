@@ -20,7 +20,7 @@ class SmallBankReproductionTest {
         assertTrue(list.out().contains("shiftlock-fig11\n"), list.out());
         MainTest.Outcome other = MainTest.run("reproduce", "shiftlock-2.3", "--accounts", "100");
         assertEquals(Main.EXIT_BAD_INPUT, other.status());
-        assertTrue(other.err().contains("--accounts and --threads apply to shiftlock-fig11 only"), other.err());
+        assertTrue(other.err().contains("--accounts, --threads and --processes apply to shiftlock-fig11 only"), other.err());
         MainTest.Outcome few = MainTest.run("reproduce", "shiftlock-fig11", "--accounts", "1");
         assertEquals(Main.EXIT_BAD_INPUT, few.status());
         assertEquals("lockfabric: --accounts must be at least 2, got 1", few.err().strip());

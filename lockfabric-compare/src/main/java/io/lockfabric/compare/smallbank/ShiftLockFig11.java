@@ -88,6 +88,11 @@ public final class ShiftLockFig11 {
             return new Settings(accounts, processes, n, warmupNs, durationNs, seed, protocols);
         }
 
+        /** With {@code n} client JVMs. */
+        public Settings withProcesses(int n) {
+            return new Settings(accounts, n, threads, warmupNs, durationNs, seed, protocols);
+        }
+
         /** With the seed. */
         public Settings withSeed(long s) {
             return new Settings(accounts, processes, threads, warmupNs, durationNs, s, protocols);
@@ -230,8 +235,8 @@ public final class ShiftLockFig11 {
                     a set's locks are taken one after another (global order), released one by one; the Redis lock's \
                     SET NX is one round trip per lock to Redis's single C thread and its release one script for the \
                     whole set. When the cores are oversubscribed (absolute latencies of milliseconds say so), every \
-                    extra round trip through a busy JVM costs a scheduling delay, and that, not the lock's design, is \
-                    what the difference measures.
+                    extra round trip through a busy JVM costs a scheduling delay: the likely cause, rather than the \
+                    lock's design.
                     """);
         }
         sb.append("""
@@ -241,16 +246,18 @@ public final class ShiftLockFig11 {
                 kinds of lock go through loopback TCP on one small machine: a LockFabric verb is a round trip to a \
                 Java memory node through the kernel, about what a Redis command costs, so the lock itself is no \
                 longer an order of magnitude cheaper. What LockFabric keeps is that its lock traffic does not queue on \
-                Redis's one thread beside the data, and that it does not poll a held lock.
+                Redis's one thread beside the data, and that its waiters queue (the lock handed over in order) where \
+                the recipe's retry SET NX after a random delay.
                 - Both rows pay the same data cost: SmallBank's bodies read and write the balances with one GET or SET \
                 each (2 to 6 round trips to Redis per transaction), which is most of either row's latency; the paper's \
                 figure does not say how its application batched them.
-                - With 1 M accounts drawn uniformly two transactions rarely meet on a lock, so the Redis recipe's \
-                polling and unfairness hardly show; the paper's p99 gap (95%) comes from its many clients (its testbed: \
-                several machines, hundreds of client threads) queueing on Redis, which 2 client JVMs on a shared \
-                2-core machine cannot reproduce.
                 - Every run checks conservation (the bank's total in Redis against the start plus the committed \
                 bodies' ledger).""");
+        sb.append(String.format(Locale.ROOT, "%n- With %,d accounts drawn uniformly two transactions seldom meet on a lock, "
+                + "so the Redis recipe's polling and unfairness hardly show; the paper's p99 gap (95%%) most likely comes "
+                + "from its many clients (several machines) queueing on Redis's one thread, which %d client JVMs x %d "
+                + "threads on this machine (%d cores) do not reproduce.", o.settings().accounts(), o.settings().processes(),
+                o.settings().threads(), Runtime.getRuntime().availableProcessors()));
         sb.append(redis.ok()
                 ? "\n- The Redis lock conserved money: a finding too. With one Redis instance, leases (" + SmallBankOnRedis.SETNX_TTL_MS
                         + " ms) far longer than any transaction and no process paused past its lease, the single-instance recipe "
