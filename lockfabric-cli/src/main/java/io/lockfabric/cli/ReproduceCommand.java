@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
                 "Runs in virtual time: the numbers are the same on every machine and every run with the same seed. "
                         + "Progress goes to stderr when it is a terminal.",
                 "shiftlock-fig11 is the exception: measured on this machine in real time (it starts redis-server and a "
-                        + "memory node, and 2 client processes); --warmup and --duration are then real time per run.",
+                        + "memory node, and its client processes); --warmup and --duration are then real time per run.",
                 "Run 'lockfabric reproduce --list' for the experiments."},
         footer = {"", "Example: lockfabric reproduce shiftlock-2.3 --format json",
                 "Exit status: 0 every number within its band; 1 some number outside its band (the table marks it "

@@ -28,7 +28,7 @@ class SmallBankReproductionTest {
 
     @Test
     void aShortRunOnRealProcessesConservesMoneyAndComparesWithThePaper() {
-        MainTest.Outcome o = MainTest.run("reproduce", "shiftlock-fig11", "--accounts", "500", "--threads", "2",
+        MainTest.Outcome o = MainTest.run("reproduce", "shiftlock-fig11", "--accounts", "500", "--threads", "2", "--processes", "1",
                 "--warmup", "300ms", "--duration", "700ms", "--protocols", "shiftlock", "--format", "json");
         assertEquals(Main.EXIT_OK, o.status(), o.out() + o.err());
         assertTrue(o.out().contains("\"checks_passed\":true"), o.out());

@@ -231,7 +231,8 @@ public final class ShiftLockFig11 {
         if (best < 1) {
             sb.append("""
                     - LockFabric is the slower lock here. Each of its lock operations is a round trip over loopback TCP to \
-                    the memory node, a JVM that competes for the machine's cores with the client threads and Redis, and \
+                    the memory node, a JVM that competes for the machine's cores with the client threads (whose tcp \
+                    waiters spin and yield up to 200 us for a reply, one per core and process) and Redis, and \
                     a set's locks are taken one after another (global order), released one by one; the Redis lock's \
                     SET NX is one round trip per lock to Redis's single C thread and its release one script for the \
                     whole set. When the cores are oversubscribed (absolute latencies of milliseconds say so), every \
