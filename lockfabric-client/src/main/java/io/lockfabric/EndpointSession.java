@@ -44,6 +44,11 @@ final class EndpointSession implements LockSession {
     }
 
     private final PointSpace space;
+    /**
+     * Held by the session's thread while it acquires or releases, and by {@link #closeByFabric}:
+     * a LockFabric closing releases the locks of a session that is between operations.
+     */
+    private final java.util.concurrent.locks.ReentrantLock busy = new java.util.concurrent.locks.ReentrantLock();
     private final Map<Long, SlotHold> slots = new HashMap<>();
     /** The holds given out and not closed, for the loss watcher. */
     private final List<SessionHold> open = new CopyOnWriteArrayList<>();
@@ -90,6 +95,15 @@ final class EndpointSession implements LockSession {
 
     @Override
     public Held acquire(String key, Mode mode) {
+        busy.lock();
+        try {
+            return acquireLocked(key, mode);
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private Held acquireLocked(String key, Mode mode) {
         Request r = space.requestOf(key, mode);
         dropIfLost();
         SlotHold s = covering(r);
@@ -128,6 +142,15 @@ final class EndpointSession implements LockSession {
 
     @Override
     public Optional<Held> tryAcquire(String key, Mode mode, Duration wait) {
+        busy.lock();
+        try {
+            return tryAcquireLocked(key, mode, wait);
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private Optional<Held> tryAcquireLocked(String key, Mode mode, Duration wait) {
         Request r = space.requestOf(key, mode);
         dropIfLost();
         SlotHold s = covering(r);
@@ -157,6 +180,7 @@ final class EndpointSession implements LockSession {
         worker = w;
         clock = w.endpoint().clock();
         w.watch(this::memoryNodeLost);
+        space.fabric.sessionHolds(this);
         return w;
     }
 
@@ -189,6 +213,7 @@ final class EndpointSession implements LockSession {
         worker = null;
         lost = null;
         w.watch(null);
+        space.fabric.sessionIdle(this);
         space.fabric.checkin(w);
     }
 
@@ -197,6 +222,7 @@ final class EndpointSession implements LockSession {
             EndpointPool.Worker w = worker;
             worker = null;
             w.watch(null);
+            space.fabric.sessionIdle(this);
             space.fabric.checkin(w);
         }
     }
@@ -235,6 +261,32 @@ final class EndpointSession implements LockSession {
 
     @Override
     public void close() {
+        busy.lock();
+        try {
+            closeLocked();
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    /**
+     * The LockFabric is closing: releases what the session holds, unless its thread is in the
+     * middle of an acquisition or release (then the pool's grace applies). On a runtime thread.
+     */
+    void closeByFabric() {
+        if (!busy.tryLock()) {
+            return;
+        }
+        try {
+            closeLocked();
+        } catch (RuntimeException ignored) {
+            // the fabric is going away; the pool's grace and close end what is left
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private void closeLocked() {
         RuntimeException first = null;
         for (SessionHold h : List.copyOf(open)) {
             try {
@@ -304,13 +356,18 @@ final class EndpointSession implements LockSession {
 
         @Override
         public void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            open.remove(this);
-            if (--slot.holds == 0 && slots.get(slot.request.slot()) == slot) {
-                release(slot);
+            busy.lock();
+            try {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                open.remove(this);
+                if (--slot.holds == 0 && slots.get(slot.request.slot()) == slot) {
+                    release(slot);
+                }
+            } finally {
+                busy.unlock();
             }
         }
 

@@ -124,6 +124,8 @@ public final class LockFabric implements AutoCloseable {
     private final Map<String, SpaceEntry> spaces = new HashMap<>();
     /** The requests not ended yet, by their sequence number (so that a sweep visits them in a stable order). */
     private final Map<Long, PooledHold> live = new ConcurrentHashMap<>();
+    /** Sessions that have an endpoint checked out (hold locks), for {@link #close} to release. */
+    private final java.util.Set<EndpointSession> sessions = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
     /** When the armed lease sweep runs ({@link ClientRuntime#nanoTime}), {@link Long#MAX_VALUE} if none is armed. */
     private final java.util.concurrent.atomic.AtomicLong sweepAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
@@ -462,6 +464,16 @@ public final class LockFabric implements AutoCloseable {
         live.remove(h.sequence, h);
     }
 
+    /** A session checked out an endpoint: {@link #close} releases what it holds. */
+    void sessionHolds(EndpointSession s) {
+        sessions.add(s);
+    }
+
+    /** A session gave its endpoint back. */
+    void sessionIdle(EndpointSession s) {
+        sessions.remove(s);
+    }
+
     /**
      * Makes sure the lease sweep runs within {@code delayNs}: one timer for all holds, armed only
      * when a lease would run out before the sweep already armed (under load, a read of one field).
@@ -511,9 +523,11 @@ public final class LockFabric implements AutoCloseable {
     }
 
     /**
-     * Releases every hold still open (they become invalid, without a loss being reported), gives up
-     * the requests still waiting (their callers get a {@link LockFabricException}), stops the pool
-     * and closes the fabric. Idempotent.
+     * Releases every hold still open (they become invalid, without a loss being reported), and every
+     * lock of a {@link LockSession} that is not in the middle of an acquisition or release on its
+     * thread (such a session keeps its endpoint until the pool's grace runs out), gives up the
+     * requests still waiting (their callers get a {@link LockFabricException}), stops the pool and
+     * closes the fabric. Idempotent.
      */
     @Override
     public void close() {
@@ -527,6 +541,9 @@ public final class LockFabric implements AutoCloseable {
             if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
                 runtime.start("lockfabric-close", h::releaseInBackground);
             }
+        }
+        for (EndpointSession session : List.copyOf(sessions)) {
+            runtime.start("lockfabric-close", session::closeByFabric);
         }
         pool.close();
         timers.shutdown();

@@ -577,4 +577,27 @@ abstract class LockSpaceContractTest {
         assertTrue(lf.dropRangeSpace(space));
         assertThrows(LockFabricException.class, () -> r.acquire(0, 10));
     }
+
+    @Test
+    void closingTheLockFabricReleasesAnOpenSessionsLocksWithoutWaitingOutTheGrace() {
+        LockFabric lf = open(2);
+        LockSpace s = lf.lockSpace(space, safe(lf));
+        List<String> keys = keysOnDistinctSlots(s, "k", 3);
+        keys.sort(java.util.Comparator.comparingLong(s::slotOf));
+        LockSession session = s.session();
+        List<Held> held = new ArrayList<>();
+        for (String k : keys) {
+            held.add(session.acquire(k, Mode.EXCLUSIVE));
+        }
+        long t0 = System.nanoTime();
+        lf.close(); // the session's thread (this one) never closes it first
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(ms < 3_000, "the session's locks were released and its endpoint given back at once, not after the "
+                + "pool's 5 s grace: " + ms + " ms");
+        for (Held h : held) {
+            assertFalse(h.isValid(), h + " released by the close");
+        }
+        session.close(); // nothing left to release
+        assertEquals(0, session.heldSlots());
+    }
 }

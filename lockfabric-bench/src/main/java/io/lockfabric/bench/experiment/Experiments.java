@@ -4,6 +4,7 @@ import io.lockfabric.bench.experiment.shiftlock.ShiftLockBreakdownExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockMicrobenchExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockThresholdExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockTransactionsExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockVerbsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
@@ -24,7 +25,7 @@ import java.util.stream.Collectors;
 public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
-            new ShiftLockBreakdownExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
+            new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
             new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(),
