@@ -27,6 +27,8 @@ import java.util.concurrent.Callable;
                         + "experiment's band (e.g. +-25%% of a goodput, +-5 percentage points of a share).",
                 "Runs in virtual time: the numbers are the same on every machine and every run with the same seed. "
                         + "Progress goes to stderr when it is a terminal.",
+                "shiftlock-fig11 is the exception: measured on this machine in real time (it starts redis-server and a "
+                        + "memory node, and its client processes); --warmup and --duration are then real time per run.",
                 "Run 'lockfabric reproduce --list' for the experiments."},
         footer = {"", "Example: lockfabric reproduce shiftlock-2.3 --format json",
                 "Exit status: 0 every number within its band; 1 some number outside its band (the table marks it "
@@ -67,8 +69,20 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "needing a protocol not run are left out and named.")
     java.util.List<String> protocols;
 
+    @Option(names = "--accounts", paramLabel = "N",
+            description = "For shiftlock-fig11: SmallBank's accounts. Default: the paper's 1000000.")
+    Integer accounts;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "For shiftlock-fig11: threads in each client process. Default: 8.")
+    Integer threads;
+
+    @Option(names = "--processes", paramLabel = "N",
+            description = "For shiftlock-fig11: client processes (JVMs). Default: 2.")
+    Integer processes;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         if (list) {
             if (experiment != null) {
@@ -77,18 +91,26 @@ final class ReproduceCommand implements Callable<Integer> {
             for (Experiment e : Experiments.all()) {
                 out.printf("%s%n    %s%n    %s%n", e.name(), e.reference(), e.description());
             }
+            SmallBankReproduction.list(out);
             out.flush();
             return Main.EXIT_OK;
         }
         if (experiment == null) {
             throw new BadInputException("name an experiment (known: " + String.join(", ", Experiments.names())
-                    + ") or use --list");
+                    + ", " + SmallBankReproduction.NAME + ") or use --list");
         }
         boolean json = switch (format.trim().toLowerCase(Locale.ROOT)) {
             case "table" -> false;
             case "json" -> true;
             default -> throw new BadInputException("unknown format '" + format + "'; known: table, json");
         };
+        if (SmallBankReproduction.NAME.equals(experiment)) {
+            return SmallBankReproduction.run(out, json, seed, positive("--warmup", warmupNs), positive("--duration", durationNs),
+                    protocols, accounts, threads, processes);
+        }
+        if (accounts != null || threads != null || processes != null) {
+            throw new BadInputException("--accounts, --threads and --processes apply to " + SmallBankReproduction.NAME + " only");
+        }
         Experiment e = Experiments.byName(experiment);
         ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)
                 .withWarmupNs(positive("--warmup", warmupNs)).withDurationNs(positive("--duration", durationNs))

@@ -86,7 +86,10 @@ final class TxnCommand implements Callable<Integer> {
     String locks;
 
     @Option(names = "--redis", paramLabel = "URL",
-            description = "The Redis of --locks redis: redis://HOST:PORT.")
+            description = "A Redis (redis://HOST:PORT) for SmallBank's balances: with --locks redis its lock is "
+                    + "the SET NX PX + Lua release recipe (exclusive only); with --locks lockfabric the locks stay on "
+                    + "--fabric (e.g. a 'lockfabric serve' at tcp://HOST:PORT) and the data goes to Redis. Its "
+                    + "smallbank:* keys are overwritten.")
     String redis;
 
     @Option(names = {"--clients", "--threads"}, paramLabel = "N", defaultValue = "8",
@@ -170,13 +173,10 @@ final class TxnCommand implements Callable<Integer> {
         } else if (redis == null) {
             throw new BadInputException("--locks redis needs --redis redis://HOST:PORT");
         }
-        if (redis != null && !redisLocks) {
-            throw new BadInputException("--redis applies to --locks redis only");
-        }
         FabricChoice choice = FabricChoice.parse(fabric, " for txn");
         if (choice.isSim()) {
-            if (redisLocks) {
-                throw new BadInputException("--locks redis runs on real processes, not on --fabric sim");
+            if (redisLocks || redis != null) {
+                throw new BadInputException("--locks redis and --redis run on real processes, not on --fabric sim");
             }
             return simulated(selected, reportFormat);
         }
@@ -238,7 +238,7 @@ final class TxnCommand implements Callable<Integer> {
             }
             TxnReport.Conservation conservation = bank == null ? TxnReport.Conservation.NONE
                     : new TxnReport.Conservation(true, before + result.ledger(), bank.total());
-            return new TxnReport.Run(fabric, result, conservation);
+            return new TxnReport.Run(TxnLocks.REDIS.equals(locks) ? redis : fabric, result, conservation);
         }
     }
 

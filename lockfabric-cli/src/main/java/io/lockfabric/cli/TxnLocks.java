@@ -10,8 +10,8 @@ import io.lockfabric.txn.Locker;
 /**
  * Where {@code lockfabric txn --locks KIND} takes its transactions' locks, and where SmallBank's
  * balances live: {@code lockfabric} (a lock space on the {@code --fabric}, balances in this JVM's
- * memory) or {@code redis} (a Redis lock at {@code --redis URL}, balances as Redis keys; see
- * {@link #redis}). One per protocol run; closed after it.
+ * memory, or in the Redis at {@code --redis URL} when given) or {@code redis} (a Redis lock at
+ * {@code --redis URL}, balances as Redis keys); see {@link RedisTxnLocks}. One per protocol run; closed after it.
  */
 interface TxnLocks extends AutoCloseable {
     /** The kinds {@code --locks} accepts. */
@@ -59,8 +59,8 @@ interface TxnLocks extends AutoCloseable {
      */
     static TxnLocks open(String kind, Request request) {
         return switch (kind) {
-            case LOCKFABRIC -> lockFabric(request);
-            case REDIS -> redis(request);
+            case LOCKFABRIC -> request.redis() == null ? lockFabric(request) : RedisTxnLocks.dataInRedis(lockFabric(request), request);
+            case REDIS -> RedisTxnLocks.redisLock(request);
             default -> throw new BadInputException("unknown --locks '" + kind + "': give " + LOCKFABRIC + " or " + REDIS);
         };
     }
@@ -88,14 +88,5 @@ interface TxnLocks extends AutoCloseable {
             lf.close();
             throw e;
         }
-    }
-
-    /**
-     * The Redis lock at {@code request.redis()}, and SmallBank's balances in that Redis: the hook
-     * where lockfabric-compare's Redis lockers plug in. Not in this build yet.
-     */
-    static TxnLocks redis(Request request) {
-        throw new BadInputException("--locks redis is not in this build yet (lockfabric-compare's Redis lockers); "
-                + "give --locks lockfabric");
     }
 }

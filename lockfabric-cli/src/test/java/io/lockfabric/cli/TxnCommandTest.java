@@ -69,7 +69,8 @@ class TxnCommandTest {
     void badInputIsOneLineAndStatusTwo() {
         for (String[] args : new String[][] {{"txn", "--workload", "ycsb"}, {"txn", "--format", "xml"},
                 {"txn", "--protocol", "nope"}, {"txn", "--clients", "0"}, {"txn", "--duration", "0s"},
-                {"txn", "--locks", "etcd"}, {"txn", "--locks", "redis"}, {"txn", "--redis", "redis://127.0.0.1:1"},
+                {"txn", "--locks", "etcd"}, {"txn", "--locks", "redis"}, {"txn", "--redis", "redis://127.0.0.1:1", "--fabric", "sim"},
+                {"txn", "--locks", "redis", "--redis", "http://127.0.0.1:1"},
                 {"txn", "--smallbank", "tpcc", "--workload", "smallbank"}, {"txn", "--workload", "smallbank", "--fabric", "sim"},
                 {"txn", "--fabric", "nowhere"}, {"txn", "--warehouses", "0"},
                 {"txn", "--fabric", "sim", "--option", "nope=1"}, {"txn", "--option", "nope=1"}}) {
