@@ -188,11 +188,10 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("fabric " + name() + " is closed");
         }
         ServerLink link = sharedLink(Math.floorMod(nextLink.getAndIncrement(), links.length));
-        Channel server = link.channel();
         PeerListener listener = new PeerListener();
         try {
             String listenHost = configuredListenHost != null ? configuredListenHost
-                    : ((InetSocketAddress) server.localAddress()).getAddress().getHostAddress();
+                    : link.localAddress().getAddress().getHostAddress();
             Channel listening = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannel())
@@ -239,12 +238,29 @@ public final class TcpFabric implements Fabric {
                 if (closed) {
                     throw new FabricException("fabric " + name() + " is closed");
                 }
-                link = new ServerLink(name());
-                connectToServer(link);
+                link = connectToServer();
                 links[slot] = link;
             }
             return link;
         }
+    }
+
+    /**
+     * Write system calls this fabric made on its connections to the memory node and the frames they
+     * carried (plain connections; tests and {@link LoopbackThroughput}: how well writes coalesce).
+     */
+    long[] writeCounts() {
+        long[] sum = new long[2];
+        synchronized (links) {
+            for (ServerLink link : links) {
+                if (link instanceof DirectServerLink d) {
+                    long[] c = d.writeCounts();
+                    sum[0] += c[0];
+                    sum[1] += c[1];
+                }
+            }
+        }
+        return sum;
     }
 
     /** How many connections to the memory node this fabric's endpoints share. */
@@ -252,9 +268,21 @@ public final class TcpFabric implements Fabric {
         return links.length;
     }
 
-    /** A connection to the memory node, opened (TLS, the handshake) and attached to {@code link}. */
-    private Channel connectToServer(ServerLink link) {
-        return connect(host, port, link, "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
+    /**
+     * A connection to the memory node, opened (TLS, the handshake): a plain one on a blocking socket
+     * that the callers read and write themselves ({@link DirectServerLink}), a TLS one through
+     * Netty ({@link NettyServerLink}).
+     */
+    private ServerLink connectToServer() {
+        if (tls == null && DirectServerLink.enabled()) {
+            String peer = "the memory node at " + host + ":" + port;
+            return DirectServerLink.open(name(), host, port, connectTimeoutMs,
+                    new ConnectorHandshake(secret, TcpMemoryNode.HANDSHAKE_CONTEXT, peer, false), handshakeTimeoutMs, peer);
+        }
+        NettyServerLink link = new NettyServerLink(name());
+        Channel ch = connect(host, port, link.handler(), "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
+        link.attach(ch);
+        return link;
     }
 
     private Channel connect(String toHost, int toPort, io.netty.channel.ChannelHandler handler, String what,
@@ -282,9 +310,6 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("cannot connect to " + peer + ": " + f.cause(), f.cause());
         }
         ConnectorHandshake.await(f.channel(), handshake, handshakeTimeoutMs);
-        if (handler instanceof ServerLink link) {
-            link.attach(f.channel());
-        }
         return f.channel();
     }
 
