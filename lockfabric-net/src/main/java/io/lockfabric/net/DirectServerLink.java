@@ -70,6 +70,11 @@ final class DirectServerLink extends ServerLink {
     private int readStart;
     private int readEnd;
     private final AtomicInteger virtualWaiters = new AtomicInteger();
+    /** Requests sent whose reply the memory node sends at once (all but rpcs), not handed out yet. */
+    private final AtomicInteger promptInFlight = new AtomicInteger();
+    private final AtomicLong deferred = new AtomicLong();
+    /** Callers spinning for their reply (not parked): one of them takes the reader role when it is free. */
+    private final AtomicInteger spinners = new AtomicInteger();
     private final Thread watcher;
 
     private DirectServerLink(String server, Socket socket) throws IOException {
@@ -193,7 +198,7 @@ final class DirectServerLink extends ServerLink {
     // ---- writing
 
     @Override
-    void transmit(Frame request) {
+    void transmit(Frame request, Waiter w) {
         ByteBuf scratch = SCRATCH.get();
         scratch.clear();
         byte[] frame;
@@ -211,7 +216,26 @@ final class DirectServerLink extends ServerLink {
             LockSupport.unpark(watcher);
         }
         queue.offer(frame);
-        writeQueued();
+        // while a prompt reply is on its way and a caller reads, the reader writes the queue as soon
+        // as the reply wakes it: frames of the callers it woke leave together, with no thread waiting
+        // longer than that round trip
+        boolean leaveToReader = reading.get() && promptInFlight.get() > 0;
+        if (!(request instanceof Frame.RpcRequest)) {
+            w.prompt = true;
+            promptInFlight.incrementAndGet();
+        }
+        if (!leaveToReader) {
+            writeQueued();
+        } else {
+            deferred.incrementAndGet();
+        }
+    }
+
+    @Override
+    void settled(Waiter w) {
+        if (w.prompt) {
+            promptInFlight.decrementAndGet();
+        }
     }
 
     /**
@@ -268,7 +292,7 @@ final class DirectServerLink extends ServerLink {
 
     /** Write system calls on this connection so far, and the frames they carried (tests: coalescing). */
     long[] writeCounts() {
-        return new long[] {writes.get(), framesWritten.get()};
+        return new long[] {writes.get(), framesWritten.get(), deferred.get()};
     }
 
     // ---- reading
@@ -288,6 +312,7 @@ final class DirectServerLink extends ServerLink {
         } finally {
             reading.set(false);
         }
+        writeQueued();
         handOff();
         return true;
     }
@@ -307,9 +332,21 @@ final class DirectServerLink extends ServerLink {
         }
     }
 
-    /** Wakes a caller that still waits so that it takes the reader role, if nobody has it. */
+    @Override
+    void spinning(boolean start) {
+        if (start) {
+            spinners.incrementAndGet();
+        } else {
+            spinners.decrementAndGet();
+        }
+    }
+
+    /**
+     * Makes sure a caller that still waits takes the reader role, if nobody has it: a spinning one
+     * will (it tries once it stops, and stops when it sees the role free), else a parked one is woken.
+     */
     private void handOff() {
-        if (reading.get()) {
+        if (reading.get() || spinners.get() > 0) {
             return;
         }
         Thread self = Thread.currentThread();
@@ -329,6 +366,7 @@ final class DirectServerLink extends ServerLink {
      * false if the read timed out. The caller has the reader role.
      */
     private boolean readOnce() {
+        writeQueued(); // the frames left to the reader leave before it blocks
         if (readEnd == readBuffer.length) {
             compact(readBuffer.length);
         }
@@ -409,6 +447,7 @@ final class DirectServerLink extends ServerLink {
             } finally {
                 reading.set(false);
             }
+            writeQueued();
             handOff();
         }
     }

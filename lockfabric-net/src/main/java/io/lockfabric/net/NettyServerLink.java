@@ -53,7 +53,7 @@ final class NettyServerLink extends ServerLink {
     }
 
     @Override
-    void transmit(Frame request) {
+    void transmit(Frame request, Waiter w) {
         outbox.send(request);
     }
 

@@ -69,7 +69,11 @@ abstract class ServerLink {
      *
      * @throws RuntimeException if it cannot be encoded (nothing is sent)
      */
-    abstract void transmit(Frame request);
+    abstract void transmit(Frame request, Waiter w);
+
+    /** {@code w} left the pending requests: its reply was handed to it, or it gave up waiting. */
+    void settled(Waiter w) {
+    }
 
     /**
      * Work the waiting caller {@code w} may do toward its reply before it parks (read the socket):
@@ -87,6 +91,13 @@ abstract class ServerLink {
     /** True if nobody brings replies now ({@link #serve} would): a spinning caller stops spinning. */
     boolean readerIdle() {
         return false;
+    }
+
+    /**
+     * A waiting caller starts ({@code true}) or stops spinning; after it stops, it calls {@link #serve}
+     * once more before it parks.
+     */
+    void spinning(boolean start) {
     }
 
     /** Called once the reply of {@code w} has come, before {@link #call} returns. */
@@ -167,9 +178,11 @@ abstract class ServerLink {
             throw lost();
         }
         try {
-            transmit(request);
+            transmit(request, w);
         } catch (RuntimeException e) {
-            pending.remove(id);
+            if (pending.remove(id) != null) {
+                settled(w);
+            }
             throw e;
         }
         boolean virtual = Thread.currentThread().isVirtual(); // a virtual thread parks at once: see RealTimeClock
@@ -202,7 +215,9 @@ abstract class ServerLink {
                     break;
                 }
                 if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
-                    pending.remove(id);
+                    if (pending.remove(id) != null) {
+                        settled(w);
+                    }
                     replied(w);
                     throw new FabricException("no reply from the memory node " + server + " within "
                             + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
@@ -211,7 +226,9 @@ abstract class ServerLink {
                     try {
                         WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
                     } catch (WaitInterruptedException e) {
-                        pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
+                        if (pending.remove(id) != null) { // only when giving up: a deferred interrupt goes on waiting
+                            settled(w);
+                        }
                         replied(w);
                         throw e;
                     }
@@ -232,6 +249,7 @@ abstract class ServerLink {
     /** Spins, then yields, while the reply is not there (if few other callers of the process do). */
     private static void spin(Waiter w, ServerLink link) {
         if (ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
+            link.spinning(true);
             try {
                 for (int i = 0; i < SPINS && w.reply == null; i++) {
                     Thread.onSpinWait();
@@ -241,6 +259,7 @@ abstract class ServerLink {
                     Thread.yield();
                 }
             } finally {
+                link.spinning(false);
                 ACTIVE_WAITERS.decrementAndGet();
             }
         } else {
@@ -252,6 +271,7 @@ abstract class ServerLink {
     final void deliver(Frame reply) {
         Waiter w = pending.remove(reply.requestId());
         if (w != null) {
+            settled(w);
             w.reply = reply;
             if (w.thread != Thread.currentThread()) {
                 LockSupport.unpark(w.thread);
@@ -310,6 +330,8 @@ abstract class ServerLink {
         static final Frame LOST = new Frame.ErrorReply(0, io.lockfabric.net.wire.ErrorCode.REFUSED, "lost");
         final Thread thread;
         final long id;
+        /** A request the memory node answers at once (not an rpc, which may wait): set before it is sent. */
+        boolean prompt;
         volatile Frame reply;
 
         Waiter(Thread thread, long id) {
