@@ -427,7 +427,10 @@ final class DirectServerLink extends ServerLink {
         readEnd = unread;
     }
 
-    /** The watcher: reads while the connection is idle, or for virtual-thread callers, or if nobody else does. */
+    /**
+     * The watcher: reads while the connection is idle (until a call comes), or for virtual-thread
+     * callers, or if callers wait and nobody reads.
+     */
     private void watch() {
         long seen = -1;
         while (!isLost()) {
@@ -441,9 +444,11 @@ final class DirectServerLink extends ServerLink {
                 continue;
             }
             try {
+                // reads on while virtual threads wait, or while the connection stays idle (a read
+                // that times out costs one wake-up per READ_POLL_MS at rest); any call ends it
                 do {
                     readOnce();
-                } while (virtualWaiters.get() > 0 && !isLost());
+                } while (!isLost() && (virtualWaiters.get() > 0 || (pending.isEmpty() && nextId.get() == seen)));
             } finally {
                 reading.set(false);
             }
