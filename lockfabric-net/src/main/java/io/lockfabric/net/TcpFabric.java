@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code ?connections=N} in the address; default one per I/O thread, at most {@link #DEFAULT_CONNECTIONS}): each new endpoint
  * opens itself (HELLO) on the next one in turn and keeps it for its whole life, so its verbs execute
  * in order, as on an RC queue pair ({@link io.lockfabric.net.wire.HelloLayout}). Their frames are
- * coalesced: many per system call under load, none held back when idle ({@link Outbox}). A lost
+ * coalesced: many per system call under load, none held back when idle. A plain connection is
+ * written and read by the calling threads themselves, with no I/O thread in between
+ * ({@link DirectServerLink}); a TLS one goes through Netty ({@link NettyServerLink}, {@link Outbox}). A lost
  * connection is lost for all its endpoints (each is told, {@link Endpoint#onMemoryNodeLost}); a later
  * endpoint opens a new one. Each endpoint has its own mailbox listener, announced to the memory
  * node's directory in its HELLO. A send to another endpoint
