@@ -56,6 +56,11 @@ final class ConnectorHandshake extends ChannelInboundHandlerAdapter {
         done = ctx.executor().newPromise();
     }
 
+    /** Whether the opening is over (succeeded or failed). */
+    boolean finished() {
+        return done.isDone();
+    }
+
     /**
      * Waits until the opening of {@code channel} succeeded; on failure or after {@code timeoutMs}
      * closes it and throws.

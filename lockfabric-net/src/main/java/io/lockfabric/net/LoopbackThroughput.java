@@ -39,9 +39,11 @@ public final class LoopbackThroughput {
                 NettyTransport.best().name(), seconds, Runtime.getRuntime().availableProcessors());
         for (int threads : threadCounts) {
             for (int perFrame : List.of(1, batch)) {
-                double rate = measure(threads, perFrame, seconds, connections);
-                System.out.printf("threads %3d  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s%n", threads, perFrame,
-                        rate, rate / perFrame);
+                double[] coalescing = new double[2];
+                double rate = measure(threads, perFrame, seconds, connections, coalescing);
+                System.out.printf("threads %3d  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s"
+                        + "  frames/write: client %.2f server %.2f%n", threads, perFrame, rate, rate / perFrame,
+                        coalescing[0], coalescing[1]);
             }
         }
     }
@@ -54,8 +56,17 @@ public final class LoopbackThroughput {
     /** {@link #measure(int, int, double)} on {@code connections} shared connections (0: the fabric's default). */
     public static double measure(int threads, int perFrame, double seconds, int connections)
             throws InterruptedException {
-        TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();
-        TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(server);
+        return measure(threads, perFrame, seconds, connections, new double[2]);
+    }
+
+    /**
+     * {@link #measure(int, int, double, int)}, also putting into {@code coalescing} the frames per
+     * write system call of the client (plain connections) and per flush of the server's replies.
+     */
+    static double measure(int threads, int perFrame, double seconds, int connections, double[] coalescing)
+            throws InterruptedException {
+        TcpMemoryNode serverNode = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();
+        TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(serverNode);
         if (connections > 0) {
             builder.connections(connections);
         }
@@ -98,6 +109,10 @@ public final class LoopbackThroughput {
             long elapsed = System.nanoTime() - start;
             stop.set(true);
             clients.forEach(ClientThread::join);
+            long[] client = fabric.writeCounts();
+            long[] server = serverNode.replyCounts();
+            coalescing[0] = client[0] == 0 ? Double.NaN : (double) client[1] / client[0];
+            coalescing[1] = server[0] == 0 ? Double.NaN : (double) server[1] / server[0];
             return verbs.sum() / (elapsed / 1e9);
         }
     }

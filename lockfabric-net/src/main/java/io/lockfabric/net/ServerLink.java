@@ -3,18 +3,14 @@ package io.lockfabric.net;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.net.wire.Frame;
-import io.lockfabric.net.wire.MalformedFrameException;
-import io.lockfabric.net.wire.WireCodec;
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -22,17 +18,16 @@ import java.util.function.LongFunction;
 
 /**
  * A client's connection to the memory node, shared by the endpoints of its {@link TcpFabric} opened
- * on it: requests go out with fresh ids through the channel's {@link Outbox} (the frames of
- * concurrent callers share system calls), replies are matched to their waiters by id, in whatever
- * order they come (an rpc may be answered after later verbs).
- * {@link #call} blocks the calling thread: it spins and yields briefly (a loopback round trip is
- * tens of microseconds) unless {@link #ACTIVE_WAITER_LIMIT} other callers of the process already
- * do, then parks until the I/O thread hands over the reply. If the connection drops, every waiter
- * fails with a {@link FabricException}, after the {@link #onLost} listeners of every endpoint still
- * on it have been told (unless the fabric closed it itself); an interrupted waiter gives up with a
+ * on it: requests go out with fresh ids, the frames of concurrent callers sharing system calls;
+ * replies are matched to their waiters by id, in whatever order they come (an rpc may be answered
+ * after later verbs). Two kinds: {@link DirectServerLink} (plain TCP: the callers write and read
+ * the socket themselves) and {@link NettyServerLink} (TLS: Netty's I/O thread does).
+ * {@link #call} blocks the calling thread. If the connection drops, every waiter fails with a
+ * {@link FabricException}, after the {@link #onLost} listeners of every endpoint still on it have
+ * been told (unless the fabric closed it itself); an interrupted waiter gives up with a
  * {@link WaitInterruptedException}. Thread-safe.
  */
-final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
+abstract class ServerLink {
     /** Busy polls before yielding: a reply on an idle loopback may come back within them. */
     static final int SPINS = 200;
     /**
@@ -42,47 +37,76 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
     static final long YIELD_NS = 200_000;
     /**
      * At most this many callers of this process spin and yield at once (one per core); the
-     * others park at once: more threads burning CPU while they wait would take it from the I/O
-     * threads that bring the replies.
+     * others park at once: more threads burning CPU while they wait would take it from the threads
+     * that bring the replies.
      */
     static final int ACTIVE_WAITER_LIMIT = Math.max(1, Runtime.getRuntime().availableProcessors());
-    private static final java.util.concurrent.atomic.AtomicInteger ACTIVE_WAITERS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger ACTIVE_WAITERS = new AtomicInteger();
 
     private final String server;
-    private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
-    private final AtomicLong nextId = new AtomicLong(1);
-    private volatile Channel channel;
-    private volatile Outbox outbox;
+    final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
+    final AtomicLong nextId = new AtomicLong(1);
     private volatile String lostBecause;
     /** Told once of a loss, by owner (an endpoint); guarded by this, null once they have been told. */
     private Map<Object, List<Consumer<? super FabricException>>> lossListeners = new java.util.HashMap<>();
-    private volatile boolean closing;
+    volatile boolean closing;
 
     ServerLink(String server) {
         this.server = server;
     }
 
-    void attach(Channel channel) {
-        this.outbox = Outbox.of(channel);
-        this.channel = channel;
-    }
-
-    Channel channel() {
-        return channel;
-    }
+    /** The local address of the connection (what this process's mailboxes announce by default). */
+    abstract InetSocketAddress localAddress();
 
     /** Closes the connection on its owner's behalf: not a loss, no listener is told. */
-    void closeByOwner() {
-        closing = true;
-        Channel ch = channel;
-        if (ch != null) {
-            ch.close().syncUninterruptibly();
-        }
+    abstract void closeByOwner();
+
+    /** Drops the connection as a network failure would (tests): a loss, the listeners are told. */
+    abstract void sever();
+
+    /**
+     * Sends {@code request} (its waiter is registered already).
+     *
+     * @throws RuntimeException if it cannot be encoded (nothing is sent)
+     */
+    abstract void transmit(Frame request, Waiter w);
+
+    /** {@code w} left the pending requests: its reply was handed to it, or it gave up waiting. */
+    void settled(Waiter w) {
+    }
+
+    /**
+     * Work the waiting caller {@code w} may do toward its reply before it parks (read the socket):
+     * true if it did some (the caller checks its reply again), false if it cannot now.
+     */
+    boolean serve(Waiter w, long deadline) {
+        return false;
+    }
+
+    /** Whether waiting callers spin and yield before parking. */
+    boolean spinsBeforeParking() {
+        return true;
+    }
+
+    /** True if nobody brings replies now ({@link #serve} would): a spinning caller stops spinning. */
+    boolean readerIdle() {
+        return false;
+    }
+
+    /**
+     * A waiting caller starts ({@code true}) or stops spinning; after it stops, it calls {@link #serve}
+     * once more before it parks.
+     */
+    void spinning(boolean start) {
+    }
+
+    /** Called once the reply of {@code w} has come, before {@link #call} returns. */
+    void replied(Waiter w) {
     }
 
     /**
      * Tells {@code listener} of {@code owner} once when the connection is lost (not closed by
-     * {@link #closeByOwner}), on the I/O thread that sees it, before the waiters are failed; at once
+     * {@link #closeByOwner}), on the thread that sees it, before the waiters are failed; at once
      * if it is lost already; never once {@link #forget forgotten}.
      */
     void onLost(Object owner, Consumer<? super FabricException> listener) {
@@ -147,59 +171,65 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         boolean deferredInterrupt = false;
         long id = nextId.getAndIncrement();
         Frame request = make.apply(id);
-        Channel ch = channel;
-        Outbox outbox = this.outbox;
-        ByteBuf out = ch.alloc().ioBuffer();
-        try {
-            WireCodec.encode(request, out);
-        } catch (RuntimeException e) {
-            out.release();
-            throw e;
-        }
-        Waiter w = new Waiter(Thread.currentThread());
+        Waiter w = new Waiter(Thread.currentThread(), id);
         pending.put(id, w);
         if (lostBecause != null) {
             pending.remove(id);
-            out.release();
             throw lost();
         }
-        outbox.send(out);
-        if (!Thread.currentThread().isVirtual() // a virtual thread parks at once: see RealTimeClock
-                && ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
-            try {
-                for (int i = 0; i < SPINS && w.reply == null; i++) {
-                    Thread.onSpinWait();
-                }
-                long until = System.nanoTime() + YIELD_NS;
-                while (w.reply == null && System.nanoTime() < until) {
-                    Thread.yield();
-                }
-            } finally {
-                ACTIVE_WAITERS.decrementAndGet();
+        try {
+            transmit(request, w);
+        } catch (RuntimeException e) {
+            if (pending.remove(id) != null) {
+                settled(w);
             }
-        } else if (!Thread.currentThread().isVirtual()) {
-            ACTIVE_WAITERS.decrementAndGet();
+            throw e;
         }
+        boolean virtual = Thread.currentThread().isVirtual(); // a virtual thread parks at once: see RealTimeClock
+        boolean spun = !spinsBeforeParking() || virtual;
         try {
             while (w.reply == null) {
-                if (deadline == Long.MAX_VALUE) {
-                    LockSupport.park(this);
-                } else {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        pending.remove(id);
-                        throw new FabricException("no reply from the memory node " + server + " within "
-                                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                if (!virtual && serve(w, deadline)) {
+                    if (!interruptible) {
+                        deferredInterrupt |= Thread.interrupted();
                     }
-                    LockSupport.parkNanos(this, left);
+                } else {
+                    if (!spun) {
+                        spun = true;
+                        spin(w, this);
+                        continue;
+                    }
+                    if (deadline == Long.MAX_VALUE) {
+                        LockSupport.park(this);
+                    } else {
+                        long left = deadline - System.nanoTime();
+                        if (left > 0) {
+                            LockSupport.parkNanos(this, left);
+                        }
+                    }
+                    if (!interruptible) {
+                        deferredInterrupt |= Thread.interrupted(); // else park would return at once, again and again
+                    }
                 }
-                if (!interruptible) {
-                    deferredInterrupt |= Thread.interrupted(); // else park would return at once, again and again
-                } else if (w.reply == null && Thread.currentThread().isInterrupted()) {
+                if (w.reply != null) {
+                    break;
+                }
+                if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
+                    if (pending.remove(id) != null) {
+                        settled(w);
+                    }
+                    replied(w);
+                    throw new FabricException("no reply from the memory node " + server + " within "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+                }
+                if (interruptible && Thread.currentThread().isInterrupted()) {
                     try {
                         WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
                     } catch (WaitInterruptedException e) {
-                        pending.remove(id); // only when giving up: a deferred interrupt goes on waiting for the reply
+                        if (pending.remove(id) != null) { // only when giving up: a deferred interrupt goes on waiting
+                            settled(w);
+                        }
+                        replied(w);
                         throw e;
                     }
                 }
@@ -209,46 +239,56 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
                 Thread.currentThread().interrupt();
             }
         }
+        replied(w);
         if (w.reply == Waiter.LOST) {
             throw lost();
         }
         return w.reply;
     }
 
-    private FabricException lost() {
+    /** Spins, then yields, while the reply is not there (if few other callers of the process do). */
+    private static void spin(Waiter w, ServerLink link) {
+        if (ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
+            link.spinning(true);
+            try {
+                for (int i = 0; i < SPINS && w.reply == null; i++) {
+                    Thread.onSpinWait();
+                }
+                long until = System.nanoTime() + YIELD_NS;
+                while (w.reply == null && System.nanoTime() < until && !link.readerIdle()) {
+                    Thread.yield();
+                }
+            } finally {
+                link.spinning(false);
+                ACTIVE_WAITERS.decrementAndGet();
+            }
+        } else {
+            ACTIVE_WAITERS.decrementAndGet();
+        }
+    }
+
+    /** Hands {@code reply} to the waiter of its request id (if it still waits) and wakes it. */
+    final void deliver(Frame reply) {
+        Waiter w = pending.remove(reply.requestId());
+        if (w != null) {
+            settled(w);
+            w.reply = reply;
+            if (w.thread != Thread.currentThread()) {
+                LockSupport.unpark(w.thread);
+            }
+        }
+    }
+
+    final FabricException lost() {
         return new FabricException("connection to the memory node " + server + " is lost: " + lostBecause);
     }
 
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
-        Frame f;
-        try {
-            f = WireCodec.decode(in);
-        } catch (MalformedFrameException e) {
-            // the server spoke garbage: nothing on this connection can be trusted any more
-            fail("malformed reply: " + e.getMessage());
-            ctx.close();
-            return;
-        }
-        Waiter w = pending.remove(f.requestId());
-        if (w != null) {
-            w.reply = f;
-            LockSupport.unpark(w.thread);
-        }
+    final String server() {
+        return server;
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        fail("connection closed");
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(cause.toString());
-        ctx.close();
-    }
-
-    private void fail(String why) {
+    /** The connection is lost (or closed by its owner): tells the listeners, then fails every waiter. */
+    final void fail(String why) {
         List<Consumer<? super FabricException>> tell = null;
         synchronized (this) {
             if (lostBecause == null) {
@@ -285,13 +325,18 @@ final class ServerLink extends SimpleChannelInboundHandler<ByteBuf> {
         return lostBecause != null;
     }
 
-    private static final class Waiter {
+    /** A caller waiting for the reply to request {@code id}. */
+    static final class Waiter {
         static final Frame LOST = new Frame.ErrorReply(0, io.lockfabric.net.wire.ErrorCode.REFUSED, "lost");
         final Thread thread;
+        final long id;
+        /** A request the memory node answers at once (not an rpc, which may wait): set before it is sent. */
+        boolean prompt;
         volatile Frame reply;
 
-        Waiter(Thread thread) {
+        Waiter(Thread thread, long id) {
             this.thread = thread;
+            this.id = id;
         }
     }
 }

@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code ?connections=N} in the address; default one per I/O thread, at most {@link #DEFAULT_CONNECTIONS}): each new endpoint
  * opens itself (HELLO) on the next one in turn and keeps it for its whole life, so its verbs execute
  * in order, as on an RC queue pair ({@link io.lockfabric.net.wire.HelloLayout}). Their frames are
- * coalesced: many per system call under load, none held back when idle ({@link Outbox}). A lost
+ * coalesced: many per system call under load, none held back when idle. A plain connection is
+ * written and read by the calling threads themselves, with no I/O thread in between
+ * ({@link DirectServerLink}); a TLS one goes through Netty ({@link NettyServerLink}, {@link Outbox}). A lost
  * connection is lost for all its endpoints (each is told, {@link Endpoint#onMemoryNodeLost}); a later
  * endpoint opens a new one. Each endpoint has its own mailbox listener, announced to the memory
  * node's directory in its HELLO. A send to another endpoint
@@ -188,11 +190,10 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("fabric " + name() + " is closed");
         }
         ServerLink link = sharedLink(Math.floorMod(nextLink.getAndIncrement(), links.length));
-        Channel server = link.channel();
         PeerListener listener = new PeerListener();
         try {
             String listenHost = configuredListenHost != null ? configuredListenHost
-                    : ((InetSocketAddress) server.localAddress()).getAddress().getHostAddress();
+                    : link.localAddress().getAddress().getHostAddress();
             Channel listening = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannel())
@@ -239,12 +240,29 @@ public final class TcpFabric implements Fabric {
                 if (closed) {
                     throw new FabricException("fabric " + name() + " is closed");
                 }
-                link = new ServerLink(name());
-                connectToServer(link);
+                link = connectToServer();
                 links[slot] = link;
             }
             return link;
         }
+    }
+
+    /**
+     * Write system calls this fabric made on its connections to the memory node and the frames they
+     * carried (plain connections; tests and {@link LoopbackThroughput}: how well writes coalesce).
+     */
+    long[] writeCounts() {
+        long[] sum = new long[2];
+        synchronized (links) {
+            for (ServerLink link : links) {
+                if (link instanceof DirectServerLink d) {
+                    long[] c = d.writeCounts();
+                    sum[0] += c[0];
+                    sum[1] += c[1];
+                }
+            }
+        }
+        return sum;
     }
 
     /** How many connections to the memory node this fabric's endpoints share. */
@@ -252,9 +270,21 @@ public final class TcpFabric implements Fabric {
         return links.length;
     }
 
-    /** A connection to the memory node, opened (TLS, the handshake) and attached to {@code link}. */
-    private Channel connectToServer(ServerLink link) {
-        return connect(host, port, link, "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
+    /**
+     * A connection to the memory node, opened (TLS, the handshake): a plain one on a blocking socket
+     * that the callers read and write themselves ({@link DirectServerLink}), a TLS one through
+     * Netty ({@link NettyServerLink}).
+     */
+    private ServerLink connectToServer() {
+        if (tls == null && DirectServerLink.enabled()) {
+            String peer = "the memory node at " + host + ":" + port;
+            return DirectServerLink.open(name(), host, port, connectTimeoutMs,
+                    new ConnectorHandshake(secret, TcpMemoryNode.HANDSHAKE_CONTEXT, peer, false), handshakeTimeoutMs, peer);
+        }
+        NettyServerLink link = new NettyServerLink(name());
+        Channel ch = connect(host, port, link.handler(), "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
+        link.attach(ch);
+        return link;
     }
 
     private Channel connect(String toHost, int toPort, io.netty.channel.ChannelHandler handler, String what,
@@ -282,9 +312,6 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("cannot connect to " + peer + ": " + f.cause(), f.cause());
         }
         ConnectorHandshake.await(f.channel(), handshake, handshakeTimeoutMs);
-        if (handler instanceof ServerLink link) {
-            link.attach(f.channel());
-        }
         return f.channel();
     }
 

@@ -94,6 +94,8 @@ public final class TcpMemoryNode implements AutoCloseable {
     public static final int DEFAULT_PORT = 7420;
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_IO_THREADS = 2;
+    private final java.util.concurrent.atomic.LongAdder replyFrames = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder replyFlushes = new java.util.concurrent.atomic.LongAdder();
     /** How long a table no client has open is kept: {@value} ns (60 s). */
     public static final long DEFAULT_TABLE_GRACE_NS = 60_000_000_000L;
 
@@ -265,6 +267,11 @@ public final class TcpMemoryNode implements AutoCloseable {
         return guard.frameBytesPeak();
     }
 
+    /** Replies written to client connections in read batches, and the flushes that sent them (tests: coalescing). */
+    long[] replyCounts() {
+        return new long[] {replyFlushes.sum(), replyFrames.sum()};
+    }
+
     /** Connections admitted and open now. */
     int openConnections() {
         return guard.openConnections();
@@ -362,6 +369,8 @@ public final class TcpMemoryNode implements AutoCloseable {
         private final Map<Long, OpenEndpoint> endpoints = new java.util.HashMap<>();
         /** Whether a HELLO has been answered on this connection: then verbs may come. */
         private boolean greeted;
+        /** Replies written in the read batch being served, not flushed yet. */
+        private int unflushed;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
@@ -530,6 +539,7 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             out.setInt(start, out.writerIndex() - start - FrameHeaderLayout.LENGTH_BYTES);
             ctx.write(out, ctx.voidPromise()); // flushed once the read batch is served (channelReadComplete)
+            unflushed++;
         }
 
         private void rpc(ChannelHandlerContext ctx, Frame.RpcRequest f) {
@@ -657,6 +667,11 @@ public final class TcpMemoryNode implements AutoCloseable {
         /** The replies of a read batch leave together: one flush (one system call) once the batch is served. */
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (unflushed > 0) {
+                replyFrames.add(unflushed);
+                replyFlushes.increment();
+                unflushed = 0;
+            }
             ctx.flush();
         }
 
@@ -670,6 +685,7 @@ public final class TcpMemoryNode implements AutoCloseable {
                 throw e;
             }
             ctx.write(out, ctx.voidPromise());
+            unflushed++;
         }
 
         @Override

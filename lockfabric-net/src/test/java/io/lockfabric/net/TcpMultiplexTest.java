@@ -151,7 +151,7 @@ class TcpMultiplexTest {
                 e.onMemoryNodeLost(x -> told.incrementAndGet());
             }
             ServerLink link = ((TcpEndpoint) on.get(0)).link();
-            link.channel().close().syncUninterruptibly();
+            link.sever();
             ServerLimitsTest.awaitTrue(() -> server.liveEndpoints().isEmpty(), "every endpoint of it is dead");
             assertEquals(3, told.get(), "each open endpoint was told once, the closed one not");
             assertThrows(FabricException.class, () -> on.get(1).queuePair(0).read8(0));
