@@ -509,6 +509,18 @@ final class CqlEngine {
     }
 
     /**
+     * Whether shared grant {@code g} still stands with no one waiting behind it: one READ of the
+     * lock's header shows g's epoch, no reset under way and no writer in the queue ({@code wcnt =
+     * 0}). Every other participant is then a reader, which its own FAA granted at once, so another
+     * reader sharing g delays no waiter (a writer that comes later waits for the holders of the
+     * moment, as it would for any reader the FAA admits).
+     */
+    boolean noneWaitBehind(CqlGrant g) {
+        long h = qp.read8(headerAddress(g.lockId()));
+        return g.mode() == Mode.SHARED && !CqlLayout.rst(h) && layout.rstcnt(h) == g.rstcnt() && layout.wcnt(h) == 0;
+    }
+
+    /**
      * Prefetch (§5.3): READs lock {@code lockId}'s header and queue and returns the earliest
      * timestamp among the waiters queued there that are not on compute node {@code node}, or
      * {@link #NO_TIMESTAMP}.

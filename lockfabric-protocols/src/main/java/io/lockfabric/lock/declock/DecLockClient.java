@@ -37,8 +37,12 @@ import java.util.Set;
  * (one READ) for the earliest remote waiter's timestamp. It then waits for an intra-node LOCAL
  * message (and looks at its state at least every {@code signal-poll-ns}, answering reset signals
  * meanwhile): granted locally, or chosen to acquire the CQL lock for the node. (Joining at once
- * also needs the CQL grant within its local budget, below, and, task-fair, no known remote waiter
- * earlier; phase-fair readers join whatever the remote waiters, as the paper's Fig. 10 Lines 4-5.) A representative
+ * also needs the CQL grant within its local budget, below, or, past it, one READ of the lock's
+ * header showing that no one waits behind the node at the memory node (no writer queued, no reset:
+ * the reader then delays no waiter; without that look a reader arriving while a reader held past
+ * the budget waited for every holder to release, readers did not share), and, task-fair, no known
+ * remote waiter earlier; phase-fair readers join whatever the remote waiters, as the paper's
+ * Fig. 10 Lines 4-5.) A representative
  * granted the CQL lock records it, takes the earliest remote timestamp from the grant message, and
  * if it is a reader shares with waiting readers: task-fair ({@code declock-tf}) the adjacent readers
  * at the head of the local queue that are earlier than the remote waiters; phase-fair
@@ -207,9 +211,14 @@ public final class DecLockClient implements LockClient {
         Waiter w;
         boolean prefetch;
         engine.inbox().discard(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL);
+        // a reader that could join but for the budget looks whether anyone waits behind the node
+        CqlGrant aged;
         synchronized (l) {
-            if (mode == Mode.SHARED && l.holders() > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
-                    && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && withinBudget(l) && mayJoinReaders(l, ts)) {
+            aged = mayJoinAtOnce(l, mode, ts) && !withinBudget(l) ? l.cql : null;
+        }
+        CqlGrant unwaited = aged != null && engine.noneWaitBehind(aged) ? aged : null;
+        synchronized (l) {
+            if (mayJoinAtOnce(l, mode, ts) && (withinBudget(l) || l.cql == unwaited)) {
                 l.holding.put(me, clock.nanoTime());
                 return granted(lockId, mode, localToken(l));
             }
@@ -526,6 +535,17 @@ public final class DecLockClient implements LockClient {
     }
 
     /**
+     * Whether a client asking for {@code mode} may share the node's grant at once, the budget
+     * aside: a reader, the node holds the lock shared under a CQL grant, no local writer waits, no
+     * reset signal is kept, a local token is left and the policy lets it past the remote waiters
+     * the node knows of (call holding l).
+     */
+    private boolean mayJoinAtOnce(LocalLock l, Mode mode, long ts) {
+        return mode == Mode.SHARED && l.holders() > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
+                && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && mayJoinReaders(l, ts);
+    }
+
+    /**
      * Whether a reader arriving at the node's shared lock (no local writer waiting) joins at once
      * whatever the remote waiters. Phase-fair: yes, as the paper's Fig. 10 Lines 4-5 (a reader that
      * finds the local lock SHARED holds at once; only a waiting local writer, which makes the state
@@ -546,7 +566,8 @@ public final class DecLockClient implements LockClient {
      * Whether the node may still grant locally under its CQL grant: for at most a quarter of the
      * shorter of lease and timeout since the grant. Remote waiters the node does not know of
      * (readers that join at once never prefetch) then wait at most that long, well within their
-     * timeout, and the node's CQL release stays on the one-round-trip FAA path.
+     * timeout, and the node's CQL release stays on the one-round-trip FAA path. Past it, a reader
+     * still joins a shared grant that no one waits behind ({@link CqlEngine#noneWaitBehind}).
      */
     private boolean withinBudget(LocalLock l) {
         return clock.nanoTime() - l.cql.grantedAtNs() < holdBudgetNs;
