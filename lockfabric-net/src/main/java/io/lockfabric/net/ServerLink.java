@@ -47,6 +47,8 @@ abstract class ServerLink {
     final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
     final AtomicLong nextId = new AtomicLong(1);
     private volatile String lostBecause;
+    /** Held by the thread failing the connection, while it tells the listeners and fails the waiters. */
+    private final Object failing = new Object();
     /** Told once of a loss, by owner (an endpoint); guarded by this, null once they have been told. */
     private Map<Object, List<Consumer<? super FabricException>>> lossListeners = new java.util.HashMap<>();
     volatile boolean closing;
@@ -175,7 +177,7 @@ abstract class ServerLink {
         pending.put(id, w);
         if (lostBecause != null) {
             pending.remove(id);
-            throw lost();
+            throw lostOnceTold();
         }
         try {
             transmit(request, w);
@@ -241,7 +243,7 @@ abstract class ServerLink {
         }
         replied(w);
         if (w.reply == Waiter.LOST) {
-            throw lost();
+            throw lost(); // set by fail(), after the listeners were told
         }
         return w.reply;
     }
@@ -287,8 +289,31 @@ abstract class ServerLink {
         return server;
     }
 
-    /** The connection is lost (or closed by its owner): tells the listeners, then fails every waiter. */
+    /**
+     * {@link #lost()}, once the loss has been told: a caller that finds the connection lost while
+     * another thread is still telling the listeners waits for it, so that it never reports the loss
+     * before its endpoint's owner knows of it (the client API tells a lost memory node from a failed
+     * request by what its listener was told).
+     */
+    private FabricException lostOnceTold() {
+        synchronized (failing) {
+            return lost();
+        }
+    }
+
+    /**
+     * The connection is lost (or closed by its owner): tells the listeners, then fails every waiter.
+     * Threads that see the loss at once (callers reading or writing a direct link, its watcher) fail
+     * it one at a time: a second one returns only after the first has told the listeners and failed
+     * the waiters.
+     */
     final void fail(String why) {
+        synchronized (failing) {
+            failOnce(why);
+        }
+    }
+
+    private void failOnce(String why) {
         List<Consumer<? super FabricException>> tell = null;
         synchronized (this) {
             if (lostBecause == null) {
