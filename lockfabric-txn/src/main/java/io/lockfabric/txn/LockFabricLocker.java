@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.Executor;
 
 /**
  * A {@link Locker} on LockFabric's client API: a transaction's locks are the slots of their keys in
@@ -35,19 +34,9 @@ import java.util.concurrent.Executor;
 public final class LockFabricLocker implements Locker {
     private final LockSpace space;
 
-    /**
-     * @param space the space whose slots are the locks
-     * @param tries no longer used ({@link #tryLockAll} tries lock by lock on the calling thread);
-     *              kept so that callers that pass one still compile
-     */
-    public LockFabricLocker(LockSpace space, Executor tries) {
-        this.space = Objects.requireNonNull(space, "space");
-        Objects.requireNonNull(tries, "tries");
-    }
-
-    /** A locker on {@code space}. */
+    /** A locker on {@code space}, whose slots are the locks. */
     public LockFabricLocker(LockSpace space) {
-        this(space, Runnable::run);
+        this.space = Objects.requireNonNull(space, "space");
     }
 
     @Override
