@@ -22,6 +22,11 @@ public interface BankStore {
     /** Every account's checking and savings balance set to {@code cents}. */
     void fill(long cents);
 
+    /** Every balance, for the per-balance check ({@link BankLedger#check}); one by one unless the store has a faster way. */
+    default BankLedger.Balances balances() {
+        return BankLedger.Balances.of(this);
+    }
+
     /** The sum of every balance (checking and savings of every account). */
     default long total() {
         long sum = 0;

@@ -42,6 +42,12 @@ public final class InMemoryBankStore implements BankStore {
         savings[(int) account] = cents;
     }
 
+    /** A copy of every balance. */
+    @Override
+    public BankLedger.Balances balances() {
+        return new BankLedger.Balances(checking.clone(), savings.clone());
+    }
+
     @Override
     public void fill(long cents) {
         Arrays.fill(checking, cents);

@@ -23,7 +23,10 @@ import java.util.random.RandomGenerator;
  * </ul>
  *
  * Each body returns what it changed in the bank's total ({@link TxnBody#run}): a run that adds these
- * up can check the store's total afterwards (nothing lost, nothing applied twice).
+ * up can check the store's total afterwards. Each body also records, in the workload's
+ * {@link BankLedger}, what it changed in every balance it wrote (the new value minus the value it read
+ * under its locks), so a run can check every balance afterwards ({@link BankLedger#check}): a transfer
+ * lost or applied twice keeps the total but not the balances.
  */
 public final class SmallBank implements TxnWorkload {
     /** The types, in {@link Transaction#type()} order. */
@@ -79,13 +82,29 @@ public final class SmallBank implements TxnWorkload {
     private final BankStore store;
     private final Zipf accounts;
     private final Mix mix;
+    private final BankLedger ledger;
 
     /**
+     * With a ledger of its own ({@link #ledger()}).
+     *
      * @param store the bank's data, with at least {@code config.accounts()} accounts
      */
     public SmallBank(Config config, BankStore store) {
+        this(config, store, new BankLedger(Objects.requireNonNull(config, "config").accounts()));
+    }
+
+    /**
+     * @param store  the bank's data, with at least {@code config.accounts()} accounts
+     * @param ledger where the bodies record their changes to each balance, of {@code config.accounts()} accounts
+     */
+    public SmallBank(Config config, BankStore store, BankLedger ledger) {
         this.config = Objects.requireNonNull(config, "config");
         this.store = Objects.requireNonNull(store, "store");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+        if (ledger.accounts() != config.accounts()) {
+            throw new IllegalArgumentException("the ledger has " + ledger.accounts() + " accounts, the workload "
+                    + config.accounts());
+        }
         if (store.accounts() < config.accounts()) {
             throw new IllegalArgumentException("the store has " + store.accounts() + " accounts, the workload "
                     + config.accounts());
@@ -100,6 +119,11 @@ public final class SmallBank implements TxnWorkload {
 
     public BankStore store() {
         return store;
+    }
+
+    /** What the bodies changed in each balance so far (every client of this workload). */
+    public BankLedger ledger() {
+        return ledger;
     }
 
     /** Account {@code a}'s checking lock. */
@@ -145,16 +169,22 @@ public final class SmallBank implements TxnWorkload {
         }
         LockSet set = new LockSet();
         BankStore s = store;
+        BankLedger l = ledger;
         long x = a;
         long y = b;
         TxnBody body = switch (type) {
             case AMALGAMATE -> {
                 set.exclusive(savingsLock(a)).exclusive(checkingLock(a)).exclusive(checkingLock(b));
                 yield () -> {
-                    long all = s.savings(x) + s.checking(x);
+                    long sav = s.savings(x);
+                    long chk = s.checking(x);
+                    long all = sav + chk;
                     s.setSavings(x, 0);
+                    l.savings(x, -sav);
                     s.setChecking(x, 0);
+                    l.checking(x, -chk);
                     s.setChecking(y, s.checking(y) + all);
+                    l.checking(y, all);
                     return 0;
                 };
             }
@@ -169,6 +199,7 @@ public final class SmallBank implements TxnWorkload {
                 set.exclusive(checkingLock(a));
                 yield () -> {
                     s.setChecking(x, s.checking(x) + DEPOSIT_CENTS);
+                    l.checking(x, DEPOSIT_CENTS);
                     return DEPOSIT_CENTS;
                 };
             }
@@ -178,7 +209,9 @@ public final class SmallBank implements TxnWorkload {
                     long from = s.checking(x);
                     if (from >= PAYMENT_CENTS) {
                         s.setChecking(x, from - PAYMENT_CENTS);
+                        l.checking(x, -PAYMENT_CENTS);
                         s.setChecking(y, s.checking(y) + PAYMENT_CENTS);
+                        l.checking(y, PAYMENT_CENTS);
                     }
                     return 0;
                 };
@@ -187,6 +220,7 @@ public final class SmallBank implements TxnWorkload {
                 set.exclusive(savingsLock(a));
                 yield () -> {
                     s.setSavings(x, s.savings(x) + SAVINGS_CENTS);
+                    l.savings(x, SAVINGS_CENTS);
                     return SAVINGS_CENTS;
                 };
             }
@@ -196,6 +230,7 @@ public final class SmallBank implements TxnWorkload {
                     long chk = s.checking(x);
                     long take = s.savings(x) + chk < CHECK_CENTS ? CHECK_CENTS + OVERDRAFT_CENTS : CHECK_CENTS;
                     s.setChecking(x, chk - take);
+                    l.checking(x, -take);
                     return -take;
                 };
             }

@@ -1,5 +1,6 @@
 package io.lockfabric.compare.smallbank;
 
+import io.lockfabric.txn.BankLedger;
 import io.lockfabric.txn.BankStore;
 import org.redisson.Redisson;
 import org.redisson.api.RBuckets;
@@ -18,7 +19,8 @@ import java.util.Objects;
  * each read with a {@code GET} and written with a {@code SET} as SmallBank's bodies ask (a
  * read-modify-write is two round trips), so {@code redis-cli} can read them and no Redis-side logic
  * (no script, no {@code INCRBY}, no {@code MULTI}) keeps them right: only the locks do. A transaction
- * that ran without its locks loses updates, and {@link #total()} against the run's ledger shows it.
+ * that ran without its locks loses updates, and {@link #total()} against the run's ledger, or
+ * {@link #balances()} against the per-balance ledger ({@link BankLedger}), shows it.
  * {@link #fill} and {@link #total} go by {@code MSET}/{@code MGET} in chunks.
  *
  * <p>The client is Redisson: it is already this module's Redis client (the {@code compare} peer),
@@ -172,6 +174,34 @@ public final class RedisBank implements BankStore, AutoCloseable {
             }
         }
         return total;
+    }
+
+    /**
+     * Every balance ({@code MGET} in chunks), for the per-balance check.
+     *
+     * @throws IllegalStateException if a balance is missing or not a number
+     */
+    @Override
+    public BankLedger.Balances balances() {
+        long[] checking = new long[accounts];
+        long[] savings = new long[accounts];
+        String[] keys = new String[Math.min(CHUNK, 2 * accounts)];
+        int n = 0;
+        int from = 0;
+        for (int a = 0; a < accounts; a++) {
+            keys[n++] = checkingKey(a);
+            keys[n++] = savingsKey(a);
+            if (n + 2 > keys.length || a == accounts - 1) {
+                Map<String, String> got = buckets.get(java.util.Arrays.copyOf(keys, n));
+                for (int i = 0; i < n; i += 2) {
+                    checking[from + i / 2] = parse(keys[i], got.get(keys[i]));
+                    savings[from + i / 2] = parse(keys[i + 1], got.get(keys[i + 1]));
+                }
+                from = a + 1;
+                n = 0;
+            }
+        }
+        return new BankLedger.Balances(checking, savings);
     }
 
     private static long parse(String key, String value) {

@@ -196,6 +196,7 @@ public final class ShiftLockFig11 {
                     .name("p999_ns").value(r.p999Ns()).name("lock_wait_share").value(r.lockWaitShare())
                     .name("initial_total").value(r.initialTotal()).name("ledger").value(r.ledger())
                     .name("final_total").value(r.finalTotal()).name("conserved").value(r.conserved())
+                    .name("balances_checked").value(r.balances()).name("balances_differing").value(r.differing())
                     .name("left_locks").value(r.leftLocks()).name("lost_leases").value(r.lostLeases())
                     .name("setnx_retries").value(r.retries()).name("check").value(r.check());
             if (r != o.redisRun()) {
@@ -253,7 +254,8 @@ public final class ShiftLockFig11 {
                 each (2 to 6 round trips to Redis per transaction), which is most of either row's latency; the paper's \
                 figure does not say how its application batched them.
                 - Every run checks conservation (the bank's total in Redis against the start plus the committed \
-                bodies' ledger).""");
+                bodies' ledger, and every balance against its value before the run plus what the bodies recorded \
+                changing in it).""");
         sb.append(String.format(Locale.ROOT, "%n- With %,d accounts drawn uniformly two transactions seldom meet on a lock, "
                 + "so the Redis recipe's polling and unfairness hardly show; the paper's p99 gap (95%%) most likely comes "
                 + "from its many clients (several machines) queueing on Redis's one thread, which %d client JVMs x %d "

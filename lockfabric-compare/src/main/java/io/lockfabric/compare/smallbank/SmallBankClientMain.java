@@ -3,6 +3,7 @@ package io.lockfabric.compare.smallbank;
 import io.lockfabric.LockFabric;
 import io.lockfabric.SpaceOptions;
 import io.lockfabric.compare.Servers;
+import io.lockfabric.txn.BankLedger;
 import io.lockfabric.txn.LockFabricLocker;
 import io.lockfabric.txn.Locker;
 import io.lockfabric.txn.SmallBank;
@@ -32,7 +33,9 @@ import java.util.function.LongSupplier;
  * through the {@link TxnEngine} (two-phase locking) with the balances in Redis ({@link RedisBank}) and
  * the locks from LockFabric on a tcp memory node or from Redis, then it prints one line
  * {@code RESULT k=v ...} (its commits, the ledger of money its bodies put in or took out, its latency
- * histogram, compressed and in Base64, for the parent to merge) and exits.
+ * histogram, compressed and in Base64, for the parent to merge) and exits. Before that it writes what
+ * its bodies changed in each balance ({@link BankLedger#writeTo}) to the file {@code ledgerFile}, if
+ * given, for the parent's per-balance check.
  *
  * <p>Every process starts its clock together: once its locker and bank are ready it adds one to the
  * run's {@code ready} counter in Redis and waits for the run's {@code go} key, which the parent sets
@@ -44,7 +47,8 @@ import java.util.function.LongSupplier;
  * {@code redis-rlock}, {@code none}), {@code fabric}, {@code protocol}, {@code space}, {@code slots} (lockfabric only),
  * {@code accounts}, {@code theta}, {@code weights} (six, comma-separated), {@code threads},
  * {@code warmupNs}, {@code durationNs}, {@code seed}, {@code prefix} (the bank's keys), {@code run} (this run's
- * keys: its barrier and its Redis locks), {@code ttlMs} (redis-setnx).
+ * keys: its barrier and its Redis locks), {@code ttlMs} (redis-setnx), {@code ledgerFile} (where the
+ * per-balance ledger goes).
  * It ends by itself when its parent's pipe to it closes.
  */
 public final class SmallBankClientMain {
@@ -103,7 +107,8 @@ public final class SmallBankClientMain {
         }
         try {
             RedisBank bank = new RedisBank(redis, false, prefix, config.accounts());
-            SmallBank workload = new SmallBank(config, bank);
+            BankLedger ledger = new BankLedger(config.accounts());
+            SmallBank workload = new SmallBank(config, bank, ledger);
             redis.getAtomicLong(a.get("run") + "ready").incrementAndGet();
             var go = redis.<String>getBucket(a.get("run") + "go", StringCodec.INSTANCE);
             long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -115,6 +120,13 @@ public final class SmallBankClientMain {
             }
             Result r = loop(workload, locker, threads, Long.parseLong(a.get("warmupNs")), Long.parseLong(a.get("durationNs")),
                     Long.parseLong(a.get("seed")));
+            if (a.containsKey("ledgerFile")) {
+                try (var out = java.nio.file.Files.newOutputStream(java.nio.file.Path.of(a.get("ledgerFile")))) {
+                    ledger.writeTo(out);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException("cannot write the ledger to " + a.get("ledgerFile"), e);
+                }
+            }
             TxnResult.TypeResult all = r.metrics.result(workload.name(), locker.name(), threads, r.measuredNs).all();
             ByteBuffer buf = ByteBuffer.allocate(r.latency.getNeededByteBufferCapacity());
             int n = r.latency.encodeIntoCompressedByteBuffer(buf);

@@ -2,13 +2,18 @@ package io.lockfabric.compare.smallbank;
 
 import io.lockfabric.compare.PeerUnavailableException;
 import io.lockfabric.compare.Servers;
+import io.lockfabric.txn.BankLedger;
 import io.lockfabric.txn.SmallBank;
 import org.HdrHistogram.Histogram;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.KeysScanOptions;
 import org.redisson.client.codec.StringCodec;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,9 +37,12 @@ import java.util.zip.DataFormatException;
  * <p><b>The check</b>, after every run: the bank's total (every balance, read back from Redis) must be
  * the total before the run plus the ledger, the sum over every transaction every process committed of
  * what its body put in or took out (deposits, savings, checks written; a transfer or an amalgamation
- * moves money and adds nothing). A transfer lost to a race (two holders of one balance, the second
- * write over the first) or applied twice moves the total away from that by the amount, so the check
- * fails with the difference. No Redis lock key of the run is left afterwards, and a Redis lock whose
+ * moves money and adds nothing). And per balance: each client process writes what its bodies changed in
+ * each balance ({@link BankLedger}, from what they read under their locks) to a file, the parent adds
+ * them up, and every balance read back from Redis must be its value before the run (read back before
+ * it) plus its changes. A transfer lost to a race (two holders of one balance, the second write over
+ * the first) or applied twice fails the check even when the total comes out right, with the number of
+ * balances that differ and the first few. No Redis lock key of the run is left afterwards, and a Redis lock whose
  * lease ran out while held ({@link RedisSetNxLocker#lostLeases()}) is reported.
  *
  * <p>Servers: {@code redis-server} from the PATH and the memory node are started here (loopback,
@@ -126,13 +134,40 @@ public final class SmallBankOnRedis implements AutoCloseable {
      * @param leftLocks     Redis lock keys of the run still there after it (0 expected)
      * @param lostLeases    Redis SET NX PX locks whose lease ran out while held
      * @param retries       SET NX tries refused because the key was held (the recipe's polling)
+     * @param balances      balances checked one by one (0: the per-balance check did not run)
+     * @param differing     balances that are not their value before the run plus their recorded changes
+     * @param mismatches    the first few of them ({@link BankLedger#FIRST})
      */
     public record Result(String locks, String system, int processes, int threads, long committed, double goodputPerSec,
                          long p50Ns, long p99Ns, long p999Ns, double lockWaitShare, long initialTotal, long ledger,
-                         long finalTotal, long leftLocks, long lostLeases, long retries) {
-        /** Whether money was conserved: the final total is the initial one plus the ledger. */
-        public boolean conserved() {
+                         long finalTotal, long leftLocks, long lostLeases, long retries, long balances, long differing,
+                         List<BankLedger.Mismatch> mismatches) {
+        /** Copies the list. */
+        public Result {
+            mismatches = List.copyOf(mismatches);
+        }
+
+        /** A result without the per-balance check. */
+        public Result(String locks, String system, int processes, int threads, long committed, double goodputPerSec,
+                      long p50Ns, long p99Ns, long p999Ns, double lockWaitShare, long initialTotal, long ledger,
+                      long finalTotal, long leftLocks, long lostLeases, long retries) {
+            this(locks, system, processes, threads, committed, goodputPerSec, p50Ns, p99Ns, p999Ns, lockWaitShare, initialTotal,
+                    ledger, finalTotal, leftLocks, lostLeases, retries, 0, 0, List.of());
+        }
+
+        /** Whether the final total is the initial one plus the ledger. */
+        public boolean totalConserved() {
             return finalTotal == initialTotal + ledger;
+        }
+
+        /** Whether every balance is its value before the run plus its recorded changes. */
+        public boolean balancesConserved() {
+            return differing == 0;
+        }
+
+        /** Whether money was conserved: the total and every balance as the ledgers say. */
+        public boolean conserved() {
+            return totalConserved() && balancesConserved();
         }
 
         /** Whether every check passed: conserved, no lock left, no lease lost. */
@@ -143,9 +178,13 @@ public final class SmallBankOnRedis implements AutoCloseable {
         /** {@code conserved} or what went wrong. */
         public String check() {
             List<String> wrong = new ArrayList<>();
-            if (!conserved()) {
+            if (!totalConserved()) {
                 wrong.add(String.format(Locale.ROOT, "NOT CONSERVED: total %d, expected %d + ledger %d = %d (off by %d cents)",
                         finalTotal, initialTotal, ledger, initialTotal + ledger, finalTotal - initialTotal - ledger));
+            }
+            if (!balancesConserved()) {
+                wrong.add(String.format(Locale.ROOT, "NOT CONSERVED per balance: %d of %d balances differ from their value "
+                        + "before the run plus their recorded changes, first: %s", differing, balances, mismatches));
             }
             if (leftLocks > 0) {
                 wrong.add(leftLocks + " Redis lock key(s) left after the run");
@@ -168,6 +207,7 @@ public final class SmallBankOnRedis implements AutoCloseable {
             + Long.toString(System.currentTimeMillis(), 36);
     private String fabric;
     private long total;
+    private BankLedger.Balances balances;
     private int runs;
 
     /**
@@ -199,7 +239,8 @@ public final class SmallBankOnRedis implements AutoCloseable {
             bank = new RedisBank(client, false, PREFIX, settings.bank().accounts());
             long t0 = System.nanoTime();
             bank.fill(INITIAL_CENTS);
-            total = bank.total();
+            balances = bank.balances();
+            total = balances.total();
             say("loaded %d accounts (%d balances of %d cents) into Redis in %.1f s", settings.bank().accounts(),
                     2L * settings.bank().accounts(), INITIAL_CENTS, (System.nanoTime() - t0) / 1e9);
         } catch (RuntimeException e) {
@@ -225,13 +266,22 @@ public final class SmallBankOnRedis implements AutoCloseable {
                 .orElseThrow();
         List<Servers.Running> clients = new ArrayList<>();
         long initial = total;
+        BankLedger.Balances before = balances;
+        List<Path> ledgerFiles = new ArrayList<>();
         try {
             for (int p = 0; p < settings.processes(); p++) {
+                Path ledgerFile;
+                try {
+                    ledgerFile = Files.createTempFile("smallbank-ledger-", ".bin");
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot create a client's ledger file", e);
+                }
+                ledgerFiles.add(ledgerFile);
                 List<String> args = new ArrayList<>(List.of("redis=" + redisAddress, "locks=" + locks.kind(),
                         "accounts=" + settings.bank().accounts(), "theta=" + settings.bank().theta(), "weights=" + weights,
                         "threads=" + settings.threads(), "warmupNs=" + settings.warmupNs(),
                         "durationNs=" + settings.durationNs(), "seed=" + (settings.seed() + 1000L * p), "prefix=" + PREFIX,
-                        "run=" + run, "ttlMs=" + SETNX_TTL_MS));
+                        "run=" + run, "ttlMs=" + SETNX_TTL_MS, "ledgerFile=" + ledgerFile));
                 if (address != null) {
                     args.addAll(List.of("fabric=" + address, "protocol=" + locks.protocol(),
                             "space=smallbank-" + runId + "-" + runs, "slots=" + slots));
@@ -285,20 +335,38 @@ public final class SmallBankOnRedis implements AutoCloseable {
                 say("left behind: %s", k);
             }
             client.getKeys().delete(run + "ready", run + "go");
-            long after = bank.total();
+            BankLedger perBalance = new BankLedger(settings.bank().accounts());
+            for (Path f : ledgerFiles) {
+                try (var in = Files.newInputStream(f)) {
+                    perBalance.add(BankLedger.readFrom(in));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("a client's ledger " + f + " does not read: " + e.getMessage(), e);
+                }
+            }
+            balances = bank.balances();
+            long after = balances.total();
             total = after;
+            BankLedger.Check check = perBalance.check(before, balances);
             boolean any = committed > 0;
             String system = locks.kind().equals("lockfabric") ? "LockFabric " + locks.protocol() + ", memory node " + address
                     : (locks.kind().equals("redis-setnx") ? "SET NX PX + Lua release" : "Redisson RLock") + " on " + redisVersion;
             Result result = new Result(locks.label(), system, settings.processes(), settings.processes() * settings.threads(),
                     committed, committed * 1e9 / settings.durationNs(), any ? latency.getValueAtPercentile(50) : 0,
                     any ? latency.getValueAtPercentile(99) : 0, any ? latency.getValueAtPercentile(99.9) : 0,
-                    any ? waitWeighted / committed : 0, initial, ledger, after, left, lostLeases, retries);
+                    any ? waitWeighted / committed : 0, initial, ledger, after, left, lostLeases, retries, check.balances(),
+                    check.differing(), check.first());
             say("%s: %.0f txn/s, p50 %.0f us, p99 %.0f us; %s", result.locks(), result.goodputPerSec(), result.p50Ns() / 1e3,
                     result.p99Ns() / 1e3, result.check());
             return result;
         } finally {
             clients.forEach(Servers.Running::close);
+            for (Path f : ledgerFiles) {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException ignored) {
+                    // a temporary file left behind
+                }
+            }
         }
     }
 

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * SmallBank on real processes: a real redis-server for the data (started here; missing, the test
  * fails), two client JVMs of 4 threads each, 256 accounts drawn uniformly (8 clients' transactions
- * often meet on an account), and the conservation check after each run: it passes with LockFabric's locks on a tcp
+ * often meet on an account), and the conservation check after each run (the total, and every balance
+ * against the client processes' per-balance ledgers): it passes with LockFabric's locks on a tcp
  * memory node and with Redis's SET NX PX lock, and catches the lost updates of a run with no locks on
  * 4 accounts (the check can fail).
  */
@@ -47,6 +48,7 @@ class SmallBankOnRedisTest {
         assertTrue(r.committed() > 0, "only " + r.committed() + " transactions committed\n" + PROGRESS);
         assertTrue(r.p50Ns() > 0 && r.p99Ns() >= r.p50Ns(), r.toString());
         assertNotEquals(0, r.ledger(), "no money came in or went out: the ledger is not checked");
+        assertEquals(2 * 256, r.balances(), "every balance is checked against the clients' per-balance ledgers");
         return r;
     }
 
@@ -75,6 +77,9 @@ class SmallBankOnRedisTest {
             assertTrue(!r.conserved(), "8 threads in 2 processes raced on 4 accounts without locks and no update was lost: "
                     + r + "\n" + PROGRESS);
             assertTrue(r.check().startsWith("NOT CONSERVED"), r.check());
+            // the per-balance check catches it too, whether or not the total came out right
+            assertTrue(!r.balancesConserved() && r.differing() > 0 && !r.mismatches().isEmpty(), r.check());
+            assertTrue(r.check().contains("NOT CONSERVED per balance"), r.check());
         }
     }
 }
