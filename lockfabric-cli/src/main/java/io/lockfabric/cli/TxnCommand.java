@@ -14,6 +14,7 @@ import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.protocols.LockProtocols;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabric;
+import io.lockfabric.txn.BankLedger;
 import io.lockfabric.txn.BankStore;
 import io.lockfabric.txn.SmallBank;
 import io.lockfabric.txn.Tatp;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * {@code lockfabric txn}: two-phase-locking transactions (TATP, TPC-C, SmallBank) through the client
@@ -53,7 +55,9 @@ import java.util.concurrent.atomic.AtomicLong;
                         + "TPC-C 7us), run the body (SmallBank: reads and writes of the balances), release everything.",
                 "Reports per transaction type: goodput, latency p50/p99/p99.9, locks per transaction, the lock wait's "
                         + "share of the latency, the shared share of lock requests; SmallBank also checks that money "
-                        + "is conserved (the bank's total is the start's plus what the run deposited and withdrew).",
+                        + "is conserved: the bank's total is the start's plus what the run deposited and withdrew, and every "
+                        + "balance is its value before the run plus the changes the run's transactions made to it (a "
+                        + "transfer lost or applied twice keeps the total, not the balances).",
                 "On --fabric sim the protocols' clients run the same generators in virtual time (bench's txn "
                         + "workload, with its report; SmallBank's bodies do not run there)."},
         footer = {"", "Exit status: 0 ok; 1 money not conserved (SmallBank) or the check found violations (sim); "
@@ -213,14 +217,16 @@ final class TxnCommand implements Callable<Integer> {
         try (TxnLocks lockSource = TxnLocks.open(locks, sized)) {
             BankStore bank = null;
             TxnWorkload generator;
+            SmallBank smallBank = null;
             if (SMALLBANK.equals(workload)) {
                 SmallBank.Config config = bankConfig();
                 bank = lockSource.bank(config.accounts(), START_CENTS);
-                generator = new SmallBank(config, bank);
+                generator = smallBank = new SmallBank(config, bank);
             } else {
                 generator = generator();
             }
-            long before = bank == null ? 0 : bank.total();
+            BankLedger.Balances balancesBefore = bank == null ? null : bank.balances();
+            long before = bank == null ? 0 : balancesBefore.total();
             TxnWorkload w = workNs == null ? generator : withWork(generator, workNs);
             AtomicLong committed = new AtomicLong();
             long start = System.nanoTime();
@@ -236,8 +242,13 @@ final class TxnCommand implements Callable<Integer> {
             } finally {
                 display.close();
             }
-            TxnReport.Conservation conservation = bank == null ? TxnReport.Conservation.NONE
-                    : new TxnReport.Conservation(true, before + result.ledger(), bank.total());
+            TxnReport.Conservation conservation = TxnReport.Conservation.NONE;
+            if (bank != null) {
+                BankLedger.Balances after = bank.balances();
+                BankLedger.Check each = smallBank.ledger().check(balancesBefore, after);
+                conservation = new TxnReport.Conservation(true, before + result.ledger(), after.total(), each.balances(),
+                        each.differing(), each.first().stream().map(Object::toString).collect(Collectors.joining(", ")));
+            }
             return new TxnReport.Run(TxnLocks.REDIS.equals(locks) ? redis : fabric, result, conservation);
         }
     }

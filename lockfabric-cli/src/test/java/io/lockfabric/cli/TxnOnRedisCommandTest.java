@@ -41,7 +41,7 @@ class TxnOnRedisCommandTest {
                 "--accounts", "100", "--clients", "4", "--duration", "500ms", "--warmup", "100ms", "--format", "json");
         assertEquals(Main.EXIT_OK, o.status(), o.out() + o.err());
         assertTrue(o.out().contains("\"locker\":\"redis-setnx\""), o.out());
-        assertTrue(java.util.regex.Pattern.compile("\"conservation\":\\{\"checked\":true,\"expected_total\":(\\d+),\"total\":\\1,\"ok\":true\\}")
+        assertTrue(java.util.regex.Pattern.compile("\"conservation\":\\{\"checked\":true,\"expected_total\":(\\d+),\"total\":\\1,\"balances_checked\":[1-9]\\d*,\"balances_differing\":0,\"ok\":true\\}")
                 .matcher(o.out()).find(), o.out());
     }
 

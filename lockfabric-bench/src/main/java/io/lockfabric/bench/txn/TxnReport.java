@@ -22,7 +22,7 @@ import java.util.Objects;
  * the measured share of shared lock requests; then the run's aborts and conservation check (CSV: on
  * every row of the run; the table: a {@code #} line under it). JSON: {@code locker}, {@code fabric},
  * {@code workload}, {@code clients}, {@code measured_s}, {@code aborted}, {@code ledger},
- * {@code conservation} ({@code checked}, {@code expected_total}, {@code total}, {@code ok}),
+ * {@code conservation} ({@code checked}, {@code expected_total}, {@code total}, {@code balances_checked}, {@code balances_differing}, {@code ok}),
  * {@code all} and {@code types} (each: {@code name}, {@code committed}, {@code goodput},
  * {@code latency_us} with {@code p50}, {@code p99}, {@code p999}, {@code locks_per_txn},
  * {@code lock_wait_share}, {@code shared_share}) and {@code cdf} (pairs of latency ns and the share
@@ -33,19 +33,33 @@ public final class TxnReport {
     }
 
     /**
-     * A store's conservation check after a run: its total against the start's plus the run's ledger.
+     * A store's conservation check after a run: its total against the start's plus the run's ledger,
+     * and every balance against its value before the run plus the changes the run recorded in it (a
+     * transfer lost or applied twice keeps the total but not the balances).
      *
-     * @param checked  whether the run had a store to check (SmallBank)
-     * @param expected the total before the run plus the ledger
-     * @param actual   the total after the run
+     * @param checked   whether the run had a store to check (SmallBank)
+     * @param expected  the total before the run plus the ledger
+     * @param actual    the total after the run
+     * @param balances  the balances checked one by one (0: none)
+     * @param differing how many of them are not their value before plus their recorded changes
+     * @param first     the first differing ones, described ({@code ""} if none)
      */
-    public record Conservation(boolean checked, long expected, long actual) {
+    public record Conservation(boolean checked, long expected, long actual, long balances, long differing, String first) {
         /** No store: nothing to check. */
         public static final Conservation NONE = new Conservation(false, 0, 0);
 
+        public Conservation {
+            Objects.requireNonNull(first, "first");
+        }
+
+        /** A check of the total alone. */
+        public Conservation(boolean checked, long expected, long actual) {
+            this(checked, expected, actual, 0, 0, "");
+        }
+
         /** Nothing lost, nothing applied twice (or nothing checked). */
         public boolean ok() {
-            return !checked || expected == actual;
+            return !checked || (expected == actual && differing == 0);
         }
 
         /** {@code ok}, {@code VIOLATED (...)} or {@code -}. */
@@ -53,8 +67,14 @@ public final class TxnReport {
             if (!checked) {
                 return "-";
             }
-            return ok() ? "ok" : String.format(Locale.ROOT, "VIOLATED (total %d, expected %d: %+d)", actual, expected,
-                    actual - expected);
+            if (ok()) {
+                return "ok";
+            }
+            String total = expected == actual ? "total ok" : String.format(Locale.ROOT, "total %d, expected %d: %+d",
+                    actual, expected, actual - expected);
+            String each = differing == 0 ? "" : String.format(Locale.ROOT, "; %d of %d balances differ, first: %s",
+                    differing, balances, first);
+            return "VIOLATED (" + total + each + ")";
         }
     }
 
@@ -155,7 +175,8 @@ public final class TxnReport {
             Conservation c = run.conservation();
             json.name("conservation").beginObject().name("checked").value(c.checked());
             if (c.checked()) {
-                json.name("expected_total").value(c.expected()).name("total").value(c.actual());
+                json.name("expected_total").value(c.expected()).name("total").value(c.actual())
+                        .name("balances_checked").value(c.balances()).name("balances_differing").value(c.differing());
             }
             json.name("ok").value(c.ok()).endObject();
             json.name("all");

@@ -39,8 +39,14 @@ class TxnReportTest {
         assertTrue(csv.lines().skip(1).allMatch(l -> l.endsWith(",ok")), csv);
         String json = TxnReport.render(ReportFormat.JSON, List.of(ok, lost));
         assertEquals(2, json.lines().count(), json);
-        assertTrue(json.contains("\"conservation\":{\"checked\":true,\"expected_total\":130,\"total\":-370,\"ok\":false}"),
-                json);
+        assertTrue(json.contains("\"conservation\":{\"checked\":true,\"expected_total\":130,\"total\":-370,"
+                + "\"balances_checked\":0,\"balances_differing\":0,\"ok\":false}"), json);
+        // a transfer applied twice: the total is right, two balances are not
+        TxnReport.Conservation twice = new TxnReport.Conservation(true, 130, 130, 40, 2,
+                "account 3 checking: expected 100, found 600, account 7 checking: expected 900, found 400");
+        assertFalse(twice.ok());
+        assertEquals("VIOLATED (total ok; 2 of 40 balances differ, first: account 3 checking: expected 100, found 600, "
+                + "account 7 checking: expected 900, found 400)", twice.summary());
         assertTrue(json.contains("\"all\":{\"name\":\"all\",\"committed\":3,"), json);
         assertEquals("", TxnReport.render(ReportFormat.TABLE, List.of()));
     }
