@@ -72,8 +72,14 @@ class TwoProcessFileCounterTest {
                 processes.add(JavaProcess.start(FileCounterMain.class, "shm:" + shm, file.toString(),
                         Integer.toString(INCREMENTS), Integer.toString(THREADS)));
             }
-            for (JavaProcess p : processes) {
-                assertEquals(0, p.waitFor(60), p.output());
+            int[] exits = new int[PROCESSES];
+            for (int p = 0; p < PROCESSES; p++) {
+                exits[p] = processes.get(p).waitFor(60);
+            }
+            // every process's output (its stats and DecLock's counters), not only the failing one's
+            String outputs = processes.stream().map(JavaProcess::output).reduce("", (a, b) -> a + "\n---\n" + b);
+            for (int exit : exits) {
+                assertEquals(0, exit, outputs);
             }
             assertEquals(Long.toString((long) PROCESSES * THREADS * INCREMENTS),
                     Files.readString(file, StandardCharsets.UTF_8).strip(),
