@@ -89,7 +89,9 @@ class ReadmeExampleTest {
                 assertEquals(slots, s.heldSlots(), "every lock held at once through a pool of ONE endpoint");
             }                                                 // commit: everything released
             // --- end
-            try (Held h = space.tryAcquire("acct:7", Duration.ZERO).orElseThrow()) {
+            // a wait under the space's 1 s lease: room for a loaded machine, too short for a held lock to expire
+            try (Held h = space.tryAcquire("acct:7", Duration.ofMillis(500))
+                    .orElseThrow(() -> new AssertionError("acct:7 is still held after the session's close"))) {
                 assertTrue(h.isValid(), "released at the session's close");
             }
         }
