@@ -17,7 +17,7 @@ package io.lockfabric.compare;
  * @param exclusive     exclusive cycles over the whole run (warm-up too), each one increment of an unguarded counter
  * @param violations    conflicting holders seen together, or increments lost
  * @param errors        acquisitions or releases that failed
- * @param firstError    the first failure's message, or empty
+ * @param firstError    the first failure's message, else where the first stuck thread was, else empty
  * @param stuck         client threads still inside the peer's lock after the run's end plus its grace
  */
 public record PeerResult(String peer, boolean lockFabric, String fabric, String system, String lock, long cycles, double seconds,
@@ -52,6 +52,9 @@ public record PeerResult(String peer, boolean lockFabric, String fabric, String 
         }
         if (stuck > 0) {
             sb.append(sb.isEmpty() ? "" : ", ").append(stuck).append(" thread(s) stuck");
+            if (errors == 0 && !firstError.isEmpty()) {
+                sb.append(" (").append(firstError).append(')');
+            }
         }
         return sb.toString();
     }

@@ -18,10 +18,12 @@ final class RedissonPeer implements PeerClient {
     private final boolean readWrite;
     private final AtomicReferenceArray<RLock> locks;
     private final AtomicReferenceArray<RReadWriteLock> rwLocks;
+    private final long watchdogMs;
 
     RedissonPeer(int port, CompareWorkload w) {
         Config config = new Config();
         config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
+        this.watchdogMs = config.getLockWatchdogTimeout();
         this.client = Redisson.create(config);
         this.readWrite = w.reads();
         this.locks = new AtomicReferenceArray<>(w.locks());
@@ -52,6 +54,16 @@ final class RedissonPeer implements PeerClient {
         }
         l.lock();
         return l::unlock;
+    }
+
+    /**
+     * The watchdog timeout (30 s by default) and ten seconds more: a waiter that misses the unlock
+     * message on its pub/sub channel tries again only when the lease it saw runs out (Redisson
+     * issue 5761), so under load a waiter may be late by up to a lease without being stuck.
+     */
+    @Override
+    public long stopGraceNs() {
+        return java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(watchdogMs) + PeerClient.super.stopGraceNs();
     }
 
     @Override

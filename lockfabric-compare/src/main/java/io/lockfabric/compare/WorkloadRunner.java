@@ -26,8 +26,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class WorkloadRunner {
     private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
-    /** How long threads still in the peer's lock may take after the run's end before they are reported stuck. */
-    private static final long GRACE_NS = TimeUnit.SECONDS.toNanos(10);
     /** A thread stops after this many failed cycles: the peer is broken, spinning on it says nothing more. */
     private static final int MAX_ERRORS_PER_THREAD = 100;
 
@@ -85,12 +83,16 @@ final class WorkloadRunner {
         }
         sleepUntil(measureTo);
         stop = true;
-        long joinBy = measureTo + GRACE_NS;
+        long joinBy = measureTo + client.stopGraceNs();
         int stuck = 0;
+        String stuckAt = "";
         for (Thread t : threads) {
             long left = joinBy - System.nanoTime();
             if (left <= 0 || !t.join(java.time.Duration.ofNanos(left))) {
                 stuck++;
+                if (stuckAt.isEmpty()) {
+                    stuckAt = where(t);
+                }
                 t.interrupt();
             }
         }
@@ -112,6 +114,9 @@ final class WorkloadRunner {
             if (firstError.isEmpty() && t.firstError != null) {
                 firstError = t.firstError;
             }
+        }
+        if (firstError.isEmpty() && stuck > 0) {
+            firstError = stuckAt;
         }
         if (stuck == 0) {
             long sum = 0;
@@ -179,6 +184,16 @@ final class WorkloadRunner {
         } finally {
             t.done = true;
         }
+    }
+
+    /** The top frames of a thread that did not stop: where the peer holds it, for the report. */
+    private static String where(Thread t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        StringBuilder sb = new StringBuilder("stuck in ");
+        for (int i = 0; i < Math.min(6, frames.length); i++) {
+            sb.append(i == 0 ? "" : " < ").append(frames[i].getClassName()).append('.').append(frames[i].getMethodName());
+        }
+        return sb.toString();
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {
