@@ -2,6 +2,7 @@ package io.lockfabric;
 
 import io.lockfabric.client.EndpointPool;
 import io.lockfabric.fabric.ClientRuntime;
+import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.fabric.FabricException;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The entry point of the client API: a connection to a lock fabric, its pool of endpoints, and the
@@ -188,6 +190,36 @@ public final class LockFabric implements AutoCloseable {
     /** The number of endpoints in the pool. */
     public int poolSize() {
         return pool.size();
+    }
+
+    /**
+     * Runs {@code body} on an endpoint of the pool, checked out for the call, with the client
+     * {@code open} made on that endpoint for {@code owner} (once per endpoint, kept until the fabric
+     * closes, closed with it if {@link AutoCloseable}). This is how an application that keeps its
+     * data on the memory node ({@code io.lockfabric.apps}: the object store, the B+-tree) issues its
+     * data verbs and takes its locks on one endpoint, as the papers' clients do on one queue pair.
+     * Waits for an endpoint as {@code acquire} does; {@code body} runs on the calling thread with
+     * interrupts deferred, and must not keep the endpoint past its return.
+     *
+     * @throws FabricUnreachableException if the endpoint lost its memory node (before or during
+     *                                    {@code body}); the next call gets a new connection
+     * @throws LockFabricException        if this {@code LockFabric} is closed
+     */
+    public <C, T> T withEndpoint(Object owner, Class<C> type, Function<Endpoint, C> open,
+                                 Function<? super C, ? extends T> body) {
+        Objects.requireNonNull(owner, "owner");
+        EndpointPool.Worker w = checkout();
+        try {
+            FabricException lost = w.memoryNodeLost();
+            if (lost != null) {
+                throw new FabricUnreachableException(address, lost);
+            }
+            return w.runProtocol(() -> body.apply(w.client(owner, type, open)));
+        } catch (FabricException e) {
+            throw new FabricUnreachableException(address, w.memoryNodeLost() != null ? w.memoryNodeLost() : e);
+        } finally {
+            checkin(w);
+        }
     }
 
     /**

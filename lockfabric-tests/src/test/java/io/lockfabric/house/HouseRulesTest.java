@@ -255,6 +255,22 @@ class HouseRulesTest {
                 + "use it:\n" + String.join("\n", found));
     }
 
+    /** lockfabric-apps: the object store and the B+-tree, applications with their data on the memory node. */
+    private static boolean isApps(String pkg) {
+        return inOrUnder(pkg, "io.lockfabric.apps");
+    }
+
+    @Test
+    void applicationsUseTheApiAndTheSpisAndOnlyTheFloorsAboveUseThem() {
+        List<String> found = breaches(HouseRulesTest::isApps,
+                (own, used) -> used.equals(CLIENT_API) || inOrUnder(used, "io.lockfabric.lock") || used.equals("io.lockfabric.protocols")
+                        || used.equals("io.lockfabric.fabric") || isApps(used));
+        found.addAll(breaches(pkg -> !isApps(pkg) && !inOrUnder(pkg, "io.lockfabric.bench") && !inOrUnder(pkg, "io.lockfabric.cli"),
+                (own, used) -> !isApps(used)));
+        assertTrue(found.isEmpty(), "io.lockfabric.apps (object store, B+-tree) may use the client API (io.lockfabric), "
+                + "the lock SPI and its registry, and the fabric SPI only, and only bench and the cli use it:\n" + String.join("\n", found));
+    }
+
     @Test
     void noMainClassKeepsAStaticMutableCollection() throws Exception {
         List<String> found = new ArrayList<>();
