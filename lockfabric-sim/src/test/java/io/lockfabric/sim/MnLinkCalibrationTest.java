@@ -132,6 +132,33 @@ class MnLinkCalibrationTest {
         assertEquals(4 + 745, on - off);
     }
 
+    @Test
+    void aBatchWaitsForItsLastReplyToLeave() {
+        SimConfig base = SimConfig.builder().networkJitterNs(0).build();
+        long off = twoReadBatchNs(base);
+        long on = twoReadBatchNs(base.toBuilder().mnLinkGbps(GBPS).build());
+        // each request 4 ns in; the first reply (745 ns) leaves while the second READ is served (797 ns),
+        // so only the second reply's 745 ns add to the batch
+        assertEquals(4 + 4 + 745, on - off);
+    }
+
+    private static long twoReadBatchNs(SimConfig cfg) {
+        try (SimFabric fabric = new SimFabric(cfg)) {
+            Endpoint e = fabric.newEndpoint();
+            Table t = e.openTable(new TableSpec("t", "test", 1, 2L * LARGE));
+            AtomicLong elapsed = new AtomicLong();
+            fabric.spawn("c", () -> {
+                long start = fabric.observerNanoTime();
+                io.lockfabric.fabric.Batch batch = new io.lockfabric.fabric.Batch();
+                batch.read(t.address(), LARGE);
+                batch.read(t.address() + LARGE, LARGE);
+                e.queuePair(0).execute(batch);
+                elapsed.set(fabric.observerNanoTime() - start);
+            }).join();
+            return elapsed.get();
+        }
+    }
+
     private static long oneReadNs(SimConfig cfg) {
         try (SimFabric fabric = new SimFabric(cfg)) {
             Endpoint e = fabric.newEndpoint();
