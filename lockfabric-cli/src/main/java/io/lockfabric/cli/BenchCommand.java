@@ -188,7 +188,7 @@ final class BenchCommand implements Callable<Integer> {
         boolean range = kind();
         FabricTiming tcpTiming = tcp && !range ? BenchExecution.checkReachable(choice) : null;
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --virtual-duration and --faults apply to "
+            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --virtual-duration and --faults apply to "
                     + "--fabric sim only");
         }
         if (range) {
@@ -305,7 +305,7 @@ final class BenchCommand implements Callable<Integer> {
         String clientsText = cluster == null ? c.clients() + " clients"
                 : String.format(Locale.ROOT, "%d CN%s x %d clients, %d MN%s", cluster.computeNodes(),
                         cluster.computeNodes() == 1 ? "" : "s", cluster.clientsPerComputeNode(), cluster.memoryNodes(),
-                        cluster.memoryNodes() == 1 ? "" : "s");
+                        cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster);
         return String.format(Locale.ROOT,
                 "# %s fabric: %s, %,d locks, zipf %s, %.0f%% reads, cs %d, %s after %s%s warmup, seed %d%s%s%s",
                 fabric, clientsText, c.locks(), c.zipf(), c.readRatio() * 100, c.cs(), phase,

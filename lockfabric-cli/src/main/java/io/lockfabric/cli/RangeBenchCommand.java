@@ -148,7 +148,7 @@ final class RangeBenchCommand implements Callable<Integer> {
         boolean sim = fabric.isSim();
         boolean tcp = fabric.isTcp();
         if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns and --virtual-duration apply to --fabric sim only");
+            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps and --virtual-duration apply to --fabric sim only");
         }
         if (s.sharedTable() != null && !fabric.isShared()) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");
@@ -223,7 +223,7 @@ final class RangeBenchCommand implements Callable<Integer> {
                 : Durations.format(c.durationNs()) + (cluster == null ? "" : " virtual");
         String who = cluster == null ? c.clients() + " clients"
                 : String.format(Locale.ROOT, "%d CN(s) x %d clients, %d MN(s)", cluster.computeNodes(),
-                        cluster.clientsPerComputeNode(), cluster.memoryNodes());
+                        cluster.clientsPerComputeNode(), cluster.memoryNodes()) + SimTopologyOptions.linkNote(cluster);
         return String.format(Locale.ROOT, "# %s fabric: %s, N %,d, L %s, zipf %s, cs %s, %s after %s warmup, seed %d, "
                         + "range exclusion checked%s%s%s",
                 s.fabric(), who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,

@@ -390,7 +390,7 @@ final class SimCheckCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "# sim check: %d seed%s from %d, faults %s, "
                         + "%d CN%s x %d clients, %d MN%s", count, count == 1 ? "" : "s", first, plan.spec(),
                 cluster.computeNodes(), cluster.computeNodes() == 1 ? "" : "s", cluster.clientsPerComputeNode(),
-                cluster.memoryNodes(), cluster.memoryNodes() == 1 ? "" : "s"));
+                cluster.memoryNodes(), cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster));
         if (point != null) {
             sb.append(String.format(Locale.ROOT, ", %,d locks, zipf %s, %.0f%% reads, cs %d", point.locks(),
                     point.zipf(), point.readRatio() * 100, point.cs()));

@@ -2,6 +2,7 @@ package io.lockfabric.cli;
 
 import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.SimFabricProvider;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
@@ -9,9 +10,11 @@ import java.util.Map;
 
 /**
  * The simulated cluster's shape, shared by the commands that run on the sim fabric: compute nodes,
- * clients per compute node and memory nodes. Clients fill compute nodes in order. The same settings
- * may come as parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
- * {@code clients}, {@code mns}, {@code seed}); a setting given both ways must agree.
+ * clients per compute node and memory nodes, and whether the memory node's link bandwidth is
+ * modelled ({@code --mn-link-gbps}). Clients fill compute nodes in order. The same settings may
+ * come as parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
+ * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}); a setting given both ways must
+ * agree.
  */
 final class SimTopologyOptions {
     @Option(names = "--cns", paramLabel = "N",
@@ -28,9 +31,16 @@ final class SimTopologyOptions {
                     + "sections' data on the last one. Default: 1.")
     Integer memoryNodes;
 
+    @Option(names = "--mn-link-gbps", paramLabel = "GBPS",
+            description = "Model the memory node's link bandwidth (sim fabric): one link per direction at GBPS "
+                    + "Gb/s shared by every verb, so large READs and WRITEs queue at the link rate "
+                    + "(DecLock's testbed: 100, ConnectX-4). Only the memory node's port; the compute nodes' "
+                    + "NICs keep their per-verb cost. Default: 0, not modelled (verb rates only).")
+    String mnLinkGbps;
+
     /** Whether any of these options was given. */
     boolean anyGiven() {
-        return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null;
+        return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null || mnLinkGbps != null;
     }
 
     /**
@@ -92,7 +102,27 @@ final class SimTopologyOptions {
             }
         }
         return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns).seed(clusterSeed)
-                .build();
+                .mnLinkGbps(linkGbps(address)).build();
+    }
+
+    /** The memory node's link rate of --mn-link-gbps and of the address's {@code mn-link-gbps}, which must agree. */
+    private double linkGbps(FabricAddress address) {
+        String fromAddress = address == null ? null : address.parameter(SimFabricProvider.MN_LINK_GBPS, null);
+        try {
+            double flag = SimFabricProvider.mnLinkGbps(mnLinkGbps, "--mn-link-gbps ");
+            if (fromAddress == null) {
+                return flag;
+            }
+            double given = SimFabricProvider.mnLinkGbps(fromAddress, "fabric sim: " + SimFabricProvider.MN_LINK_GBPS + "=");
+            if (mnLinkGbps != null && flag != given) {
+                throw new BadInputException("--mn-link-gbps " + mnLinkGbps + " disagrees with "
+                        + SimFabricProvider.MN_LINK_GBPS + "=" + fromAddress + " in --fabric " + address.text()
+                        + "; give one or the other");
+            }
+            return given;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     /**
@@ -105,6 +135,9 @@ final class SimTopologyOptions {
         p.put("clients-per-cn", Integer.toString(cluster.clientsPerComputeNode()));
         p.put("mns", Integer.toString(cluster.memoryNodes()));
         p.put("seed", Long.toString(cluster.seed()));
+        if (cluster.mnLinkModelled()) {
+            p.put(SimFabricProvider.MN_LINK_GBPS, Double.toString(cluster.mnLinkGbps()));
+        }
         return p;
     }
 
@@ -134,6 +167,17 @@ final class SimTopologyOptions {
     /** The options that rebuild {@code cluster}'s shape, for a replay command. */
     static String replay(SimConfig cluster) {
         return "--cns " + cluster.computeNodes() + " --clients-per-cn " + cluster.clientsPerComputeNode()
-                + " --mns " + cluster.memoryNodes();
+                + " --mns " + cluster.memoryNodes()
+                + (cluster.mnLinkModelled() ? " --mn-link-gbps " + linkText(cluster.mnLinkGbps()) : "");
+    }
+
+    /** For a report's setup line: {@code ", MN link 100 Gb/s"} when the link is modelled, else nothing. */
+    static String linkNote(SimConfig cluster) {
+        return cluster.mnLinkModelled() ? ", MN link " + linkText(cluster.mnLinkGbps()) + " Gb/s" : "";
+    }
+
+    /** A link rate as a replay command gives it: 100, not 100.0. */
+    private static String linkText(double gbps) {
+        return gbps == Math.rint(gbps) && Math.abs(gbps) < 1e15 ? Long.toString((long) gbps) : Double.toString(gbps);
     }
 }

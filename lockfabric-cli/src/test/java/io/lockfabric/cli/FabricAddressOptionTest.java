@@ -44,6 +44,24 @@ class FabricAddressOptionTest {
     }
 
     @Test
+    void theMemoryNodesLinkIsAFlagOrAnAddressParameter() {
+        MainTest.Outcome flag = bench("--fabric", "sim", "--cns", "2", "--clients-per-cn", "2", "--mn-link-gbps", "100");
+        assertEquals(Main.EXIT_OK, flag.status(), flag.err());
+        MainTest.Outcome address = bench("--fabric", "sim:cns=2,clients-per-cn=2,mn-link-gbps=100");
+        assertEquals(Main.EXIT_OK, address.status(), address.err());
+        assertEquals(flag.out(), address.out());
+        MainTest.Outcome table = MainTest.run("bench", "--fabric", "sim", "--mn-link-gbps", "100", "--protocols", "cas",
+                "--virtual-duration", "1ms", "--warmup", "0s");
+        assertEquals(Main.EXIT_OK, table.status(), table.err());
+        assertTrue(table.out().startsWith("# sim fabric: 1 CN x 8 clients, 1 MN, MN link 100 Gb/s, "), table.out());
+        MainTest.Outcome off = MainTest.run("bench", "--fabric", "sim", "--mn-link-gbps", "0", "--protocols", "cas",
+                "--virtual-duration", "1ms", "--warmup", "0s");
+        assertEquals(Main.EXIT_OK, off.status(), off.err());
+        assertTrue(off.out().startsWith("# sim fabric: 1 CN x 8 clients, 1 MN, ") && !off.out().contains("MN link"),
+                off.out());
+    }
+
+    @Test
     void theTableHeaderNamesTheAddressAsGiven() {
         MainTest.Outcome o = MainTest.run("bench", "--fabric", "sim:cns=2,clients-per-cn=3", "--protocols", "cas",
                 "--virtual-duration", "1ms", "--warmup", "0s");
@@ -75,9 +93,15 @@ class FabricAddressOptionTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed)",
+            "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps)",
             "sim:cns=3 --cns 2|--cns 2 disagrees with cns=3 in --fabric sim:cns=3; give one or the other",
             "sim:cns|fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE",
+            "sim:mn-link-gbps=fast|fabric sim: mn-link-gbps=fast is not a number of Gb/s",
+            "sim --mn-link-gbps -1|--mn-link-gbps -1 is not in [0, 1e6] Gb/s (0 = not modelled)",
+            "sim:mn-link-gbps=100 --mn-link-gbps 25|--mn-link-gbps 25 disagrees with mn-link-gbps=100 in --fabric "
+                    + "sim:mn-link-gbps=100; give one or the other",
+            "local --mn-link-gbps 100|--cns, --clients-per-cn, --mns, --mn-link-gbps, --virtual-duration and --faults "
+                    + "apply to --fabric sim only",
             "sim:cns=x|fabric sim: cns=x is not a whole number",
             "sim:cns=0|cns (in --fabric sim:cns=0) must be >= 1, got 0",
             "sim:clients=7,cns=2|7 clients do not fill 2 compute nodes evenly; give --clients-per-cn",

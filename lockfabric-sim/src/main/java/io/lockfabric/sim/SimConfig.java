@@ -20,6 +20,18 @@ package io.lockfabric.sim;
  *       intra-node messages with 1 µs).</li>
  *   <li>rpcs are served by {@code mnCpuCores} cores, {@code rpcServiceNs} each.</li>
  *   <li>Each client's clock runs at rate 1 + u·{@code clockDrift}, u uniform in [−1, 1].</li>
+ *   <li>Bandwidth, when {@code mnLinkGbps} &gt; 0 (off by default: then only the per-byte service
+ *       time above charges for bytes, on each of the {@code nicUnits} units in parallel, so the
+ *       port's bandwidth is not a shared resource): the memory node's port is one link per
+ *       direction at {@code mnLinkGbps}, shared by every verb and rpc. A request's bytes (a
+ *       WRITE's payload, an atomic's operands, headers) cross the inbound link, in arrival order,
+ *       before a unit takes the verb; a reply's bytes (a READ's data, an atomic's old value, a
+ *       WRITE's acknowledgement) cross the outbound link, in completion order, after the unit
+ *       served it. Each message costs its payload plus per-packet and per-message headers
+ *       ({@link #MN_LINK_PACKET_HEADER_BYTES}, packets of {@link #MN_LINK_MTU_BYTES}), so large
+ *       transfers queue behind each other at the link rate. Only the memory node's port: the
+ *       compute nodes' NICs keep their per-pass cost, and client-to-client messages cost no
+ *       bandwidth. DecLock's testbed: {@link #DECLOCK_TESTBED_MN_LINK_GBPS}.</li>
  * </ul>
  *
  * <p>Calibration. The defaults model the ShiftLock testbed (§4.1: ConnectX-5 100 Gb/s RNICs, one
@@ -79,7 +91,8 @@ public record SimConfig(
         int mnCpuCores,
         long rpcServiceNs,
         double clockDrift,
-        long memoryBytesPerNode) {
+        long memoryBytesPerNode,
+        double mnLinkGbps) {
 
     public static final int DEFAULT_COMPUTE_NODES = 1;
     public static final int DEFAULT_CLIENTS_PER_CN = 8;
@@ -102,6 +115,33 @@ public record SimConfig(
     public static final long DEFAULT_RPC_SERVICE_NS = 1_500;
     public static final double DEFAULT_CLOCK_DRIFT = 1e-4;
     public static final long DEFAULT_MEMORY_BYTES_PER_NODE = 4L << 30;
+    /** The memory node's link is not modelled by default ({@code mnLinkGbps} = 0): runs as before it existed. */
+    public static final double DEFAULT_MN_LINK_GBPS = 0;
+    /**
+     * The memory node's link rate on DecLock's testbed, Gb/s: DecLock §6 ("Testbed"): "two
+     * ConnectX-4 100 Gbps RDMA NICs" per machine, "connected to a Mellanox 100 Gbps switch"; each
+     * logical node, the memory node included, has one RNIC. 100 Gb/s is the data rate after line
+     * coding (EDR InfiniBand: 4 lanes of 25.78125 Gbaud, 64b/66b; 100 GbE the same), the rate
+     * {@code mnLinkGbps} takes. The paper does not say whether the fabric is InfiniBand or RoCE;
+     * the link model's per-packet headers are InfiniBand's (see {@link #MN_LINK_PACKET_HEADER_BYTES}).
+     */
+    public static final double DECLOCK_TESTBED_MN_LINK_GBPS = 100;
+    /**
+     * Bytes of payload per packet on the memory node's link: InfiniBand's largest path MTU, 4096
+     * (IBTA spec vol. 1, §7.7.5; EDR fabrics run at it), so a 9 KB READ response is 3 packets.
+     */
+    public static final int MN_LINK_MTU_BYTES = 4096;
+    /**
+     * Per-packet headers on the memory node's link, bytes: InfiniBand's local route header (LRH,
+     * 8), base transport header (BTH, 12), invariant CRC (4) and variant CRC (2), IBTA spec vol. 1
+     * §5.2 and §9.2. Transport extension headers come on top per message: RETH (16) on a READ
+     * request and a WRITE's first packet, AETH (4) on acknowledgements and READ responses,
+     * AtomicETH (28) on an atomic request, AtomicAckETH (8) with its AETH on the reply. Link-level
+     * flow control packets and idles (under 1% of the link) are not modelled. On RoCEv2 a packet
+     * would carry 82 bytes instead (Ethernet 14 + FCS 4 + preamble 8 + inter-frame gap 12, IPv4 20,
+     * UDP 8, BTH 12, ICRC 4), and commonly a 1024-byte MTU: 8% more bytes for a 9 KB READ.
+     */
+    public static final int MN_LINK_PACKET_HEADER_BYTES = 26;
 
     public SimConfig {
         positive("compute nodes", computeNodes);
@@ -129,6 +169,14 @@ public record SimConfig(
         if (memoryBytesPerNode <= 0) {
             throw new IllegalArgumentException("memory per node must be positive");
         }
+        if (!(mnLinkGbps >= 0) || mnLinkGbps > 1e6) {
+            throw new IllegalArgumentException("MN link Gb/s must be in [0, 1e6] (0 = not modelled), got " + mnLinkGbps);
+        }
+    }
+
+    /** Whether the memory node's link bandwidth is modelled ({@code mnLinkGbps} &gt; 0). */
+    public boolean mnLinkModelled() {
+        return mnLinkGbps > 0;
     }
 
     private static void positive(String what, long v) {
@@ -176,6 +224,7 @@ public record SimConfig(
         b.rpcServiceNs = rpcServiceNs;
         b.clockDrift = clockDrift;
         b.memoryBytesPerNode = memoryBytesPerNode;
+        b.mnLinkGbps = mnLinkGbps;
         return b;
     }
 
@@ -209,6 +258,7 @@ public record SimConfig(
         private long rpcServiceNs = DEFAULT_RPC_SERVICE_NS;
         private double clockDrift = DEFAULT_CLOCK_DRIFT;
         private long memoryBytesPerNode = DEFAULT_MEMORY_BYTES_PER_NODE;
+        private double mnLinkGbps = DEFAULT_MN_LINK_GBPS;
 
         public Builder computeNodes(int v) { computeNodes = v; return this; }
         public Builder clientsPerComputeNode(int v) { clientsPerComputeNode = v; return this; }
@@ -233,13 +283,15 @@ public record SimConfig(
         public Builder rpcServiceNs(long v) { rpcServiceNs = v; return this; }
         public Builder clockDrift(double v) { clockDrift = v; return this; }
         public Builder memoryBytesPerNode(long v) { memoryBytesPerNode = v; return this; }
+        /** The memory node's link rate, Gb/s, each direction; 0 (the default) = not modelled. */
+        public Builder mnLinkGbps(double v) { mnLinkGbps = v; return this; }
 
         public SimConfig build() {
             return new SimConfig(computeNodes, clientsPerComputeNode, memoryNodes, seed, networkOneWayNs,
                     networkJitterNs, cnMessageOneWayNs, intraCnMessageNs, clientVerbCpuNs, clientMessageCpuNs,
                     cnNicUnits, cnNicServiceNs, nicUnits, readServiceNs, writeServiceNs, atomicServiceNs,
                     atomic128ServiceNs, nicNsPerByte, sameWordSerialNs, mnCpuCores, rpcServiceNs, clockDrift,
-                    memoryBytesPerNode);
+                    memoryBytesPerNode, mnLinkGbps);
         }
     }
 }

@@ -391,7 +391,7 @@ public final class SimFabric implements Fabric {
      */
     public void trackMemoryNodeQueueing(boolean on) {
         for (SimulatedRnic nic : nics) {
-            nic.track(on);
+            nic.track(on, sim.now());
         }
     }
 
@@ -405,7 +405,7 @@ public final class SimFabric implements Fabric {
         if (memoryNode < 0 || memoryNode >= nics.length) {
             throw new IllegalArgumentException("no memory node " + memoryNode + " (fabric has " + nics.length + ")");
         }
-        return nics[memoryNode].queueing(top);
+        return nics[memoryNode].queueing(top, sim.now());
     }
 
     @Override

@@ -7,14 +7,18 @@ import io.lockfabric.fabric.FabricProvider;
 import java.util.List;
 
 /**
- * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N]}: a {@link SimFabric} of
- * {@code cns} compute nodes of {@code clients-per-cn} clients each (or {@code clients} spread
- * evenly over them), {@code mns} memory nodes, everything else {@link SimConfig}'s defaults (the
- * calibrated testbed). As the command line builds it: one compute node of
+ * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G]}: a
+ * {@link SimFabric} of {@code cns} compute nodes of {@code clients-per-cn} clients each (or
+ * {@code clients} spread evenly over them), {@code mns} memory nodes, the memory nodes' link
+ * bandwidth modelled at {@code mn-link-gbps} Gb/s ({@link SimConfig#mnLinkGbps()}; absent or 0:
+ * not modelled), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
  * {@value SimConfig#DEFAULT_CLIENTS_PER_CN} clients unless told otherwise. Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  */
 public final class SimFabricProvider implements FabricProvider {
+    /** The address parameter of {@link SimConfig#mnLinkGbps()}. */
+    public static final String MN_LINK_GBPS = "mn-link-gbps";
+
     @Override
     public String scheme() {
         return "sim";
@@ -22,12 +26,12 @@ public final class SimFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N]";
+        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("cns", "clients-per-cn", "clients", "mns", "seed");
+        return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS);
     }
 
     @Override
@@ -63,6 +67,31 @@ public final class SimFabricProvider implements FabricProvider {
         return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn)
                 .memoryNodes(address.intParameter("mns", 1, 1, 1024))
                 .seed(address.longParameter("seed", SimConfig.defaults().seed(), Long.MIN_VALUE, Long.MAX_VALUE))
+                .mnLinkGbps(mnLinkGbps(address.parameter(MN_LINK_GBPS, null), "fabric sim: " + MN_LINK_GBPS + "="))
                 .build();
+    }
+
+    /**
+     * A memory-node link rate as given on a command line or in an address: Gb/s, a number in
+     * [0, 1e6], 0 = not modelled; null = not given (0).
+     *
+     * @param text  the value given, or null
+     * @param where what an error message starts with, before the value ({@code "--mn-link-gbps "})
+     * @throws IllegalArgumentException naming the value if it is not one
+     */
+    public static double mnLinkGbps(String text, String where) {
+        if (text == null) {
+            return SimConfig.DEFAULT_MN_LINK_GBPS;
+        }
+        double v;
+        try {
+            v = Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(where + text + " is not a number of Gb/s", e);
+        }
+        if (!(v >= 0 && v <= 1e6)) {
+            throw new IllegalArgumentException(where + text + " is not in [0, 1e6] Gb/s (0 = not modelled)");
+        }
+        return v;
     }
 }

@@ -15,7 +15,8 @@ import java.util.List;
  * A queue pair in virtual time. Called from a simulated process, a verb leaves after the client's
  * CPU cost and a pass through its compute node's {@link ComputeNodeNic}, crosses the network, is
  * admitted by the {@link SimulatedRnic}, takes effect on the {@link MemoryNode} at its completion
- * time (its linearization point), and the reply crosses back and through the compute node's NIC.
+ * time (its linearization point), and the reply leaves the memory node (at once, or after its bytes
+ * crossed the outbound link when bandwidth is modelled), crosses back and passes the compute node's NIC.
  * Called from outside the simulation (setting up, verifying after a run), verbs execute at once,
  * cost no virtual time and are not counted by the memory node's NIC (which counts what it serves).
  */
@@ -59,7 +60,8 @@ final class SimQueuePair extends CountingQueuePair {
                 sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(result));
                 Object r = result;
                 RuntimeException err = error;
-                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, r, err));
+                long leaves = nic.replyLeaves(verb, sim.now());
+                fabric.deliverVia(endpoint.id(), leaves + fabric.oneWayNs(), () -> sim.resume(p, token, r, err));
             });
         });
         return sim.block(p);
@@ -89,6 +91,16 @@ final class SimQueuePair extends CountingQueuePair {
 
     /** Admits verb {@code i} once verb {@code i − 1} completed (in order), then the next. */
     private void runBatchVerb(SimProcess p, long token, List<Verb> verbs, Object[] results, int i, long notBefore) {
+        runBatchVerb(p, token, verbs, results, i, notBefore, Long.MIN_VALUE);
+    }
+
+    /**
+     * As above; {@code repliesLeft} is when the replies of the verbs before {@code i} have left the
+     * memory node (they queue on its outbound link when bandwidth is modelled; the batch's
+     * completion waits for the last of them).
+     */
+    private void runBatchVerb(SimProcess p, long token, List<Verb> verbs, Object[] results, int i, long notBefore,
+                              long repliesLeft) {
         Simulation sim = fabric.simulation();
         Verb verb = verbs.get(i);
         long finish = nic.admit(verb, sim.now(), notBefore);
@@ -97,14 +109,16 @@ final class SimQueuePair extends CountingQueuePair {
                 results[i] = node.execute(verb);
                 fabric.executed(node.index(), verb);
             } catch (RuntimeException e) {
-                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, e));
+                long leaves = Math.max(repliesLeft, nic.replyLeaves(verb, sim.now()));
+                fabric.deliverVia(endpoint.id(), leaves + fabric.oneWayNs(), () -> sim.resume(p, token, null, e));
                 return;
             }
             sim.record(p.index(), verb.kind().ordinal(), verb.address(), hashOf(results[i]));
+            long leaves = Math.max(repliesLeft, nic.replyLeaves(verb, sim.now()));
             if (i + 1 < verbs.size()) {
-                runBatchVerb(p, token, verbs, results, i + 1, sim.now());
+                runBatchVerb(p, token, verbs, results, i + 1, sim.now(), leaves);
             } else {
-                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, null));
+                fabric.deliverVia(endpoint.id(), leaves + fabric.oneWayNs(), () -> sim.resume(p, token, null, null));
             }
         });
     }
@@ -123,7 +137,7 @@ final class SimQueuePair extends CountingQueuePair {
         EndpointId caller = endpoint.id();
         sim.schedule(arrival, () -> {
             nic.countRpc(copy.length);
-            long finish = cpu.admit(sim.now());
+            long finish = cpu.admit(nic.rpcArrives(copy.length, sim.now()));
             sim.schedule(finish, () -> node.call(service, new PendingRpc(caller, copy) {
                 @Override
                 protected void replied(byte[] response) {
@@ -137,7 +151,8 @@ final class SimQueuePair extends CountingQueuePair {
 
                 private void complete(byte[] response, RuntimeException error) {
                     sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
-                    fabric.deliverVia(caller, sim.now() + fabric.oneWayNs(),
+                    long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
+                    fabric.deliverVia(caller, leaves + fabric.oneWayNs(),
                             () -> sim.resume(p, token, response, error));
                 }
             }));

@@ -20,7 +20,11 @@ import java.util.Map;
  * atomics and writes on a word are serialized, each holding it for {@code sameWordSerialNs}; a READ
  * waits for the atomics and writes queued on its words before it, and an atomic or write waits for
  * the READs before it, but READs of one word run in parallel with each other. Requests queue when
- * every unit is busy, so latency grows with load. Counts every verb it serves. Driver thread only.
+ * every unit is busy, so latency grows with load. Counts every verb it serves. With
+ * {@link SimConfig#mnLinkGbps()} on, the memory node's port is a {@link MemoryNodeLink}: a request
+ * crosses its inbound link before it queues for a unit ({@link #admit}), a reply its outbound link
+ * once served ({@link #replyLeaves}); off, both cost nothing and nothing else changes. Driver
+ * thread only.
  */
 final class SimulatedRnic {
     private static final int MAX_SERIALIZED_WORDS = 64;
@@ -34,6 +38,8 @@ final class SimulatedRnic {
     private final Map<Long, Long> wordReadUntil = new HashMap<>();
     private final Counters inbound = new Counters();
     private final PauseWindows pauses;
+    /** The port's links, or null when bandwidth is not modelled. */
+    private final MemoryNodeLink link;
     /** Per word while tracking: {exclusive verbs, reads, word wait ns, delayed verbs}; null when not tracking. */
     private Map<Long, long[]> tracked;
     private long trackedVerbs;
@@ -41,11 +47,15 @@ final class SimulatedRnic {
     private long trackedUnitWaitNs;
     private long trackedWordWaitNs;
     private long trackedServiceNs;
+    private long trackedSinceNs;
+    /** The link's {@link MemoryNodeLink#totals()} when tracking began (zeros without a link). */
+    private long[] linkAtTrackStart = new long[4];
 
     SimulatedRnic(SimConfig config, PauseWindows pauses) {
         this.config = config;
         this.pauses = pauses;
         this.unitFreeAt = new long[config.nicUnits()];
+        this.link = config.mnLinkModelled() ? new MemoryNodeLink(config.mnLinkGbps()) : null;
     }
 
     /**
@@ -53,6 +63,9 @@ final class SimulatedRnic {
      * (the previous verb of its batch); returns the virtual time its execution completes.
      */
     long admit(Verb verb, long arrival, long notBefore) {
+        if (link != null) {
+            arrival = link.receive(arrival, MemoryNodeLink.requestBytes(verb));
+        }
         long start = pauses.firstFreeAt(Math.max(arrival, notBefore));
         long ready = start;
         int unit = 0;
@@ -129,6 +142,24 @@ final class SimulatedRnic {
         inbound.record(VerbKind.RPC, requestBytes);
     }
 
+    /**
+     * When the reply of {@code verb}, which completed at {@code completedNs} (now: replies enter the
+     * outbound link in completion order), has left the memory node: then, without a link.
+     */
+    long replyLeaves(Verb verb, long completedNs) {
+        return link == null ? completedNs : link.transmit(completedNs, MemoryNodeLink.replyBytes(verb));
+    }
+
+    /** When an rpc request of {@code bytes} that reaches the port at {@code arrivalNs} (now) is in. */
+    long rpcArrives(int bytes, long arrivalNs) {
+        return link == null ? arrivalNs : link.receive(arrivalNs, MemoryNodeLink.sendBytes(bytes));
+    }
+
+    /** When an rpc response of {@code bytes} sent at {@code sentNs} (now) has left the memory node. */
+    long rpcReplyLeaves(int bytes, long sentNs) {
+        return link == null ? sentNs : link.transmit(sentNs, MemoryNodeLink.sendBytes(bytes));
+    }
+
     private void track(boolean exclusive, long firstWord, int words, long ready, long unitStart, long start,
                        long decidingWord, long serviceNs) {
         trackedVerbs++;
@@ -147,9 +178,11 @@ final class SimulatedRnic {
         }
     }
 
-    /** Starts (or restarts from zero) tracking where verbs wait; {@code false} stops it. */
-    void track(boolean on) {
+    /** Starts (or restarts from zero) at {@code nowNs} tracking where verbs wait; {@code false} stops it. */
+    void track(boolean on, long nowNs) {
         tracked = on ? new HashMap<>() : null;
+        trackedSinceNs = nowNs;
+        linkAtTrackStart = link == null ? new long[4] : link.totals();
         trackedVerbs = 0;
         trackedExclusive = 0;
         trackedUnitWaitNs = 0;
@@ -157,8 +190,11 @@ final class SimulatedRnic {
         trackedServiceNs = 0;
     }
 
-    /** Where verbs waited since tracking began; the {@code top} words with the most word wait. */
-    NicQueueing queueing(int top) {
+    /**
+     * Where verbs waited since tracking began, until {@code nowNs}; the {@code top} words with the
+     * most word wait; the link's use meanwhile.
+     */
+    NicQueueing queueing(int top, long nowNs) {
         if (tracked == null) {
             throw new IllegalStateException("queueing is not tracked: call SimFabric.trackMemoryNodeQueueing first");
         }
@@ -170,8 +206,14 @@ final class SimulatedRnic {
         all.sort(Comparator.comparingLong(NicQueueing.Word::wordWaitNs).reversed()
                 .thenComparing(Comparator.comparingLong(NicQueueing.Word::exclusiveVerbs).reversed())
                 .thenComparingLong(NicQueueing.Word::address));
+        long[] linkNow = link == null ? new long[4] : link.totals();
+        NicQueueing.Link linkUse = link == null ? NicQueueing.Link.NONE
+                : new NicQueueing.Link(config.mnLinkGbps(), (linkNow[0] - linkAtTrackStart[0]) / 1_000,
+                (linkNow[1] - linkAtTrackStart[1]) / 1_000, linkNow[2] - linkAtTrackStart[2],
+                linkNow[3] - linkAtTrackStart[3]);
         return new NicQueueing(trackedVerbs, trackedExclusive, trackedUnitWaitNs, trackedWordWaitNs, trackedServiceNs,
-                all.subList(0, Math.min(Math.max(0, top), all.size())));
+                all.subList(0, Math.min(Math.max(0, top), all.size())), config.nicUnits(), nowNs - trackedSinceNs,
+                linkUse);
     }
 
     CounterSnapshot counters() {
