@@ -73,7 +73,7 @@ class TwoProcessFileCounterTest {
      */
     @Test
     void twoProcessesCountExactlyOnOneShmFileWhileHoldersStall() throws Exception {
-        countOnShm(30, "10:150");
+        countOnShm(20, "10:150");
     }
 
     private void countOnShm(int increments, String... stall) throws Exception {
