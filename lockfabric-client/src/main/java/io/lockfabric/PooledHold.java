@@ -339,7 +339,25 @@ final class PooledHold implements Held {
             return;
         }
         cancelTimers();
+        reportLeaseOutlived();
         release(true);
+    }
+
+    /**
+     * At its close, reports the loss of a hold that outlived its lease if the lease sweep has not
+     * (once, as the sweep would): a stall of the whole process (a GC pause, a descheduled or
+     * throttled process) delays the sweep's timer as much as the holder, and the holder, resumed
+     * first, would otherwise close a hold that others may have taken with no loss told.
+     */
+    private void reportLeaseOutlived() {
+        Grant g = grant;
+        if (g == null || leaseNs <= 0 || leaseNs == Long.MAX_VALUE || serverLost != null || lost.get()) {
+            return;
+        }
+        long heldNs = clock.nanoTime() - grantNs;
+        if (heldNs >= leaseNs && lost.compareAndSet(false, true)) {
+            space.lost(this, "lease", heldNs);
+        }
     }
 
     @Override

@@ -62,6 +62,21 @@ class TwoProcessFileCounterTest {
     /** The same on the shm fabric: the memory node is a file both processes map, and nothing serves it. */
     @Test
     void twoProcessesCountExactlyInAPlainFileOnOneShmFile() throws Exception {
+        countOnShm(INCREMENTS);
+    }
+
+    /**
+     * On shm, with every 10th hold of each thread stalled for 150 ms inside its critical section: the
+     * other process's waiters time out (10 ms) and reset the lock while it is held, the holder's
+     * node-mates look at it (every lease/8 = 125 ms), and the resets must wait for the stalled holder,
+     * which stays within its lease (1 s).
+     */
+    @Test
+    void twoProcessesCountExactlyOnOneShmFileWhileHoldersStall() throws Exception {
+        countOnShm(20, "10:150");
+    }
+
+    private void countOnShm(int increments, String... stall) throws Exception {
         Path file = dir.resolve("counter.txt");
         Files.writeString(file, "0", StandardCharsets.UTF_8);
         Path shm = (Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : dir)
@@ -69,8 +84,10 @@ class TwoProcessFileCounterTest {
         List<JavaProcess> processes = new ArrayList<>();
         try {
             for (int p = 0; p < PROCESSES; p++) {
-                processes.add(JavaProcess.start(FileCounterMain.class, "shm:" + shm, file.toString(),
-                        Integer.toString(INCREMENTS), Integer.toString(THREADS)));
+                List<String> args = new ArrayList<>(List.of("shm:" + shm, file.toString(), Integer.toString(increments),
+                        Integer.toString(THREADS)));
+                args.addAll(List.of(stall));
+                processes.add(JavaProcess.start(FileCounterMain.class, args.toArray(String[]::new)));
             }
             int[] exits = new int[PROCESSES];
             for (int p = 0; p < PROCESSES; p++) {
@@ -81,9 +98,8 @@ class TwoProcessFileCounterTest {
             for (int exit : exits) {
                 assertEquals(0, exit, outputs);
             }
-            assertEquals(Long.toString((long) PROCESSES * THREADS * INCREMENTS),
-                    Files.readString(file, StandardCharsets.UTF_8).strip(),
-                    processes.getFirst().output() + processes.getLast().output());
+            assertEquals(Long.toString((long) PROCESSES * THREADS * increments),
+                    Files.readString(file, StandardCharsets.UTF_8).strip(), outputs);
         } finally {
             processes.forEach(JavaProcess::close);
             Files.deleteIfExists(shm);

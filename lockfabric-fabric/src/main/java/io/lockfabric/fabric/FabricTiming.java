@@ -58,6 +58,22 @@ public record FabricTiming(long roundTripNs, long stallNs) {
         }
     }
 
+    /**
+     * A wait that bounds another client's hold, and past which that client is taken for crashed (a
+     * lease, a waiter's timeout): {@code scaled(rdmaNs)}, but at least {@code stalls} of this
+     * fabric's stalls. Where clients share cores (shm: RDMA's round trips, 2 ms stalls) a live
+     * holder descheduled a few times must not pass for a dead one; exactly {@code rdmaNs} on RDMA.
+     */
+    public long scaledAtLeast(long rdmaNs, int stalls) {
+        return Math.max(scaled(rdmaNs), scaled(0, stalls));
+    }
+
+    /**
+     * Stalls a lease covers at least ({@link #scaledAtLeast}): 200 ms with 2 ms stalls, what tcp's
+     * leases of ten RDMA milliseconds come to by its round trips alone.
+     */
+    public static final int LEASE_STALLS = 100;
+
     /** For people: {@code round trip 40us, stall 2ms}. */
     @Override
     public String toString() {

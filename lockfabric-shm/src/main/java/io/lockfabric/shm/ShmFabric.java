@@ -78,6 +78,8 @@ public final class ShmFabric implements Fabric {
     private final ConcurrentHashMap<ShmEndpoint, Long> open = new ConcurrentHashMap<>();
     private final ShmRpcServer server;
     private volatile boolean closed;
+    /** Tests only: runs in {@link #newEndpoint} right after the slot is claimed ({@link #onSlotClaimed}). */
+    private volatile Runnable slotClaimedHook;
 
     private ShmFabric(Builder b) {
         this.file = ShmFile.open(b.path, b.capacityBytes);
@@ -125,18 +127,12 @@ public final class ShmFabric implements Fabric {
                     + " endpoint ordinals: delete the file to start afresh");
         }
         int index = claimSlot();
+        Runnable hook = slotClaimedHook;
+        if (hook != null) {
+            hook.run();
+        }
         long slot = ShmLayout.slot(index);
         EndpointId id = new EndpointId(node, index + 1);
-        MemoryRegion control = file.control();
-        PidLock locks = file.locks();
-        long ringLock = slot + ShmLayout.SLOT_RING_LOCK;
-        locks.lock(ringLock);
-        try {
-            control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
-            control.write8(slot + ShmLayout.SLOT_ID, id.pack());
-        } finally {
-            locks.unlock(ringLock);
-        }
         ShmQueuePair qp = new ShmQueuePair(this, id, ordinal);
         queuePairs.add(qp);
         ShmEndpoint e = new ShmEndpoint(this, id, (int) ordinal, slot, qp, new ShmMailbox(this, id, slot),
@@ -148,7 +144,12 @@ public final class ShmFabric implements Fabric {
     /**
      * Takes a free endpoint slot for this fabric: one never used, closed by another fabric (never one
      * this fabric closed: a stale id of its own must not reach a new endpoint), or left by a dead
-     * process. Decided and marked under the slot's ring lock.
+     * process. Decided and marked under the slot's ring lock in one step with the endpoint's id
+     * (owner, last node and id written together, the ring's leftovers dropped): a slot taken but
+     * without its id looks vacant, and another process would take it too. Two endpoints would then
+     * read one ring, and sends and pings to the one whose id was overwritten would fail as to a dead
+     * endpoint while it lived: a DecLock node-mate would release that endpoint's lock on its behalf
+     * while it held it.
      */
     private int claimSlot() {
         MemoryRegion control = file.control();
@@ -165,6 +166,8 @@ public final class ShmFabric implements Fabric {
                     control.write8(slot + ShmLayout.SLOT_ID, 0);
                     control.write8(slot + ShmLayout.SLOT_OWNER, liveness.self());
                     control.write8(slot + ShmLayout.SLOT_LAST_NODE, node + 1L);
+                    control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
+                    control.write8(slot + ShmLayout.SLOT_ID, new EndpointId(node, i + 1).pack());
                     return i;
                 }
             } finally {
@@ -182,6 +185,15 @@ public final class ShmFabric implements Fabric {
         }
         boolean vacant = control.read8(slot + ShmLayout.SLOT_ID) == 0 || !liveness.isAlive(owner);
         return vacant && control.read8(slot + ShmLayout.SLOT_LAST_NODE) != node + 1L;
+    }
+
+    /**
+     * Tests only: {@code hook} runs in {@link #newEndpoint} right after the endpoint's slot is
+     * claimed, before the endpoint is made (null: none). A test opens another fabric's endpoint
+     * there, as a process scheduled at that moment would.
+     */
+    void onSlotClaimed(Runnable hook) {
+        slotClaimedHook = hook;
     }
 
     /** The file offset of the slot of {@code id}, or -1 if it names none. */

@@ -90,6 +90,34 @@ class FabricTimingDefaultsTest {
         sortedExpected.forEach((name, pairs) -> assertEquals(pairs, moved.get(name), name));
     }
 
+    /**
+     * On shm (RDMA's round trips, 2 ms stalls): DecLock's waiters wait 25 stalls (50 ms) for the
+     * holder ahead before they take it for crashed, not 10 ms (issue 18: on a loaded machine every
+     * second contended handover reset the lock), its lease stays at least twice that, and the
+     * leases of dslr and shiftlock cover 100 stalls (200 ms, as on tcp), not 10 ms: on a machine
+     * at load 18, three processes counting under shiftlock's 10 ms lease lost increments.
+     */
+    @Test
+    void onShmDecLocksWaitersAllowForStalls() {
+        Map<String, List<String>> moved = new LinkedHashMap<>();
+        everyProtocolsOptions().forEach((name, options) -> {
+            List<String> pairs = LockOptions.timedDefaults(io.lockfabric.shm.ShmFabric.TIMING, options);
+            if (!pairs.isEmpty()) {
+                moved.put(name, pairs.stream().sorted().toList());
+            }
+        });
+        List<String> cql = List.of("timeout-ns=50ms");
+        assertEquals(cql, moved.get("cql"));
+        assertEquals(cql, moved.get("declock-tf"));
+        assertEquals(cql, moved.get("declock-pf"));
+        assertEquals(List.of("lease-ns=200ms"), moved.get("dslr"), "a lease covers 100 stalls, as tcp's");
+        assertEquals(List.of("lease-ns=200ms"), moved.get("shiftlock"));
+        long timeout = LockOptions.DEFAULTS.on(io.lockfabric.shm.ShmFabric.TIMING).get(io.lockfabric.lock.declock.CqlProtocol.TIMEOUT_NS);
+        long lease = LockOptions.DEFAULTS.on(io.lockfabric.shm.ShmFabric.TIMING).get(io.lockfabric.lock.declock.CqlProtocol.LEASE_NS);
+        assertEquals(50_000_000, timeout);
+        assertEquals(100_000_000, lease, "at least twice the timeout");
+    }
+
     /** A protocol opened on a fabric gets that fabric's defaults; options given still win. */
     @Test
     void openBindsTheFabricsTimingUnlessTheCallerDid() {

@@ -1,6 +1,7 @@
 package io.lockfabric.lock.dslr;
 
 import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.lock.FailureModel;
@@ -28,9 +29,13 @@ public final class DslrProtocol implements LockProtocol {
     public static final LockOption RESET_BACKOFF_NS = new LockOption("reset-backoff-ns",
             TruncatedExponentialBackoff.DEFAULT_INIT_NS,
             "initial backoff of a client that met a reset in progress (and of the resetter's CAS)");
-    /** DSLR's lease: 10 ms in the paper, on RDMA; as many round trips on another fabric. */
+    /**
+     * DSLR's lease: 10 ms in the paper, on RDMA; as many round trips on another fabric, and at
+     * least {@link FabricTiming#LEASE_STALLS} of its stalls (shm: 200 ms, not 10 ms).
+     */
     public static final long DEFAULT_LEASE_NS = 10_000_000;
-    public static final LockOption LEASE_NS = LockOption.wait("lease-ns", t -> t.scaled(DEFAULT_LEASE_NS),
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns",
+            t -> t.scaledAtLeast(DEFAULT_LEASE_NS, FabricTiming.LEASE_STALLS),
             "longest a holder may keep the lock; waiters skip counters stuck for 2 x lease (inf: no recovery)");
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 8,
             "fresh tickets an acquisition takes after its ticket was skipped, before giving up");

@@ -1,6 +1,7 @@
 package io.lockfabric.lock.shiftlock;
 
 import io.lockfabric.fabric.Endpoint;
+import io.lockfabric.fabric.FabricTiming;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.lock.FailureModel;
@@ -19,9 +20,13 @@ import java.util.Objects;
  */
 public final class ShiftLockProtocol implements LockProtocol {
     public static final String NAME = "shiftlock";
-    /** The paper's lease (§3.6), on RDMA; as many round trips on another fabric. */
+    /**
+     * The paper's lease (§3.6), on RDMA; as many round trips on another fabric, and at least
+     * {@link FabricTiming#LEASE_STALLS} of its stalls (shm: 200 ms, not 10 ms).
+     */
     public static final long DEFAULT_LEASE_NS = 10_000_000;
-    public static final LockOption LEASE_NS = LockOption.wait("lease-ns", t -> t.scaled(DEFAULT_LEASE_NS),
+    public static final LockOption LEASE_NS = LockOption.wait("lease-ns",
+            t -> t.scaledAtLeast(DEFAULT_LEASE_NS, FabricTiming.LEASE_STALLS),
             "longest a client may hold the lock; waiters recover a lock whose RelCnt is stuck for 3 x lease"
                     + " (inf: no failure detection)");
     /** The paper's threshold of consecutive writers (§3.5.2). */
