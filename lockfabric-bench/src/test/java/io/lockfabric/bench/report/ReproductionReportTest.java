@@ -42,7 +42,8 @@ class ReproductionReportTest {
     private static final ExperimentSettings TINY = ExperimentSettings.defaults().withWarmupNs(300_000L)
             .withDurationNs(1_000_000L);
 
-    Path dir = Path.of("/tmp/rep-view");
+    @TempDir
+    Path dir;
 
     @Test
     void twoExperimentsGiveTheirPlotsAndThePage() throws IOException {
