@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  *
  * <p>Cells are read as the {@code part}-th number in them (0: the first), so a cell {@code "12.1 / 240"}
  * (p50 / p99) gives 12.1 as part 0 and 240 as part 1; a cell with no such number ({@code "-"}) is a gap.
- * An x value that reads as a number everywhere gives a numeric x axis (log if asked), else the x values
- * are categories in table order.
+ * An x label with exactly one number in it ({@code "3 clients"}, {@code "cs 4"}, {@code "2,048"}; not
+ * {@code "1x8"} or {@code "inf"}) reads as that number; if every x label does, the x axis is numeric (log
+ * if asked), else the x labels are categories in table order.
  *
  * @param id     file name part: the plot is written as {@code <experiment>-<id>.png}
  * @param title  the chart's title (the paper's figure and panel, say)
@@ -27,14 +28,19 @@ import java.util.regex.Pattern;
  * @param xAxis  the x axis's title
  * @param yAxis  the y axis's title
  * @param series our series, in order: column headers (or row labels) to plot; empty: every one that holds
- *               a number
+ *               a number and matches {@code only}
+ * @param only   with {@code series} empty: a pattern the series' names must match (find); "" for all
  * @param part   which number of a cell to plot for {@code series}
  * @param logX   logarithmic x axis (numeric x only)
  * @param logY   logarithmic y axis (non-positive values are left out)
- * @param paper  the paper's series, drawn dashed with markers
+ * @param lines  on a categorical x, our series as lines (a sweep) rather than bars
+ * @param paperPart for cells that hold the paper's number and ours ({@code "paper / sim"}): which number of a
+ *               cell is the paper's, drawn as the paper's series beside each of ours; -1 if none does
+ * @param paper  more of the paper's series, drawn dashed with markers
  */
 public record Figure(String id, String title, String table, boolean xInRows, String xAxis, String yAxis,
-                     List<String> series, int part, boolean logX, boolean logY, List<PaperSeries> paper) {
+                     List<String> series, String only, int part, boolean logX, boolean logY, boolean lines,
+                     int paperPart, List<PaperSeries> paper) {
     /** {@link #table()} of a figure drawn from the rows only. */
     public static final String NO_TABLE = "";
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]*");
@@ -44,11 +50,13 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(xAxis, "xAxis");
         Objects.requireNonNull(yAxis, "yAxis");
+        Objects.requireNonNull(only, "only");
+        Pattern.compile(only); // fails now, not when drawn
         if (!ID.matcher(id).matches()) {
             throw new IllegalArgumentException("figure id must be lower-case letters, digits and dashes: '" + id + "'");
         }
-        if (part < 0) {
-            throw new IllegalArgumentException("part must be >= 0, got " + part);
+        if (part < 0 || paperPart < -1) {
+            throw new IllegalArgumentException("part must be >= 0 and paperPart >= -1, got " + part + ", " + paperPart);
         }
         series = List.copyOf(series);
         paper = List.copyOf(paper);
@@ -105,9 +113,12 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
         private String xAxis = "";
         private String yAxis = "";
         private final List<String> series = new ArrayList<>();
+        private String only = "";
         private int part;
         private boolean logX;
         private boolean logY;
+        private boolean lines;
+        private int paperPart = -1;
         private final List<PaperSeries> paper = new ArrayList<>();
 
         private Builder(String id, String title, String table) {
@@ -141,6 +152,18 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
             return this;
         }
 
+        /** Every series whose name matches {@code pattern} (find), instead of every series. */
+        public Builder only(String pattern) {
+            only = pattern;
+            return this;
+        }
+
+        /** On a categorical x, draw our series as lines, not bars. */
+        public Builder lines() {
+            lines = true;
+            return this;
+        }
+
         /** Plot number {@code index} of each cell (0: the first). */
         public Builder part(int index) {
             part = index;
@@ -157,13 +180,20 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
             return this;
         }
 
+        /** Number {@code index} of each plotted cell is the paper's: drawn beside each of our series. */
+        public Builder paperPart(int index) {
+            paperPart = index;
+            return this;
+        }
+
         public Builder paper(PaperSeries s) {
             paper.add(s);
             return this;
         }
 
         public Figure build() {
-            return new Figure(id, title, table, xInRows, xAxis, yAxis, series, part, logX, logY, paper);
+            return new Figure(id, title, table, xInRows, xAxis, yAxis, series, only, part, logX, logY, lines, paperPart,
+                    paper);
         }
     }
 }

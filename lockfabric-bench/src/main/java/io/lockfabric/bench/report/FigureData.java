@@ -19,11 +19,10 @@ import java.util.regex.Pattern;
  *
  * @param figure   what was asked for
  * @param series   the series in drawing order, ours first
- * @param numericX true if every x label starts with a number ({@link #x(String)})
+ * @param numericX true if every x label reads as a number ({@link #x(String)})
  */
 public record FigureData(Figure figure, List<Series> series, boolean numericX) {
     private static final Pattern NUMBER = Pattern.compile("-?\\d[\\d,]*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?");
-    private static final Pattern LEADING_NUMBER = Pattern.compile("\\s*(" + NUMBER.pattern() + ")");
 
     public FigureData {
         series = List.copyOf(series);
@@ -70,11 +69,16 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
             ExperimentTable table = result.tables().stream().filter(t -> t.title().startsWith(figure.table()))
                     .findFirst().orElseThrow(() -> new IllegalArgumentException("experiment " + result.experiment()
                             + " has no table titled '" + figure.table() + "...' for figure " + figure.id()));
-            List<String> names = figure.series().isEmpty() ? sourceNames(table, figure.xInRows()) : figure.series();
+            Pattern only = Pattern.compile(figure.only());
+            List<String> names = figure.series().isEmpty() ? sourceNames(table, figure.xInRows()).stream()
+                    .filter(n -> only.matcher(n).find()).toList() : figure.series();
             for (String name : names) {
                 Series s = fromTable(table, figure.xInRows(), name, name, figure.part(), false);
                 if (!s.x().isEmpty() || !figure.series().isEmpty()) {
                     ours.add(s);
+                    if (figure.paperPart() >= 0) {
+                        paper.add(fromTable(table, figure.xInRows(), name, name, figure.paperPart(), true));
+                    }
                 }
             }
         }
@@ -109,10 +113,17 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
         return new FigureData(figure, all, numeric);
     }
 
-    /** The number a cell starts with ({@code "1 s"}: 1; {@code "2,048"}: 2048), if it starts with one. */
+    /**
+     * The number in an x label if it has exactly one ({@code "1 s"}: 1; {@code "cs 4"}: 4; {@code "2,048"}:
+     * 2048; {@code "1x8"}, {@code "0-5"}, {@code "inf"}: none).
+     */
     public static Optional<Double> x(String label) {
-        Matcher m = LEADING_NUMBER.matcher(label);
-        return m.lookingAt() ? Optional.of(Double.parseDouble(m.group(1).replace(",", ""))) : Optional.empty();
+        Matcher m = NUMBER.matcher(label);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        double v = Double.parseDouble(m.group().replace(",", ""));
+        return m.find() ? Optional.empty() : Optional.of(v);
     }
 
     /** Number {@code part} (0: the first) in a cell ({@code "12.1 / 240"}, part 1: 240), if it has one. */

@@ -124,6 +124,8 @@ public final class FigurePlotter {
         chart.setXAxisTitle(f.xAxis());
         chart.setYAxisTitle(f.yAxis());
         chart.getStyler().setXAxisLogarithmic(f.logX());
+        chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+        chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
         chart.getStyler().setYAxisLogarithmic(f.logY());
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         Map<String, Color> colours = new HashMap<>();
@@ -184,6 +186,12 @@ public final class FigurePlotter {
                 series.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
                 series.setMarker(SeriesMarkers.DIAMOND);
                 series.setMarkerColor(c.darker());
+            } else if (f.lines()) {
+                series.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+                series.setLineColor(c);
+                series.setMarkerColor(c);
+                series.setLineStyle(SOLID);
+                series.setMarker(SeriesMarkers.CIRCLE);
             } else {
                 series.setFillColor(c);
             }
