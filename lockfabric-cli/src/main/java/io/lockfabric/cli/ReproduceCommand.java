@@ -189,7 +189,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 .withProgress(ProgressDisplay.consoleIsTerminal(), System.err);
         ReproductionReport.Summary summary;
         try {
-            summary = ReproductionReport.run(run, settings, report, System.err, System::nanoTime);
+            summary = ReproductionReport.run(run, settings, report, spec.commandLine().getErr(), System::nanoTime);
         } catch (UncheckedIOException e) {
             throw new BadInputException(e.getMessage());
         }

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,7 +107,7 @@ public final class ReproductionReport {
      * @param clock    real time in nanoseconds, for the wall times
      * @throws UncheckedIOException if the directory or the page cannot be written
      */
-    public static Summary run(List<Experiment> experiments, ExperimentSettings settings, Path dir, PrintStream progress,
+    public static Summary run(List<Experiment> experiments, ExperimentSettings settings, Path dir, PrintWriter progress,
                               LongSupplier clock) {
         try {
             Files.createDirectories(dir);
