@@ -162,7 +162,8 @@ public final class FigurePlotter {
         chart.setXAxisTitle(f.xAxis());
         chart.setYAxisTitle(f.yAxis());
         chart.getStyler().setYAxisLogarithmic(f.logY());
-        chart.getStyler().setOverlapped(false);
+        // a sweep's lines meet their categories' centres; bars stand side by side
+        chart.getStyler().setOverlapped(f.lines());
         if (f.logY()) {
             // bars start at zero unless told otherwise, and a log axis has no zero: start at the decade below
             data.series().stream().flatMap(s -> s.y().stream()).filter(y -> y > 0).min(Double::compare)
