@@ -60,6 +60,10 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
         }
         series = List.copyOf(series);
         paper = List.copyOf(paper);
+        if (table.equals(NO_TABLE) && (!series.isEmpty() || paperPart >= 0
+                || paper.stream().anyMatch(p -> p.source() != null))) {
+            throw new IllegalArgumentException("figure " + id + " has no table: its series come from the rows only");
+        }
     }
 
     /**

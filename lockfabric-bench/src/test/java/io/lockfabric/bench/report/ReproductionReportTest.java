@@ -112,6 +112,14 @@ class ReproductionReportTest {
     }
 
     @Test
+    void everyRegisteredExperimentHasFigures() {
+        for (Experiment e : Experiments.all()) {
+            assertFalse(e.figures().isEmpty() && FigureCatalog.forExperiment(e.name()).isEmpty(),
+                    e.name() + " declares no figure and the catalogue has none");
+        }
+    }
+
+    @Test
     void figureDataReadsPartsOfCellsAndBothLayouts() {
         ExperimentResult r = result("x");
         Figure byColumns = Figure.of("p99", "t", "latency").xInColumns("workload").y("us").part(1).build();
