@@ -93,8 +93,8 @@ public final class FigureCatalog {
                             .xInColumns("Zipf alpha").y("acquire p50, us").part(0).build());
             case "citron-fig10" -> List.of(
                     Figure.of("fig10", "CITRON Fig. 10: lock/unlock throughput over time, IO500 hard-write",
-                                    "throughput over time").xInRows("t, ms").y("throughput, Mops/s")
-                            .series("N = 2^10 + scale-ups", "N = 2^28").lines().build());
+                                    "throughput over time").xInRows("t, ms (start of the bucket)").y("throughput, Mops/s")
+                            .series("N = 2^10 + scale-ups", "N = 2^28").build());
             case "citron-fig11" -> List.of(
                     Figure.of("fig11", "CITRON Fig. 11: false-conflict rate by k (log scale)", "false-conflict rate")
                             .xInRows("range size L").y("false-conflict rate per request").logX().logY().build());

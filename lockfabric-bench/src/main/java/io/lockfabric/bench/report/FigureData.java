@@ -24,6 +24,9 @@ import java.util.regex.Pattern;
 public record FigureData(Figure figure, List<Series> series, boolean numericX) {
     private static final Pattern NUMBER = Pattern.compile("-?\\d[\\d,]*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?");
 
+    /** A range of two non-negative numbers, {@code "10-12"} or {@code "10 - 12 ms"}. */
+    private static final Pattern RANGE = Pattern.compile("\\s*(\\d[\\d,]*(?:\\.\\d+)?)\\s*-\\s*\\d[\\d,]*(?:\\.\\d+)?\\D*");
+
     public FigureData {
         series = List.copyOf(series);
     }
@@ -115,9 +118,13 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
 
     /**
      * The number in an x label if it has exactly one ({@code "1 s"}: 1; {@code "cs 4"}: 4; {@code "2,048"}:
-     * 2048; {@code "1x8"}, {@code "0-5"}, {@code "inf"}: none).
+     * 2048; {@code "1x8"}, {@code "inf"}: none), or the start of a range ({@code "10-12"}: 10).
      */
     public static Optional<Double> x(String label) {
+        Matcher range = RANGE.matcher(label);
+        if (range.matches()) {
+            return Optional.of(Double.parseDouble(range.group(1).replace(",", "")));
+        }
         Matcher m = NUMBER.matcher(label);
         if (!m.find()) {
             return Optional.empty();

@@ -132,6 +132,8 @@ class ReproductionReportTest {
         assertEquals(240.0, FigureData.number("12.1 / 240", 1).orElseThrow());
         assertEquals(2048.0, FigureData.x("2,048 clients").orElseThrow());
         assertTrue(FigureData.number("-", 0).isEmpty());
+        assertEquals(10.0, FigureData.x("10-12").orElseThrow());
+        assertTrue(FigureData.x("1x8").isEmpty() && FigureData.x("inf").isEmpty() && FigureData.x("2^10").isEmpty());
     }
 
     private static void assertPng(Path file) {
