@@ -6,6 +6,8 @@ import io.lockfabric.bench.experiment.ExperimentReport;
 import io.lockfabric.bench.experiment.ExperimentResult;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.Experiments;
+import io.lockfabric.bench.report.ReportPage;
+import io.lockfabric.bench.report.ReproductionReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -13,6 +15,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -29,17 +35,32 @@ import java.util.concurrent.Callable;
                         + "Progress goes to stderr when it is a terminal.",
                 "shiftlock-fig11 is the exception: measured on this machine in real time (it starts redis-server and a "
                         + "memory node, and its client processes); --warmup and --duration are then real time per run.",
-                "Run 'lockfabric reproduce --list' for the experiments."},
+                "Run 'lockfabric reproduce --list' for the experiments.",
+                "With --report DIR it runs every experiment (--all) or those named, in turn, and writes a report into "
+                        + "DIR: plots shaped like the papers' figures (NAME-*.png), each result as JSON (NAME.json) and "
+                        + "one Markdown page (README.md) with a summary, the plots, tables, comparisons and discussion; "
+                        + "stdout gets the summary, stderr a line per experiment as it starts and ends. An experiment "
+                        + "that fails is reported and the others still run."},
         footer = {"", "Example: lockfabric reproduce shiftlock-2.3 --format json",
+                "         lockfabric reproduce --all --report report/",
                 "Exit status: 0 every number within its band; 1 some number outside its band (the table marks it "
-                        + "OUTSIDE, the JSON has \"within_bands\":false); 2 bad input; 3 a run failed."})
+                        + "OUTSIDE, the JSON has \"within_bands\":false); 2 bad input; 3 a run failed (with --report: "
+                        + "some experiment failed)."})
 final class ReproduceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "EXPERIMENT",
-            description = "The experiment to run, e.g. shiftlock-2.3 (see --list).")
-    String experiment;
+    @Parameters(arity = "0..*", paramLabel = "EXPERIMENT",
+            description = "The experiment to run, e.g. shiftlock-2.3 (see --list); with --report, one or more.")
+    List<String> experiments;
+
+    @Option(names = "--all", description = "With --report: run every experiment of --list (but " + SmallBankReproduction.NAME
+            + ", which runs real processes: run it on its own).")
+    boolean all;
+
+    @Option(names = "--report", paramLabel = "DIR",
+            description = "Write the reproduction report into DIR (created if missing): plots, JSON and README.md.")
+    Path report;
 
     @Option(names = "--list", description = "List the experiments (name, paper, what is measured) and exit.")
     boolean list;
@@ -67,7 +88,7 @@ final class ReproduceCommand implements Callable<Integer> {
             description = "For experiments that compare protocols (the citron-fig6/7 range experiments): run these "
                     + "instead of the experiment's own list (which fails if some of it is not registered). Rows "
                     + "needing a protocol not run are left out and named.")
-    java.util.List<String> protocols;
+    List<String> protocols;
 
     @Option(names = "--accounts", paramLabel = "N",
             description = "For shiftlock-fig11: SmallBank's accounts. Default: the paper's 1000000.")
@@ -84,6 +105,13 @@ final class ReproduceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        if (report != null || all) {
+            return report(out);
+        }
+        if (experiments != null && experiments.size() > 1) {
+            throw new BadInputException("name one experiment, or give --report DIR to run several");
+        }
+        String experiment = experiments == null ? null : experiments.getFirst();
         if (list) {
             if (experiment != null) {
                 throw new BadInputException("give either --list or an experiment, not both");
@@ -126,6 +154,49 @@ final class ReproduceCommand implements Callable<Integer> {
         out.print(json ? ExperimentReport.json(result) : ExperimentReport.table(result, e.simulated()));
         out.flush();
         return result.withinBands() ? Main.EXIT_OK : Main.EXIT_VIOLATIONS;
+    }
+
+    /** {@code --report DIR} with {@code --all} or names: runs them and writes the report. */
+    private int report(PrintWriter out) {
+        if (report == null) {
+            throw new BadInputException("--all needs --report DIR");
+        }
+        if (list) {
+            throw new BadInputException("give either --list or --report, not both");
+        }
+        boolean named = experiments != null && !experiments.isEmpty();
+        if (all == named) {
+            throw new BadInputException("with --report, give --all or the experiments to run, not both");
+        }
+        if (!"table".equals(format.trim().toLowerCase(Locale.ROOT))) {
+            throw new BadInputException("--format does not apply to --report (the report is Markdown, plots and JSON)");
+        }
+        if (accounts != null || threads != null || processes != null || (protocols != null && !protocols.isEmpty())) {
+            throw new BadInputException("--accounts, --threads, --processes and --protocols do not apply to --report");
+        }
+        List<Experiment> run = new ArrayList<>();
+        for (String name : all ? Experiments.names() : experiments) {
+            if (SmallBankReproduction.NAME.equals(name)) {
+                throw new BadInputException(name + " runs real processes and is not part of a report: run it on its own");
+            }
+            Experiment e = Experiments.byName(name);
+            if (!run.contains(e)) {
+                run.add(e);
+            }
+        }
+        ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)
+                .withWarmupNs(positive("--warmup", warmupNs)).withDurationNs(positive("--duration", durationNs))
+                .withProgress(ProgressDisplay.consoleIsTerminal(), System.err);
+        ReproductionReport.Summary summary;
+        try {
+            summary = ReproductionReport.run(run, settings, report, spec.commandLine().getErr(), System::nanoTime);
+        } catch (UncheckedIOException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        out.print(ReportPage.summary(summary.entries(), summary.wallNs()));
+        out.printf("report: %s%n", summary.page());
+        out.flush();
+        return summary.failed() > 0 ? Main.EXIT_RUN_FAILED : summary.allWithinBands() ? Main.EXIT_OK : Main.EXIT_VIOLATIONS;
     }
 
     /** An override, or 0 for none. */

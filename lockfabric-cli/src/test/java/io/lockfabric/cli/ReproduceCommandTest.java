@@ -4,9 +4,13 @@ import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.Experiments;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +61,9 @@ class ReproduceCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "--list shiftlock-2.3", "--format xml shiftlock-2.3", "--duration 5 shiftlock-2.3",
             "--duration 0ms shiftlock-2.3", "--warmup -1ms shiftlock-2.3", "--seed x shiftlock-2.3",
-            "shiftlock-2.3 another", "--bogus"})
+            "shiftlock-2.3 another", "--bogus", "--all", "--report target/never", "--all shiftlock-2.3 --report target/never",
+            "shiftlock-fig11 --report target/never", "--all --report target/never --format json",
+            "--list --all --report target/never"})
     void badInputIsOneLineAndStatusTwo(String args) {
         MainTest.Outcome o = reproduce(args.isEmpty() ? new String[0] : args.split(" "));
         assertEquals(Main.EXIT_BAD_INPUT, o.status(), args + " -> " + o.err());
@@ -71,7 +77,7 @@ class ReproduceCommandTest {
     void helpExplainsTheOptionsAndTheExitStatus() {
         MainTest.Outcome o = reproduce("--help");
         assertEquals(Main.EXIT_OK, o.status());
-        for (String option : List.of("EXPERIMENT", "--list", "--format", "--seed", "--warmup", "--duration")) {
+        for (String option : List.of("EXPERIMENT", "--list", "--format", "--seed", "--warmup", "--duration", "--all", "--report")) {
             assertTrue(o.out().contains(option), option);
         }
         String flat = o.out().replaceAll("\\s+", " ");
@@ -115,5 +121,23 @@ class ReproduceCommandTest {
         assertTrue(lines.stream().anyMatch(l -> l.matches("\\d of 6 numbers OUTSIDE their bands \\(simulated in .* s\\)")),
                 o.out());
         assertTrue(lines.get(lines.size() - 1).startsWith("The cas case is averaged"), "the discussion ends it");
+    }
+
+    /** Two experiments at tiny windows into a report: the summary on stdout, the page and plots in DIR. */
+    @Test
+    void reportRunsTheNamedExperimentsAndWritesThePage(@TempDir Path dir) throws IOException {
+        MainTest.Outcome o = reproduce("shiftlock-2.3", "citron-fig10", "--report", dir.toString(),
+                "--warmup", "300us", "--duration", "1ms");
+        assertTrue(o.status() == Main.EXIT_OK || o.status() == Main.EXIT_VIOLATIONS, o.status() + ": " + o.err());
+        assertTrue(o.out().startsWith("| experiment | paper | in band | out of band | wall time | status |"), o.out());
+        assertTrue(o.out().contains("| [shiftlock-2.3](#shiftlock-2-3) |"), o.out());
+        assertTrue(o.out().contains("| [citron-fig10](#citron-fig10) |"), o.out());
+        assertTrue(o.out().contains("| **total** (2 experiments) |"), o.out());
+        assertTrue(o.err().contains("[1/2] shiftlock-2.3: running") && o.err().contains("[2/2] citron-fig10: "),
+                o.err());
+        String page = Files.readString(dir.resolve("README.md"));
+        assertTrue(page.contains("![shiftlock-2.3-goodput.png](shiftlock-2.3-goodput.png)"), page);
+        assertTrue(Files.size(dir.resolve("shiftlock-2.3-goodput.png")) > 0);
+        assertTrue(Files.size(dir.resolve("citron-fig10-fig10.png")) > 0);
     }
 }

@@ -1,5 +1,7 @@
 package io.lockfabric.bench.experiment;
 
+import java.util.List;
+
 /**
  * A named experiment of a paper, reproduced on the simulator: it runs its cases and returns the
  * paper's numbers and ours side by side ({@link ExperimentResult}). Found by name in
@@ -31,6 +33,15 @@ public interface Experiment {
      */
     default boolean simulated() {
         return true;
+    }
+
+    /**
+     * The paper's figure(s) this experiment reproduces, drawn from its result's tables by the reproduction
+     * report ({@code reproduce --report}). Empty: the report's own catalogue of figures for the
+     * experiments that predate this method, else the first table as it stands.
+     */
+    default List<Figure> figures() {
+        return List.of();
     }
 
     /** Runs every case (on fresh simulated clusters) and compares. */
