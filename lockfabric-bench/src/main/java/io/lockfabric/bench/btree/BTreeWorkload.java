@@ -135,6 +135,17 @@ public record BTreeWorkload(Phases phases, BTreeMix mix, long keys, double zipf,
                 .withLockOptions(pairs).withHandoverBound(handoverBound);
     }
 
+    /**
+     * Checks that each of {@code variants} is known and takes this workload's options.
+     *
+     * @throws IllegalArgumentException naming the variant or the option
+     */
+    public void validate(java.util.List<String> variants) {
+        for (String v : variants) {
+            BTreeLocks.failureModel(v, treeOptions(v).lockOptions());
+        }
+    }
+
     /** Whether key {@code k} is loaded before the run. */
     boolean loaded(long k) {
         return loadEvery > 0 && k % loadEvery == 0;
