@@ -60,6 +60,8 @@ public final class BTreeClient implements AutoCloseable {
     private final Table table;
     private final LockClient locks;
     private final long lockCount;
+    /** The compute node's index cache, or null without one. */
+    private final IndexCache cache;
     private long tornReads;
     private long movesRight;
     private long splits;
@@ -74,6 +76,7 @@ public final class BTreeClient implements AutoCloseable {
         this.table = table;
         this.locks = locks;
         this.lockCount = locks.locks();
+        this.cache = options.indexCache() ? IndexCache.of(endpoint, table) : null;
     }
 
     /** {@link #open(Endpoint, String, BTreeOptions, UnaryOperator)} with the lock client as it is. */
@@ -187,27 +190,69 @@ public final class BTreeClient implements AutoCloseable {
     /**
      * The node at {@code level} whose range holds {@code key}, found lock-free from the root; the
      * nodes passed above it go into {@code path} (by level) if given. Null if the root is below
-     * {@code level} (a root split under way).
+     * {@code level} (a root split under way). With the index cache, internal nodes come from the
+     * compute node's copies where it has them ({@link IndexCache}); the node returned is read from the
+     * memory node.
      */
     private Node descend(long key, int level, long[] path) {
-        Node n = read(rootIndex());
+        long rootIndex = cache == null || cache.root() == 0 ? freshRoot() : cache.root();
+        Node n = internal(rootIndex);
         if (n.level < level) {
-            return null;
+            if (cache == null || rootIndex == freshRoot()) {
+                return null;
+            }
+            n = internal(cache.root());
+            if (n.level < level) {
+                return null;
+            }
         }
+        long parent = 0;
+        int hops = 0;
         while (true) {
             if (key >= n.high) {
                 movesRight++;
-                n = read(n.sibling);
+                if (cache != null && parent != 0) {
+                    cache.invalidate(parent); // it sent us left of the key: read it again next time
+                    parent = 0;
+                }
+                if (cache != null && n.level > 0 && ++hops >= 2) {
+                    freshRoot();
+                }
+                n = n.level == level ? read(n.sibling) : internal(n.sibling);
                 continue;
             }
             if (n.level == level) {
-                return n;
+                return n.level > 0 && cache != null && cache.get(n.index) == n ? read(n.index) : n;
             }
             if (path != null) {
                 path[n.level] = n.index;
             }
-            n = read(n.child(key));
+            parent = n.index;
+            long child = n.child(key);
+            n = n.level - 1 == level ? read(child) : internal(child);
         }
+    }
+
+    /** The root's index, READ from the memory node (and kept in the index cache). */
+    private long freshRoot() {
+        long r = rootIndex();
+        if (cache != null) {
+            cache.root(r);
+        }
+        return r;
+    }
+
+    /** Node {@code index}, from the index cache if it has a copy, else READ (and cached if internal). */
+    private Node internal(long index) {
+        if (cache == null) {
+            return read(index);
+        }
+        Node n = cache.get(index);
+        if (n == null) {
+            n = read(index);
+            cache.put(n);
+        }
+        return n;
     }
 
     /** A node read under its lock. */

@@ -18,12 +18,14 @@ import java.util.Objects;
  * @param locks         locks in the node lock table
  * @param lockOptions   the lock protocol's options, as {@code name=value}
  * @param handoverBound the {@code sherman} variant's consecutive local handovers
+ * @param indexCache    whether clients keep Sherman's index cache: copies of internal nodes per
+ *                      compute node, so a descent READs only the leaf ({@code IndexCache})
  */
 public record BTreeOptions(String lock, int fanout, long capacity, long locks, List<String> lockOptions,
-                           int handoverBound) {
+                           int handoverBound, boolean indexCache) {
     /** Sherman's own lock, Sherman's node size class (32 entries), room for 64 Ki nodes. */
     public static final BTreeOptions DEFAULTS = new BTreeOptions("sherman", 32, 65_536, 65_536, List.of(),
-            ShermanLock.DEFAULT_HANDOVER_BOUND);
+            ShermanLock.DEFAULT_HANDOVER_BOUND, true);
     /** The most locks a node lock table gets by default ({@link #forKeys}). */
     public static final long MAX_DEFAULT_LOCKS = 65_536;
 
@@ -43,27 +45,31 @@ public record BTreeOptions(String lock, int fanout, long capacity, long locks, L
     }
 
     public BTreeOptions withLock(String value) {
-        return new BTreeOptions(value, fanout, capacity, locks, lockOptions, handoverBound);
+        return new BTreeOptions(value, fanout, capacity, locks, lockOptions, handoverBound, indexCache);
     }
 
     public BTreeOptions withFanout(int value) {
-        return new BTreeOptions(lock, value, capacity, locks, lockOptions, handoverBound);
+        return new BTreeOptions(lock, value, capacity, locks, lockOptions, handoverBound, indexCache);
     }
 
     public BTreeOptions withCapacity(long value) {
-        return new BTreeOptions(lock, fanout, value, locks, lockOptions, handoverBound);
+        return new BTreeOptions(lock, fanout, value, locks, lockOptions, handoverBound, indexCache);
     }
 
     public BTreeOptions withLocks(long value) {
-        return new BTreeOptions(lock, fanout, capacity, value, lockOptions, handoverBound);
+        return new BTreeOptions(lock, fanout, capacity, value, lockOptions, handoverBound, indexCache);
     }
 
     public BTreeOptions withLockOptions(List<String> value) {
-        return new BTreeOptions(lock, fanout, capacity, locks, value, handoverBound);
+        return new BTreeOptions(lock, fanout, capacity, locks, value, handoverBound, indexCache);
     }
 
     public BTreeOptions withHandoverBound(int value) {
-        return new BTreeOptions(lock, fanout, capacity, locks, lockOptions, value);
+        return new BTreeOptions(lock, fanout, capacity, locks, lockOptions, value, indexCache);
+    }
+
+    public BTreeOptions withIndexCache(boolean value) {
+        return new BTreeOptions(lock, fanout, capacity, locks, lockOptions, handoverBound, value);
     }
 
     /**

@@ -46,6 +46,17 @@ class BTreeSimTest {
     }
 
     @Test
+    void withoutTheIndexCacheADescentReadsEveryLevelAndTheTreeChecksOutAlike() {
+        for (boolean cache : new boolean[]{true, false}) {
+            try (SimFabric fabric = fabric(9)) {
+                BTreeStress.Outcome o = BTreeStress.run(fabric, "cache-" + cache, OPTIONS.withIndexCache(cache),
+                        8, 150, 400, 3, 0.3, 9);
+                assertTrue(o.check().levels() >= 3, o.check().toString());
+            }
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameTree() {
         List<Long> first = null;
         for (int run = 0; run < 2; run++) {
