@@ -120,7 +120,8 @@ final class BTreeCommand implements Callable<Integer> {
 
     @Option(names = "--option", paramLabel = "[PROTO.]NAME=VALUE",
             description = "A lock protocol option, repeatable (e.g. lease-ns=1s, cas.backoff-init-ns=4us; sherman "
-                    + "and sherman-nh run on cas, declock on declock-pf).")
+                    + "and sherman-nh run on cas, declock on declock-pf; on the sim fabric declock-pf.cns is the "
+                    + "cluster's compute nodes unless given).")
     List<String> options = new ArrayList<>();
 
     @Option(names = "--faults", paramLabel = "SPEC",
@@ -169,11 +170,23 @@ final class BTreeCommand implements Callable<Integer> {
             pairs = BenchExecution.withTcpDefaults(BenchExecution.checkReachable(choice), byProtocol, options,
                     spec.commandLine().getErr());
         }
-        ProtocolOptions parsed = ProtocolOptions.parse(pairs);
         if (!options.isEmpty()) {
             ProtocolOptions.parse(options).validate(protocols);
         }
         SimConfig cluster = sim ? topology.cluster(choice.address(), clients, DEFAULT_CLIENTS, 1, seed) : null;
+        if (cluster != null) {
+            // the hierarchical DecLock sizes its queue by the compute nodes, which its table cannot learn
+            List<String> withCns = new ArrayList<>();
+            for (LockProtocol p : protocols) {
+                if (p.options().stream().anyMatch(o -> o.name().equals("cns"))
+                        && pairs.stream().noneMatch(o -> o.startsWith("cns=") || o.startsWith(p.name() + ".cns="))) {
+                    withCns.add(p.name() + ".cns=" + cluster.computeNodes());
+                }
+            }
+            withCns.addAll(pairs);
+            pairs = withCns;
+        }
+        ProtocolOptions parsed = ProtocolOptions.parse(pairs);
         int n = cluster != null ? cluster.clients() : clients == null ? DEFAULT_CLIENTS : clients;
         long measured = sim ? (virtualDurationNs == null ? 10_000_000L : virtualDurationNs)
                 : (durationNs == null ? 5_000_000_000L : durationNs);

@@ -23,6 +23,8 @@ class BTreeCommandTest {
         List<String> rows = o.out().lines().filter(l -> l.startsWith("sherman") || l.startsWith("declock")).toList();
         assertEquals(3, rows.size(), o.out());
         assertTrue(rows.stream().allMatch(r -> r.strip().endsWith("ok")), o.out());
+        assertTrue(o.out().lines().findFirst().orElseThrow().contains("options declock-pf.cns=2"),
+                "the hierarchical DecLock's queue is sized for the cluster's compute nodes: " + o.out());
     }
 
     @Test
