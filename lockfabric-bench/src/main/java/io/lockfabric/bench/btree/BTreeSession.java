@@ -29,7 +29,7 @@ import java.util.random.RandomGenerator;
 final class BTreeSession implements Session {
     /** No update in flight. */
     static final long NONE = Long.MIN_VALUE;
-    private static final long LOAD_POLL_NS = 20_000;
+    private static final long LOAD_POLL_NS = 200_000;
 
     private final int client;
     private final Endpoint endpoint;
