@@ -42,6 +42,17 @@ public sealed interface Violation {
         }
     }
 
+    /**
+     * An application's data is wrong after the run ({@code subject}: whose, such as a B+-tree;
+     * {@code what}: a value that is not the last one written, a key missing or extra, a broken
+     * structure).
+     */
+    record Data(String subject, String what) implements Violation {
+        public String description() {
+            return subject + ": " + what;
+        }
+    }
+
     /** A live client made no progress: it was still blocked when the run's liveness bound passed. */
     record Stuck(int client, long lastProgressNs, long checkedAtNs) implements Violation {
         public String description() {
