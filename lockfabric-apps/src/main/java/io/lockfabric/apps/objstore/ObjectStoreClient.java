@@ -59,6 +59,7 @@ public final class ObjectStoreClient implements AutoCloseable {
     private final Directory directory;
     private final int writer;
     private long sequence;
+    private boolean initialised;
     private long dataReads;
     private long dataWrites;
     private long dataAtomics;
@@ -83,7 +84,6 @@ public final class ObjectStoreClient implements AutoCloseable {
         this.writer = endpoint.ordinal();
         this.directory = endpoint.computeNode().computeIfAbsent(Directories.class, Directories::new)
                 .of(data, layout);
-        initialise();
     }
 
     /**
@@ -95,12 +95,24 @@ public final class ObjectStoreClient implements AutoCloseable {
      */
     public static ObjectStoreClient open(Endpoint endpoint, String name, String protocol, ObjectStoreOptions options) {
         LockProtocol p = LockProtocols.byName(protocol);
-        ObjectStoreLayout layout = options.layout();
-        Table data = endpoint.openTable(dataTableSpec(name, layout));
-        LockClient locks = p.open(endpoint, lockTableName(name), layout.objects(),
-                LockOptions.parse(options.lockOptions()));
+        ObjectStoreClient c = open(endpoint, name, lockTableName(name), p, LockOptions.parse(options.lockOptions()),
+                options.layout());
+        c.initialise();
+        return c;
+    }
+
+    /**
+     * Opens (creating if needed) a store's data table {@code dataTable} and lock table
+     * {@code lockTable} of {@code protocol}, without touching the store's memory yet (the
+     * superblock is written or checked at the first operation): what the bench does on the
+     * runner's thread, before its clients run.
+     */
+    public static ObjectStoreClient open(Endpoint endpoint, String dataTable, String lockTable, LockProtocol protocol,
+                                         LockOptions lockOptions, ObjectStoreLayout layout) {
+        Table data = endpoint.openTable(dataTableSpec(dataTable, layout));
+        LockClient locks = protocol.open(endpoint, lockTable, layout.objects(), lockOptions);
         try {
-            return new ObjectStoreClient(endpoint, data, locks, layout, p.supportsShared());
+            return new ObjectStoreClient(endpoint, data, locks, layout, protocol.supportsShared());
         } catch (RuntimeException e) {
             locks.close();
             throw e;
@@ -117,8 +129,15 @@ public final class ObjectStoreClient implements AutoCloseable {
         return name + "-locks";
     }
 
-    /** Writes the superblock if nobody has, or checks it against this client's layout. */
+    /** Writes the superblock if nobody has, or checks it against this client's layout (once). */
     private void initialise() {
+        if (!initialised) {
+            checkSuperblock();
+            initialised = true;
+        }
+    }
+
+    private void checkSuperblock() {
         long magic = read8(ObjectStoreLayout.MAGIC_OFFSET);
         if (magic == 0) {
             qp.write(data.at(ObjectStoreLayout.OBJECTS_OFFSET), words(layout.objects(), layout.maxValueBytes(),
@@ -223,6 +242,7 @@ public final class ObjectStoreClient implements AutoCloseable {
      * @throws ObjectStoreFullException if the key is new and every slot is taken
      */
     public long slotOf(long key, boolean create) {
+        initialise();
         long tag = ObjectStoreLayout.tag(key);
         long objects = layout.objects();
         long home = layout.home(key);
@@ -302,6 +322,7 @@ public final class ObjectStoreClient implements AutoCloseable {
      * @param sizeHint the caller's guess of the value's length (0: what this compute node saw last)
      */
     public StoredValue readHeld(long slot, long key, int sizeHint) {
+        initialise();
         long tag = ObjectStoreLayout.tag(key);
         for (int attempt = 0; ; attempt++) {
             long packed = directory.blocks.get((int) slot);
@@ -371,6 +392,7 @@ public final class ObjectStoreClient implements AutoCloseable {
         if (length < 0 || length > layout.maxValueBytes() || length > value.length) {
             throw new IllegalArgumentException("a value is 0 to " + layout.maxValueBytes() + " bytes, got " + length);
         }
+        initialise();
         long tag = ObjectStoreLayout.tag(key);
         long seq = ++sequence;
         byte[] payload = ObjectStoreLayout.encode(tag, writer, seq, value, length);
