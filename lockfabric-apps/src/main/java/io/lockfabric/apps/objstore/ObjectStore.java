@@ -23,9 +23,11 @@ import java.util.Objects;
  * ({@link LockFabric#withEndpoint}), one client per endpoint. A string key is stored as its 63-bit
  * hash (FNV-1a, finalised): two strings whose hashes agree name one object (for a million keys,
  * about one chance in 10^7). Every value read is checked whole against its check word; a torn one
- * (a lock that failed) is a {@link TornValueException}. Thread-safe.
+ * (a lock that failed) is a {@link TornValueException}. A protocol with a lease gets the client API's
+ * (1 s) unless the options give one. Thread-safe.
  */
 public final class ObjectStore {
+    private static final String LEASE_OPTION = "lease-ns";
     private final LockFabric lockFabric;
     private final String name;
     private final String protocol;
@@ -57,9 +59,27 @@ public final class ObjectStore {
             throw new IllegalArgumentException("an object store needs a name");
         }
         String protocol = options.protocol() != null ? options.protocol() : lockFabric.defaultProtocol();
+        options = withDefaultLease(protocol, options);
         ObjectStore store = new ObjectStore(lockFabric, name, protocol, options);
         store.run(c -> c.layout()); // opens the tables now: a bad shape or protocol fails here
         return store;
+    }
+
+    /**
+     * The options with the client API's lease ({@link io.lockfabric.SpaceOptions#DEFAULT_LEASE}, 1 s)
+     * for a protocol with a {@code lease-ns} option they do not set: the protocols' own defaults are
+     * sized for benchmark critical sections of microseconds, not for a descheduled application thread.
+     */
+    static ObjectStoreOptions withDefaultLease(String protocol, ObjectStoreOptions options) {
+        boolean leased = io.lockfabric.protocols.LockProtocols.byName(protocol).options().stream()
+                .anyMatch(o -> o.name().equals(LEASE_OPTION));
+        if (!leased || options.lockOptions().stream().anyMatch(p -> p.startsWith(LEASE_OPTION + "="))) {
+            return options;
+        }
+        java.util.List<String> pairs = new java.util.ArrayList<>();
+        pairs.add(LEASE_OPTION + "=" + io.lockfabric.SpaceOptions.DEFAULT_LEASE.toNanos() + "ns");
+        pairs.addAll(options.lockOptions());
+        return options.withLockOptions(pairs);
     }
 
     private <T> T run(java.util.function.Function<ObjectStoreClient, T> body) {
