@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
                 "Reports goodput, the value bytes moved, get and set latency, the protocol's verbs and retries per "
                         + "operation. Every get is verified whole (check word and key); a torn value is a violation "
                         + "(exit status 1).",
-                "Each client's first operation loads its share of the objects: give the run a warmup."})
+                "Client 0 bulk-loads every object first (the others wait for it): give the run a warmup."})
 final class ObjectStoreCommand implements Callable<Integer> {
     static final int DEFAULT_CLIENTS = 8;
     static final long DEFAULT_OBJECTS = 10_000;

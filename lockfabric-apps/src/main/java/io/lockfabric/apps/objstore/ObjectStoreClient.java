@@ -427,6 +427,126 @@ public final class ObjectStoreClient implements AutoCloseable {
         return seq;
     }
 
+    /** Bytes a bulk load writes per WRITE. */
+    static final int LOAD_CHUNK_BYTES = 1 << 20;
+
+    /**
+     * Loads keys [0, keys) into a store nobody has used yet, with bulk WRITEs and no locks: a
+     * store's initial population, as a memcpy at startup. Key k gets a value of
+     * {@code sizeOf.applyAsInt(k)} bytes, the first bytes of {@code filler}'s (repeated) with its
+     * key in the first 8. The index and the heap are built here exactly as sets would build them
+     * (linear probing from each key's home slot, blocks in key order from the heap's start), written
+     * in chunks of {@value #LOAD_CHUNK_BYTES} bytes, then published: heapTop, then the loaded word.
+     * Returns false (and writes nothing) if another client loads or has loaded the store, or it has
+     * been used; {@link #awaitLoaded} waits for the loader.
+     *
+     * @throws ObjectStoreFullException if the keys do not fit the index or the heap
+     */
+    public boolean bulkLoad(long keys, java.util.function.LongToIntFunction sizeOf, byte[] filler) {
+        initialise();
+        if (keys < 0 || keys > layout.objects()) {
+            throw new ObjectStoreFullException("a bulk load of " + keys + " keys does not fit " + layout.objects() + " slots");
+        }
+        dataAtomics++;
+        if (qp.cas(data.at(ObjectStoreLayout.LOADED_OFFSET), 0, ObjectStoreLayout.LOADING) != 0) {
+            return false;
+        }
+        dataReads++;
+        if (qp.read8(data.at(ObjectStoreLayout.HEAP_TOP_OFFSET)) != 0) {
+            throw new IllegalStateException("object store " + data.spec().name() + " was used before its bulk load");
+        }
+        int n = (int) layout.objects();
+        long[] slotTag = new long[n];
+        long[] slotBlock = new long[n];
+        long[] slotCapacity = new long[n];
+        long[] blockOf = new long[(int) keys];
+        long top = 0;
+        for (long k = 0; k < keys; k++) {
+            long slot = layout.home(k);
+            while (slotTag[(int) slot] != 0) {
+                slot = slot + 1 == n ? 0 : slot + 1;
+            }
+            long capacity = ObjectStoreLayout.blockBytes(Math.min(layout.maxValueBytes(), sizeOf.applyAsInt(k)));
+            if (top + capacity > layout.heapBytes()) {
+                throw new ObjectStoreFullException("object store " + data.spec().name() + ": a bulk load of " + keys
+                        + " keys needs more than its heap of " + layout.heapBytes() + " B");
+            }
+            slotTag[(int) slot] = ObjectStoreLayout.tag(k);
+            slotBlock[(int) slot] = layout.heapStart() + top;
+            slotCapacity[(int) slot] = capacity;
+            blockOf[(int) k] = top;
+            top += capacity;
+        }
+        ByteBuffer index = ByteBuffer.allocate(LOAD_CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        long indexStart = layout.slotOffset(0);
+        for (int s = 0; s < n; s++) {
+            if (index.remaining() < ObjectStoreLayout.SLOT_BYTES) {
+                indexStart = flush(index, indexStart);
+            }
+            index.putLong(slotTag[s]).putLong(slotBlock[s]).putLong(slotCapacity[s]).putLong(0);
+        }
+        flush(index, indexStart);
+        ByteBuffer heap = ByteBuffer.allocate(LOAD_CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        long heapAt = layout.heapStart();
+        byte[] value = new byte[layout.maxValueBytes()];
+        for (int i = 0; i < value.length; i++) {
+            value[i] = filler.length == 0 ? 0 : filler[i % filler.length];
+        }
+        for (long k = 0; k < keys; k++) {
+            int length = Math.min(layout.maxValueBytes(), sizeOf.applyAsInt(k));
+            long capacity = ObjectStoreLayout.blockBytes(length);
+            if (length >= Long.BYTES) {
+                ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN).putLong(0, k);
+            }
+            byte[] block = ObjectStoreLayout.encode(ObjectStoreLayout.tag(k), writer, 0, value, length);
+            if (heap.remaining() < capacity) {
+                heapAt = flush(heap, heapAt);
+            }
+            if (heap.remaining() < capacity) { // a block bigger than a chunk goes alone
+                qp.write(data.at(heapAt), block);
+                dataWrites++;
+                heapAt += capacity;
+                continue;
+            }
+            int at = heap.position();
+            heap.put(block);
+            heap.position(at + (int) capacity);
+        }
+        flush(heap, heapAt);
+        dataAtomics += 2;
+        qp.faa(data.at(ObjectStoreLayout.HEAP_TOP_OFFSET), top);
+        qp.write8(data.at(ObjectStoreLayout.LOADED_OFFSET), ObjectStoreLayout.LOADED);
+        return true;
+    }
+
+    /** Writes what {@code buffer} holds at {@code offset}; the offset after it. */
+    private long flush(ByteBuffer buffer, long offset) {
+        if (buffer.position() == 0) {
+            return offset;
+        }
+        byte[] bytes = new byte[buffer.position()];
+        buffer.flip();
+        buffer.get(bytes);
+        buffer.clear();
+        qp.write(data.at(offset), bytes);
+        dataWrites++;
+        return offset + bytes.length;
+    }
+
+    /** Whether a bulk load of this store is done. */
+    public boolean loaded() {
+        initialise();
+        dataReads++;
+        return qp.read8(data.at(ObjectStoreLayout.LOADED_OFFSET)) == ObjectStoreLayout.LOADED;
+    }
+
+    /** Waits (polling every {@code pollNs} on the endpoint's clock) until a bulk load of this store is done. */
+    public void awaitLoaded(long pollNs) {
+        while (!loaded()) {
+            endpoint.clock().sleepNanos(pollNs);
+        }
+    }
+
     /** READs this client issued on the data table so far (index, slots, values). */
     public long dataReads() {
         return dataReads;

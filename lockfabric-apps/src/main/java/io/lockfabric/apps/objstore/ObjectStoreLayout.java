@@ -18,6 +18,7 @@ import java.util.zip.CRC32C;
  *                  +16 maxValueBytes  the largest value a set may store
  *                  +24 heapBytes      size of the heap
  *                  +32 heapTop        bytes of the heap handed out so far (only ever FAA'd)
+ *                  +40 loaded         0; 1 while a bulk load writes the index and heap; 2 once it is done
  * 64             slots, objects x 32 B; slot s at 64 + 32 s
  *                  +0  key tag        0 = empty; key + 1 once claimed (CAS 0 -> tag; never changes again)
  *                  +8  block          table offset of the slot's value block; 0 = no value yet
@@ -52,6 +53,10 @@ public final class ObjectStoreLayout {
     public static final int MAX_VALUE_OFFSET = 16;
     public static final int HEAP_BYTES_OFFSET = 24;
     public static final int HEAP_TOP_OFFSET = 32;
+    public static final int LOADED_OFFSET = 40;
+    /** The loaded word while a bulk load runs, and once it is done. */
+    public static final long LOADING = 1;
+    public static final long LOADED = 2;
 
     public static final int SLOT_BYTES = 32;
     public static final int SLOT_TAG = 0;

@@ -17,14 +17,16 @@ import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * One client of an {@link ObjectStoreWorkload} run: its first operation loads its share of the
- * objects, every later one is a get or a set of a key the trace draws, under the key's slot lock,
+ * One client of an {@link ObjectStoreWorkload} run: its first operation loads the objects (client
+ * 0, with bulk WRITEs: {@link ObjectStoreClient#bulkLoad}) or waits until they are loaded (the
+ * others), every later one is a get or a set of a key the trace draws, under the key's slot lock,
  * with the value verified on every get. Values written are this client's own random bytes (a
  * different stream per client) with the set's sequence number in their first 8 bytes.
  */
 final class ObjectStoreSession implements Session {
+    /** How often a client waiting for the bulk load looks at the loaded word. */
+    static final long LOAD_POLL_NS = 20_000;
     private final int client;
-    private final int clients;
     private final ObjectStoreClient store;
     private final ObjectTrace trace;
     private final History.Recorder recorder;
@@ -35,10 +37,9 @@ final class ObjectStoreSession implements Session {
     private long sets;
     private boolean loaded;
 
-    ObjectStoreSession(int client, int clients, ObjectStoreClient store, ObjectTrace trace, History.Recorder recorder,
+    ObjectStoreSession(int client, ObjectStoreClient store, ObjectTrace trace, History.Recorder recorder,
                        RandomGenerator random, LongSupplier observerNanos, ObjectStoreTrial trial) {
         this.client = client;
-        this.clients = clients;
         this.store = store;
         this.trace = trace;
         this.recorder = recorder;
@@ -55,15 +56,14 @@ final class ObjectStoreSession implements Session {
         long writes = store.dataWrites();
         if (!loaded) {
             loaded = true;
-            int n = 0;
-            for (long key = client; key < trace.objects(); key += clients) {
-                set(key);
-                n++;
+            // client 0 bulk-loads every object; the others wait for it (their first operation)
+            if (client != 0 || !store.bulkLoad(trace.objects(), trace::sizeOf, buffer)) {
+                store.awaitLoaded(LOAD_POLL_NS);
             }
             op.granted(observerNanos.getAsLong());
             op.releasing(observerNanos.getAsLong());
             op.issued(store.dataReads() - reads, store.dataWrites() - writes);
-            op.kind(ObjectStoreWorkload.SET, n);
+            op.kind(ObjectStoreWorkload.SET, 0);
             return;
         }
         long key = trace.nextKey(random);
@@ -114,16 +114,6 @@ final class ObjectStoreSession implements Session {
             op.granted(observerNanos.getAsLong());
             write(slot, key);
             op.releasing(observerNanos.getAsLong());
-        } finally {
-            release(g);
-        }
-    }
-
-    private void set(long key) {
-        long slot = store.slotOf(key, true);
-        Grant g = acquire(slot, Mode.EXCLUSIVE);
-        try {
-            write(slot, key);
         } finally {
             release(g);
         }

@@ -89,7 +89,7 @@ final class ObjectStoreTrial implements Trial {
     public Session open(int client, Endpoint endpoint, String table, History.Recorder recorder, RandomGenerator random,
                         LongSupplier observerNanos) {
         ObjectStoreClient c = ObjectStoreClient.open(endpoint, dataTable(table), table, protocol, options, layout);
-        return new ObjectStoreSession(client, workload.clients(), c, workload.trace(), history ? recorder : null, random,
+        return new ObjectStoreSession(client, c, workload.trace(), history ? recorder : null, random,
                 observerNanos, this);
     }
 

@@ -18,8 +18,9 @@ import java.util.Objects;
  * {@link ObjectTrace} (small or large Twitter trace, Zipf keys): a get takes the object's lock
  * shared (exclusive on an exclusive-only protocol) and READs its value, a set takes it exclusive and
  * WRITEs a value of the key's size. The lock table is the run's table (one lock per object slot),
- * the data table beside it ({@code <table>-data}). A client's first operation loads its share of
- * the objects (keys {@code i, i + clients, ...}), so that gets find values; give the run a warmup.
+ * the data table beside it ({@code <table>-data}). The first operation of client 0 loads every
+ * object with bulk WRITEs before anyone uses the store (its initial population, no locks), and the
+ * other clients' first operation waits for it; give the run a warmup that covers it.
  *
  * <p>The run check is the torn-value check, always on: every get verifies the value's check word
  * and that it names the key it asked for; a value no single set wrote whole is a
