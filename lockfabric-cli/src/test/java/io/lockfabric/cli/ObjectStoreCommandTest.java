@@ -44,7 +44,7 @@ class ObjectStoreCommandTest {
         java.util.logging.Logger.getLogger(TcpMemoryNode.class.getName()).setLevel(java.util.logging.Level.WARNING);
         try (TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(256L << 20).start()) {
             MainTest.Outcome o = objstore("--fabric", server.uri(), "--trace", "large", "--protocol", "declock-tf,cas",
-                    "--clients", "3", "--objects", "100", "--duration", "400ms", "--warmup", "300ms", "--format", "json");
+                    "--clients", "3", "--objects", "300", "--duration", "400ms", "--warmup", "500ms", "--format", "json");
             assertEquals(Main.EXIT_OK, o.status(), o.err() + o.out());
             List<String> lines = o.out().strip().lines().toList();
             assertEquals(2, lines.size(), o.out());
@@ -54,6 +54,7 @@ class ObjectStoreCommandTest {
                 assertTrue(!line.contains("\"gets_verified\":0,"), line);
             }
             assertTrue(server.tables().isEmpty(), "the runs dropped their tables: " + server.tables());
+            // 300 large objects are 2.8 MB: the bulk load writes them in several WRITEs, each under the tcp limit
         }
     }
 

@@ -428,7 +428,7 @@ public final class ObjectStoreClient implements AutoCloseable {
     }
 
     /** Bytes a bulk load writes per WRITE. */
-    static final int LOAD_CHUNK_BYTES = 1 << 20;
+    static final int LOAD_CHUNK_BYTES = 256 * 1024; // under the tcp fabric's largest verb (1 MiB less its frame)
 
     /**
      * Loads keys [0, keys) into a store nobody has used yet, with bulk WRITEs and no locks: a

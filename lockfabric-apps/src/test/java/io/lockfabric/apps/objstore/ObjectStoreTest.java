@@ -168,6 +168,39 @@ class ObjectStoreTest {
     }
 
     @Test
+    void aBulkLoadWritesEveryObjectOnceAndOthersSeeIt() {
+        try (Fabric fabric = Fabrics.open("local")) {
+            ObjectTrace t = ObjectTrace.large(300, 0.99);
+            Endpoint e0 = fabric.newEndpoint();
+            Endpoint e1 = fabric.newEndpoint();
+            ObjectStoreClient loader = ObjectStoreClient.open(e0, "bulk", "dslr", t.storeOptions());
+            ObjectStoreClient other = ObjectStoreClient.open(e1, "bulk", "dslr", t.storeOptions());
+            assertFalse(other.loaded());
+            byte[] filler = new byte[100];
+            for (int i = 0; i < filler.length; i++) {
+                filler[i] = (byte) (i * 7 + 1);
+            }
+            assertTrue(loader.bulkLoad(t.objects(), t::sizeOf, filler));
+            assertFalse(other.bulkLoad(t.objects(), t::sizeOf, filler), "one loader");
+            other.awaitLoaded(1000);
+            for (long k = 0; k < t.objects(); k++) {
+                byte[] v = other.get(k);
+                assertEquals(t.sizeOf(k), v.length, "key " + k);
+                if (v.length >= 16) {
+                    assertEquals(k, java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0));
+                    assertEquals(filler[8], v[8]);
+                }
+            }
+            other.set(5, new byte[70_000 > t.maxValueBytes() ? t.maxValueBytes() : 70_000]); // grows: a new block
+            assertEquals(t.maxValueBytes(), loader.get(5).length);
+            assertTrue(loader.dataWrites() < 300, "bulk WRITEs, not one per object: " + loader.dataWrites());
+            List.of(loader, other).forEach(ObjectStoreClient::close);
+            e0.close();
+            e1.close();
+        }
+    }
+
+    @Test
     void anExclusiveOnlyProtocolTakesGetsExclusive() {
         try (Fabric fabric = Fabrics.open("local")) {
             Endpoint e = fabric.newEndpoint();
