@@ -60,8 +60,8 @@ final class ObjectStoreCommand implements Callable<Integer> {
     SimTopologyOptions topology = new SimTopologyOptions();
 
     @Option(names = "--trace", paramLabel = "NAME", defaultValue = "small",
-            description = "The operations: small (values of 414 B on average, 65% gets: IOPS-bound) or large "
-                    + "(9 213 B, 89% gets: bandwidth-bound), the Twitter traces DecLock's object store runs. "
+            description = "The operations: small (values of 414 B on average, 65%% gets: IOPS-bound) or large "
+                    + "(9 213 B, 89%% gets: bandwidth-bound), the Twitter traces DecLock's object store runs. "
                     + "Default: ${DEFAULT-VALUE}.")
     String trace;
 

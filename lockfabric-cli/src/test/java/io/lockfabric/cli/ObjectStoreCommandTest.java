@@ -77,6 +77,14 @@ class ObjectStoreCommandTest {
     }
 
     @Test
+    void helpDescribesEveryOptionCleanly() {
+        MainTest.Outcome o = objstore("--help");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().contains("65% gets") && o.out().contains("--trace"), o.out());
+        assertTrue(!o.out().contains("%%"), "percent signs rendered, not left escaped: " + o.out());
+    }
+
+    @Test
     void badInputIsOneLineWithStatusTwo() {
         for (String[] args : List.of(new String[]{"--trace", "medium"}, new String[]{"--objects", "0"},
                 new String[]{"--zipf", "-1"}, new String[]{"--protocol", "nope"},
