@@ -186,7 +186,7 @@ public final class DecLockObjectStoreExperiment implements Experiment {
             }
         }
         String setup = String.format(Locale.ROOT, "simulated testbed: %s clients (CNs x clients per CN), 1 MN; %d objects, "
-                        + "Zipf %.2f; %s warmup (the clients load the objects) + %s measured, virtual; seed %d; every get "
+                        + "Zipf %.2f; %s warmup (client 0 bulk-loads the objects) + %s measured, virtual; seed %d; every get "
                         + "verified whole", String.join(", ", List.of(columns).subList(1, columns.length)), objects,
                 ObjectTrace.DEFAULT_THETA, io.lockfabric.fabric.Durations.format(warmup),
                 io.lockfabric.fabric.Durations.format(duration), settings.seed());
