@@ -202,7 +202,9 @@ public final class LockFabric implements AutoCloseable {
      * interrupts deferred, and must not keep the endpoint past its return.
      *
      * @throws FabricUnreachableException if the endpoint lost its memory node (before or during
-     *                                    {@code body}); the next call gets a new connection
+     *                                    {@code body}); the next call gets a new connection. Other
+     *                                    fabric errors ({@code TableMismatchException}, a refused
+     *                                    verb) reach the caller as they are
      * @throws LockFabricException        if this {@code LockFabric} is closed
      */
     public <C, T> T withEndpoint(Object owner, Class<C> type, Function<Endpoint, C> open,
@@ -216,7 +218,11 @@ public final class LockFabric implements AutoCloseable {
             }
             return w.runProtocol(() -> body.apply(w.client(owner, type, open)));
         } catch (FabricException e) {
-            throw new FabricUnreachableException(address, w.memoryNodeLost() != null ? w.memoryNodeLost() : e);
+            FabricException lost = w.memoryNodeLost();
+            if (lost != null) {
+                throw new FabricUnreachableException(address, lost);
+            }
+            throw e; // not a lost connection: a table of another shape, a refused verb, the body's own error
         } finally {
             checkin(w);
         }

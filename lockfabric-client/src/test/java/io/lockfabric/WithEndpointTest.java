@@ -51,6 +51,15 @@ class WithEndpointTest {
     }
 
     @Test
+    void aTableOfAnotherShapeIsReportedAsSuchNotAsALostFabric() {
+        try (LockFabric lf = LockFabric.open("local")) {
+            lf.withEndpoint("a", Table.class, ep -> ep.openTable(new TableSpec("with-endpoint-shape", "data", 1, 64)), t -> t);
+            assertThrows(io.lockfabric.fabric.TableMismatchException.class, () -> lf.withEndpoint("b", Table.class,
+                    ep -> ep.openTable(new TableSpec("with-endpoint-shape", "data", 1, 128)), t -> t));
+        }
+    }
+
+    @Test
     void refusesOnAClosedFabric() {
         LockFabric lf = LockFabric.open("local");
         lf.close();

@@ -53,6 +53,16 @@ public sealed interface Violation {
         }
     }
 
+    /**
+     * A read of data guarded by lock {@code lock} got bytes no single write produced whole (the
+     * object store's torn-value check): the lock let the reader in beside a writer.
+     */
+    record TornValue(long lock, int client, long atNs, String problem) implements Violation {
+        public String description() {
+            return "client " + client + " read a torn value under lock " + lock + " at " + atNs + " ns: " + problem;
+        }
+    }
+
     /** A live client made no progress: it was still blocked when the run's liveness bound passed. */
     record Stuck(int client, long lastProgressNs, long checkedAtNs) implements Violation {
         public String description() {

@@ -9,9 +9,9 @@ import io.lockfabric.bench.experiment.shiftlock.ShiftLockVerbsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCriticalSectionExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockObjectStoreExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockPolicyExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockResetExperiment;
-import io.lockfabric.bench.experiment.declock.DecLockShermanExperiment;
 import io.lockfabric.bench.experiment.citron.CitronAbortRateExperiment;
 import io.lockfabric.bench.experiment.citron.CitronFalseConflictExperiment;
 import io.lockfabric.bench.experiment.citron.CitronFastPathExperiment;
@@ -27,7 +27,7 @@ public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
             new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
-            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockShermanExperiment(),
+            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(),
             new CitronFalseConflictExperiment(), new CitronAbortRateExperiment());

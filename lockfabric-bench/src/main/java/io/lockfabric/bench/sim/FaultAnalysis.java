@@ -184,7 +184,7 @@ final class FaultAnalysis {
                 case Violation.Fencing f -> leaseBreak(f.earlier(), f.later());
                 default -> null;
             };
-            if (v instanceof Violation.Counter) {
+            if (v instanceof Violation.Counter || v instanceof Violation.TornValue) {
                 counters.add(v);
             } else if (reason == null) {
                 violations.add(v);
@@ -195,7 +195,8 @@ final class FaultAnalysis {
             }
         }
         for (Violation v : counters) {
-            String reason = hazardLocks.get(((Violation.Counter) v).lock());
+            long lock = v instanceof Violation.Counter c ? c.lock() : ((Violation.TornValue) v).lock();
+            String reason = hazardLocks.get(lock);
             if (reason == null) {
                 violations.add(v);
             } else {

@@ -33,9 +33,12 @@ import java.util.Map;
  * loaded). The paper gives its plot as ratios in the text: DecLock up to 2.31x Sherman and 27.71x
  * Sherman-NH, p99 up to 82.1% and 97.6% lower; Sherman-NH collapses after its peak under the update
  * workloads, Sherman beyond 16 CNs; under Search-Mostly all three are alike (searches take no lock).
- * The lead folds this panel into {@code declock-fig17}.
+ * The right panel of {@code declock-fig17} ({@link DecLockObjectStoreExperiment} runs it after the
+ * object store); not registered on its own. On the paper's testbed: the memory node's port is one
+ * 100 Gb/s link per direction ({@code SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS}).
  */
 public final class DecLockShermanExperiment implements Experiment {
+    /** Its name as a panel (its result's name when run alone, as tests do). */
     public static final String NAME = "declock-fig17-sherman";
     /** Sherman, Sherman-NH and DecLock (its phase-fair variant, as the paper ran it). */
     static final List<String> LOCKS = List.of("sherman", "sherman-nh", "declock");
@@ -155,7 +158,7 @@ public final class DecLockShermanExperiment implements Experiment {
 
     private RunResult run(ExperimentSettings settings, BTreeMix mix, String lock, int cn) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cn).clientsPerComputeNode(clientsPerCn)
-                .seed(settings.seed()).build();
+                .seed(settings.seed()).mnLinkGbps(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS).build();
         String protocol = BTreeLocks.protocolName(lock);
         List<String> options = new ArrayList<>();
         if (DecLockMicrobench.hasOption(protocol, DecLockMicrobench.CNS_OPTION)) {

@@ -19,7 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DecLockShermanExperimentTest {
     @Test
     void aReducedScaleRunsEveryWorkloadLockAndNodeCountAndComparesWithThePaper() {
-        assertTrue(Experiments.names().contains(DecLockShermanExperiment.NAME));
+        assertTrue(Experiments.names().contains(DecLockObjectStoreExperiment.NAME));
+        assertTrue(Experiments.byName(DecLockObjectStoreExperiment.NAME).reference().contains("Sherman"),
+                "declock-fig17 runs the Sherman panel after the object store's");
         ExperimentResult r = new DecLockShermanExperiment(new int[]{1, 2}, 4, 2_000).run(ExperimentSettings.defaults()
                 .withWarmupNs(200_000L).withDurationNs(300_000L));
         ExperimentTable goodput = r.tables().getFirst();
