@@ -87,6 +87,15 @@ public record BTreeWorkload(Phases phases, BTreeMix mix, long keys, double zipf,
         return KIND;
     }
 
+    /**
+     * Always: on the simulator a B+-tree run measures the memory node's NIC (units and link busy)
+     * over its measured phase, which is what explains a lock's collapse (DecLock Fig. 17).
+     */
+    @Override
+    public boolean measuresNicQueueing() {
+        return true;
+    }
+
     @Override
     public BTreeWorkload withSeed(long seed) {
         return new BTreeWorkload(phases.withSeed(seed), mix, keys, zipf, fanout, loadEvery, check, options, handoverBound);

@@ -115,11 +115,14 @@ public final class DecLockShermanExperiment implements Experiment {
         ExperimentTable.Builder p99 = new ExperimentTable.Builder("operation latency p99, us", columns);
         ExperimentTable.Builder ops = new ExperimentTable.Builder(
                 "memory-node verbs per operation / lock retries per update", columns);
+        ExperimentTable.Builder nic = new ExperimentTable.Builder(
+                "MN NIC units busy % / MN link out % / in %", columns);
         for (BTreeMix mix : BTreeMix.values()) {
             for (String lock : LOCKS) {
                 List<String> g = new ArrayList<>(List.of(mix.label() + " " + lock));
                 List<String> l = new ArrayList<>(List.of(mix.label() + " " + lock));
                 List<String> o = new ArrayList<>(List.of(mix.label() + " " + lock));
+                List<String> n = new ArrayList<>(List.of(mix.label() + " " + lock));
                 for (int cn : cns) {
                     RunResult r = runs.get(key(mix, lock, cn));
                     g.add(String.format(Locale.ROOT, "%.3f", r.goodput() / 1e6));
@@ -127,15 +130,20 @@ public final class DecLockShermanExperiment implements Experiment {
                     long updates = r.kind(BTreeWorkload.UPDATE).operations();
                     o.add(String.format(Locale.ROOT, "%.2f / %.2f", r.lockOpsPerCycle().oneSided(),
                             updates == 0 ? 0 : (double) r.retries() / updates));
+                    n.add(r.nic() == null ? "-" : String.format(Locale.ROOT, "%.0f%% / %.0f%% / %.0f%%",
+                            100 * r.nic().queueing().unitBusyFraction(), 100 * r.nic().queueing().linkOutboundBusyFraction(),
+                            100 * r.nic().queueing().linkInboundBusyFraction()));
                 }
                 goodput.row(g.toArray(String[]::new));
                 p99.row(l.toArray(String[]::new));
                 ops.row(o.toArray(String[]::new));
+                nic.row(n.toArray(String[]::new));
             }
         }
         tables.add(goodput.build());
         tables.add(p99.build());
         tables.add(ops.build());
+        tables.add(nic.build());
         List<ExperimentRow> rows = new ArrayList<>();
         rows.add(new ExperimentRow("max over CNs and workloads", "goodput DecLock / Sherman", 2.31,
                 maxRatio(runs, "declock", "sherman"), "x", RATIO_BAND));
