@@ -151,7 +151,11 @@ public final class ObjectStoreLayout {
         return (need + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN;
     }
 
-    /** A 64-bit finaliser (MurmurHash3's fmix64). */
+    /**
+     * A 64-bit finaliser (MurmurHash3's fmix64). The store's own copy, not the client API's
+     * {@code KeyHash}: where a key lands is part of this layout's format on the memory node, which
+     * must not move if the API's key hash ever does.
+     */
     static long mix(long k) {
         k ^= k >>> 33;
         k *= 0xff51afd7ed558ccdL;
