@@ -10,6 +10,7 @@ import io.lockfabric.bench.experiment.ExperimentTable;
 import io.lockfabric.bench.experiment.Figure;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -78,7 +79,7 @@ public final class DecLockSweepExperiment implements Experiment {
         m.put(DecLockMicrobench.SHIFTLOCK, DecLockMicrobench.SHIFTLOCK);
         m.put(DecLockMicrobench.DECLOCK_TF, DecLockMicrobench.DECLOCK_TF);
         m.put(DecLockMicrobench.DECLOCK_PF, DecLockMicrobench.DECLOCK_PF);
-        return m;
+        return Collections.unmodifiableMap(m);
     }
 
     @Override
