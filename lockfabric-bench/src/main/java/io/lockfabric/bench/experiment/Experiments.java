@@ -8,6 +8,7 @@ import io.lockfabric.bench.experiment.shiftlock.ShiftLockTransactionsExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockVerbsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockSweepExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCriticalSectionExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockObjectStoreExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockPolicyExperiment;
@@ -26,7 +27,10 @@ import java.util.stream.Collectors;
 public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
-            new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(), new DecLockCriticalSectionExperiment(),
+            new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(),
+            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.READS),
+            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCKS),
+            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.SKEW), new DecLockCriticalSectionExperiment(),
             new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(),

@@ -19,7 +19,8 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * says who is ahead. A reader is granted once {@code nX == prev.maxX} (every earlier writer is
  * done), a writer once also {@code nS == prev.maxS}. Until then it READs the word, waiting before
  * each READ {@code ω × (writers ahead + readers ahead / 10)} (readers ahead count only for
- * writers), capped. <b>Release</b>: one FAA (+1 on nS or nX). Uncontended cycle: 2 FAA.
+ * writers), capped; with option {@code waiting=backoff} (DSLR+, as DecLock's evaluation ran it) it
+ * sleeps a truncated exponential backoff instead ({@link DslrPlusBackoff}). <b>Release</b>: one FAA (+1 on nS or nX). Uncontended cycle: 2 FAA.
  *
  * <p><b>Overflow reset</b>: if {@code prev} shows a max at or past {@code countMax}, a reset is
  * under way: the client undoes its FAA, backs off and retries. The client whose ticket is
@@ -125,6 +126,8 @@ final class DslrClient implements LockClient {
     private final long skipWriterAfterNs;
     private final long skipReadersAfterNs;
     private final int maxRestarts;
+    /** DSLR+'s truncated exponential backoff between polls; null: DSLR's dynamic interval. */
+    private final DslrPlusBackoff plusBackoff;
     private long retries;
     private long aborts;
     private long resets;
@@ -133,7 +136,7 @@ final class DslrClient implements LockClient {
     private long ticketIssuedAt;
 
     DslrClient(Endpoint endpoint, Table table, long omegaNs, long maxWaitNs, int countMax, long resetBackoffNs,
-               long leaseNs, int maxRestarts) {
+               long leaseNs, int maxRestarts, boolean plusBackoff) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
@@ -145,6 +148,7 @@ final class DslrClient implements LockClient {
         this.skipWriterAfterNs = halfLeases(leaseNs, SKIP_WRITER_HALF_LEASES);
         this.skipReadersAfterNs = halfLeases(leaseNs, SKIP_READERS_HALF_LEASES);
         this.maxRestarts = maxRestarts;
+        this.plusBackoff = plusBackoff ? new DslrPlusBackoff(clock, endpoint.random()) : null;
     }
 
     /** {@code halves × lease / 2}, saturating ({@link Long#MAX_VALUE}: never). */
@@ -178,6 +182,9 @@ final class DslrClient implements LockClient {
         boolean shared = mode == Mode.SHARED;
         long delta = shared ? DslrLayout.ONE_MAX_S : DslrLayout.ONE_MAX_X;
         long prev = takeTicket(addr, delta);
+        if (plusBackoff != null) {
+            plusBackoff.acquisition();
+        }
         long issuedAt = ticketIssuedAt;
         int waitX = DslrLayout.maxX(prev);
         int waitS = DslrLayout.maxS(prev);
@@ -224,7 +231,7 @@ final class DslrClient implements LockClient {
                 }
                 continue;
             }
-            clock.sleepNanos(waitNanos(word, shared, waitX, waitS));
+            clock.sleepNanos(plusBackoff == null ? waitNanos(word, shared, waitX, waitS) : plusBackoff.nextWaitNs());
             issuedAt = clock.nanoTime();
             word = qp.read8(addr);
             now = clock.nanoTime();
@@ -409,6 +416,11 @@ final class DslrClient implements LockClient {
     /** Lease resets this client made (included in {@link LockStats#resets()}). */
     long leaseResets() {
         return leaseResets;
+    }
+
+    /** Polls that found the lock not yet granted and waited (DSLR+ backoff only; 0 with the dynamic interval). */
+    long backoffWaits() {
+        return plusBackoff == null ? 0 : plusBackoff.waits();
     }
 
     /** Grants released or abandoned after their lease (guarded CAS for writers, dropped for readers). */

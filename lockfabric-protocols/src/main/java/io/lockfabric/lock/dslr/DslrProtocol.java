@@ -16,7 +16,9 @@ import java.util.List;
 
 /**
  * {@code dslr}: DSLR's bakery reader-writer lock with lease-based recovery from crashed holders.
- * See {@link DslrClient} for the protocol and which tickets a lease reset skips.
+ * See {@link DslrClient} for the protocol and which tickets a lease reset skips. Option
+ * {@code waiting=backoff} makes it DSLR+ (DecLock's baseline: truncated exponential backoff between
+ * polls, {@link DslrPlusBackoff}); the default keeps DSLR's dynamic interval.
  */
 public final class DslrProtocol implements LockProtocol {
     public static final String NAME = "dslr";
@@ -39,6 +41,12 @@ public final class DslrProtocol implements LockProtocol {
             "longest a holder may keep the lock; waiters skip counters stuck for 2 x lease (inf: no recovery)");
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 8,
             "fresh tickets an acquisition takes after its ticket was skipped, before giving up");
+    /** Index of {@link #WAITING}'s DSLR+ choice. */
+    public static final long WAITING_BACKOFF = 1;
+    public static final LockOption WAITING = LockOption.choice("waiting",
+            "how a waiter spaces its polls: DSLR's dynamic interval (omega-ns per holder or waiter ahead), or "
+                    + "DSLR+'s truncated exponential backoff as DecLock's evaluation ran it (its artifact's 100 ns "
+                    + "doubling to at most 3.2 us, plus up to 2 us jitter)", "dynamic", "backoff");
     /** A lease must leave room for round trips and timer slack. */
     public static final long MIN_LEASE_NS = 100_000;
     /** The lease must be at least this many poll caps, so a waiter notices its grant early in it. */
@@ -72,7 +80,7 @@ public final class DslrProtocol implements LockProtocol {
 
     @Override
     public List<LockOption> options() {
-        return List.of(OMEGA_NS, MAX_WAIT_NS, COUNT_MAX, RESET_BACKOFF_NS, LEASE_NS, MAX_RESTARTS);
+        return List.of(OMEGA_NS, MAX_WAIT_NS, COUNT_MAX, RESET_BACKOFF_NS, LEASE_NS, MAX_RESTARTS, WAITING);
     }
 
     /**
@@ -141,6 +149,6 @@ public final class DslrProtocol implements LockProtocol {
             throw new IllegalArgumentException("max-restarts must be in [0, " + Integer.MAX_VALUE + "], got " + maxRestarts);
         }
         return new DslrClient(endpoint, table, omega, maxWait, (int) countMax, options.get(RESET_BACKOFF_NS),
-                validLease(options), (int) maxRestarts);
+                validLease(options), (int) maxRestarts, options.get(WAITING) == WAITING_BACKOFF);
     }
 }

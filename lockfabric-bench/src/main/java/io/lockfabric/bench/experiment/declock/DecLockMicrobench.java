@@ -111,6 +111,11 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
                 warmupNs, durationNs);
     }
 
+    DecLockMicrobench withLocks(long value) {
+        return new DecLockMicrobench(protocol, options, readRatio, zipf, value, computeNodes, clientsPerComputeNode, cs,
+                warmupNs, durationNs);
+    }
+
     DecLockMicrobench withZipf(double value) {
         return new DecLockMicrobench(protocol, options, readRatio, value, locks, computeNodes, clientsPerComputeNode,
                 cs, warmupNs, durationNs);
