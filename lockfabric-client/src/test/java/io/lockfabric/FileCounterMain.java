@@ -15,6 +15,7 @@ import java.util.concurrent.locks.Lock;
  * writes it plus one, and unlocks. With {@code args[4] = N:MS}, every N-th increment of each thread
  * stays MS milliseconds in its critical section (a holder descheduled there), long enough for the
  * other process's waiters to time out and reset the lock, and for its node-mates to look at it.
+ * With {@code args[5] = LEASE} (such as {@code 5s}), the space's lease is that, not the API's default.
  * Prints its space's stats and {@code DONE} and exits 0; exits 1 if anything failed or a hold
  * outlived its lease (others may have taken it, and the count is then not to be trusted).
  */
@@ -28,12 +29,14 @@ public final class FileCounterMain {
         int increments = Integer.parseInt(args[2]);
         int threads = Integer.parseInt(args[3]);
         String[] stall = args.length > 4 ? args[4].split(":") : new String[] {"0", "0"};
+        String lease = args.length > 5 ? args[5] : null;
         int stallEvery = Integer.parseInt(stall[0]);
         long stallMs = Long.parseLong(stall[1]);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long losses;
         try (LockFabric lf = LockFabric.open(address)) {
-            LockSpace counter = lf.lockSpace("counter");
+            LockSpace counter = lease == null ? lf.lockSpace("counter")
+                    : lf.lockSpace("counter", SpaceOptions.builder().option("lease-ns", lease).build());
             Lock c = counter.lock("c");
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
