@@ -1,8 +1,11 @@
 package io.lockfabric.bench.experiment;
 
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockBreakdownExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockClientCountExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockLockCountExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockMicrobenchExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockSkewExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockThresholdExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockTransactionsExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockVerbsExperiment;
@@ -27,6 +30,7 @@ import java.util.stream.Collectors;
 public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
+            new ShiftLockLockCountExperiment(), new ShiftLockClientCountExperiment(), new ShiftLockSkewExperiment(),
             new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.READS),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCKS),
