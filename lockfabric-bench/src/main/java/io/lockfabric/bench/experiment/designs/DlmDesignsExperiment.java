@@ -140,7 +140,7 @@ public final class DlmDesignsExperiment implements Experiment {
         String n = panel == Panel.FIG1 ? "Report Fig. 1" : "Report Fig. 3";
         return List.of(
                 Figure.of("clients", n + "(a): throughput against the clients, 100 items", clientsTable(panel))
-                        .xInRows("clients").y("throughput, Mlocks/s").logY().build(),
+                        .xInRows("clients").y("throughput, Mlocks/s").logX().logY().build(),
                 Figure.of("contention", n + "(b): throughput against CR = 1 - items/clients, 40 clients",
                         contentionTable(panel)).xInRows("contention rate").y("throughput, Mlocks/s").logY().build());
     }
