@@ -86,12 +86,14 @@ public final class CitronRpcQueueingExperiment implements Experiment {
     public List<Figure> figures() {
         return List.of(
                 Figure.of("queueing-avg", "CITRON Fig. 1(c): average server-side queueing latency", TABLE)
-                        .xInRows("clients").y("queueing latency, us (avg)").part(0)
+                        .xInRows("clients").y("queueing latency, us (avg)").series("1 server thread", "18 server threads")
+                        .part(0)
                         .paper(Figure.PaperSeries.fromRows("1 thread, avg", "avg queueing, 1 server thread",
                                 "(\\d+) clients"))
                         .build(),
                 Figure.of("queueing-p99", "CITRON Fig. 1(c): p99 server-side queueing latency", TABLE)
-                        .xInRows("clients").y("queueing latency, us (p99)").part(1)
+                        .xInRows("clients").y("queueing latency, us (p99)").series("1 server thread", "18 server threads")
+                        .part(1)
                         .paper(Figure.PaperSeries.fromRows("1 thread, p99", "p99 queueing, 1 server thread",
                                 "(\\d+) clients"))
                         .build());
