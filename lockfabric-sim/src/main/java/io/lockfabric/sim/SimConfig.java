@@ -18,7 +18,9 @@ package io.lockfabric.sim;
  *   <li>Messages between clients pass both compute nodes' NICs and take {@code cnMessageOneWayNs};
  *       between clients of one compute node, {@code intraCnMessageNs} (ShiftLock compensates
  *       intra-node messages with 1 µs).</li>
- *   <li>rpcs are served by {@code mnCpuCores} cores, {@code rpcServiceNs} each.</li>
+ *   <li>rpcs are served by {@code mnCpuCores} cores, {@code rpcServiceNs} each; an
+ *       {@link RpcTransport} other than {@link RpcTransport#NATIVE} (the default) adds server CPU per
+ *       message and latency per message (the report's TCP and SEND/RECV lock managers).</li>
  *   <li>Each client's clock runs at rate 1 + u·{@code clockDrift}, u uniform in [−1, 1].</li>
  *   <li>Bandwidth, when {@code mnLinkGbps} &gt; 0 (off by default: then only the per-byte service
  *       time above charges for bytes, on each of the {@code nicUnits} units in parallel, so the
@@ -92,7 +94,8 @@ public record SimConfig(
         long rpcServiceNs,
         double clockDrift,
         long memoryBytesPerNode,
-        double mnLinkGbps) {
+        double mnLinkGbps,
+        RpcTransport rpcTransport) {
 
     public static final int DEFAULT_COMPUTE_NODES = 1;
     public static final int DEFAULT_CLIENTS_PER_CN = 8;
@@ -169,6 +172,7 @@ public record SimConfig(
         if (memoryBytesPerNode <= 0) {
             throw new IllegalArgumentException("memory per node must be positive");
         }
+        java.util.Objects.requireNonNull(rpcTransport, "rpcTransport");
         if (!(mnLinkGbps >= 0) || mnLinkGbps > 1e6) {
             throw new IllegalArgumentException("MN link Gb/s must be in [0, 1e6] (0 = not modelled), got " + mnLinkGbps);
         }
@@ -225,6 +229,7 @@ public record SimConfig(
         b.clockDrift = clockDrift;
         b.memoryBytesPerNode = memoryBytesPerNode;
         b.mnLinkGbps = mnLinkGbps;
+        b.rpcTransport = rpcTransport;
         return b;
     }
 
@@ -259,6 +264,7 @@ public record SimConfig(
         private double clockDrift = DEFAULT_CLOCK_DRIFT;
         private long memoryBytesPerNode = DEFAULT_MEMORY_BYTES_PER_NODE;
         private double mnLinkGbps = DEFAULT_MN_LINK_GBPS;
+        private RpcTransport rpcTransport = RpcTransport.NATIVE;
 
         public Builder computeNodes(int v) { computeNodes = v; return this; }
         public Builder clientsPerComputeNode(int v) { clientsPerComputeNode = v; return this; }
@@ -285,13 +291,15 @@ public record SimConfig(
         public Builder memoryBytesPerNode(long v) { memoryBytesPerNode = v; return this; }
         /** The memory node's link rate, Gb/s, each direction; 0 (the default) = not modelled. */
         public Builder mnLinkGbps(double v) { mnLinkGbps = v; return this; }
+        /** What carries rpcs and its costs; {@link RpcTransport#NATIVE} (the default) adds none. */
+        public Builder rpcTransport(RpcTransport v) { rpcTransport = v; return this; }
 
         public SimConfig build() {
             return new SimConfig(computeNodes, clientsPerComputeNode, memoryNodes, seed, networkOneWayNs,
                     networkJitterNs, cnMessageOneWayNs, intraCnMessageNs, clientVerbCpuNs, clientMessageCpuNs,
                     cnNicUnits, cnNicServiceNs, nicUnits, readServiceNs, writeServiceNs, atomicServiceNs,
                     atomic128ServiceNs, nicNsPerByte, sameWordSerialNs, mnCpuCores, rpcServiceNs, clockDrift,
-                    memoryBytesPerNode, mnLinkGbps);
+                    memoryBytesPerNode, mnLinkGbps, rpcTransport);
         }
     }
 }

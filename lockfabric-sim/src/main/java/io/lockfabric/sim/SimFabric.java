@@ -408,6 +408,29 @@ public final class SimFabric implements Fabric {
         return nics[memoryNode].queueing(top, sim.now());
     }
 
+    /**
+     * Records, on every memory node's CPU, how long each rpc arriving at or after virtual time
+     * {@code fromNs} waits for a core (from its arrival at the memory node to the start of its
+     * handler); read them with {@link #rpcQueueingNs}. Off until called; recording changes nothing
+     * in the run.
+     */
+    public void recordRpcQueueing(long fromNs) {
+        if (fromNs < 0) {
+            throw new IllegalArgumentException("fromNs must be >= 0, got " + fromNs);
+        }
+        for (SimulatedCpu cpu : cpus) {
+            cpu.recordQueueing(fromNs);
+        }
+    }
+
+    /** The rpc queueing times {@code memoryNode}'s CPU recorded since {@link #recordRpcQueueing}, ns. */
+    public long[] rpcQueueingNs(int memoryNode) {
+        if (memoryNode < 0 || memoryNode >= cpus.length) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (fabric has " + cpus.length + ")");
+        }
+        return cpus[memoryNode].queueingNs();
+    }
+
     @Override
     public CounterSnapshot memoryNodeCounters(int memoryNode) {
         return nics[memoryNode].counters();

@@ -133,7 +133,8 @@ final class SimQueuePair extends CountingQueuePair {
         byte[] copy = request.clone();
         Simulation sim = fabric.simulation();
         long token = sim.token(p);
-        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs();
+        long extraNs = fabric.config().rpcTransport().extraOneWayNs();
+        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs() + extraNs;
         EndpointId caller = endpoint.id();
         sim.schedule(arrival, () -> {
             nic.countRpc(copy.length);
@@ -152,7 +153,7 @@ final class SimQueuePair extends CountingQueuePair {
                 private void complete(byte[] response, RuntimeException error) {
                     sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
                     long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
-                    fabric.deliverVia(caller, leaves + fabric.oneWayNs(),
+                    fabric.deliverVia(caller, leaves + fabric.oneWayNs() + extraNs,
                             () -> sim.resume(p, token, response, error));
                 }
             }));

@@ -22,6 +22,8 @@ import io.lockfabric.bench.experiment.citron.CitronFastPathExperiment;
 import io.lockfabric.bench.experiment.citron.CitronMixedExperiment;
 import io.lockfabric.bench.experiment.citron.CitronRangeSizeExperiment;
 import io.lockfabric.bench.experiment.citron.CitronScaleUpExperiment;
+import io.lockfabric.bench.experiment.citron.CitronRpcQueueingExperiment;
+import io.lockfabric.bench.experiment.designs.DlmDesignsExperiment;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -38,7 +40,10 @@ public final class Experiments {
             new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(),
-            new CitronFalseConflictExperiment(), new CitronAbortRateExperiment());
+            new CitronFalseConflictExperiment(), new CitronAbortRateExperiment(),
+            new CitronRpcQueueingExperiment(),
+            new DlmDesignsExperiment(DlmDesignsExperiment.Panel.FIG1),
+            new DlmDesignsExperiment(DlmDesignsExperiment.Panel.FIG3));
 
     private Experiments() {
     }
