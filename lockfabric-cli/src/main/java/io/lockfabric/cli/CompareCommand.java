@@ -60,7 +60,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--fabrics", paramLabel = "ADDRESS", split = ",", defaultValue = "local,tcp",
             description = "LockFabric's fabrics: local (in this JVM), tcp (a memory node this command starts in a JVM of its "
                     + "own), tcp://HOST:PORT (a running 'lockfabric serve'), or any address Fabrics.open takes (shm:PATH "
-                    + "where the shm fabric is built in). Default: ${DEFAULT-VALUE}.")
+                    + "where the shm fabric is built in; this command serves a shm file's rpcs unless another process does). Default: ${DEFAULT-VALUE}.")
     List<String> fabrics;
 
     @Option(names = "--protocols", paramLabel = "NAME", split = ",", defaultValue = "default",

@@ -38,6 +38,18 @@ class CompareCommandTest {
                 && table.out().contains("load average:"), table.out());
     }
 
+    /** An rpc protocol on a shm file nobody serves: the comparison serves its rpcs itself, and says so. */
+    @Test
+    void anRpcProtocolOnAShmFileIsServedByTheComparison(@TempDir Path dir) {
+        MainTest.Outcome o = MainTest.run("compare", "--peers", "lockfabric", "--fabrics", "shm:" + dir.resolve("cmp.shm"),
+                "--protocols", "rpc,cas", "--threads", "2", "--locks", "8", "--duration", "200ms", "--warmup", "0s",
+                "--format", "csv");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertEquals(3, o.out().lines().count(), o.out());
+        assertTrue(o.out().lines().skip(1).allMatch(l -> l.endsWith(",ok")), o.out());
+        assertTrue(o.out().contains("its rpcs served by this process"), o.out());
+    }
+
     @Test
     void theHelpExplainsEveryOption() {
         MainTest.Outcome help = MainTest.run("compare", "--help");

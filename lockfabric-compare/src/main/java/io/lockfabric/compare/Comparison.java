@@ -173,11 +173,13 @@ public final class Comparison implements AutoCloseable {
             for (String protocol : settings.protocols()) {
                 String proto = protocol.equals("default") ? null : protocol;
                 String space = "compare-" + runId + "-" + results.size();
-                try (LockFabricPeer client = LockFabricPeer.open(address, proto, space, w)) {
+                String[] served = {address};
+                try (LockFabricPeer client = openServing(address, proto, space, w, served)) {
                     String row = "lockfabric " + fabric + " " + client.protocol();
                     say("%s: running %d threads", row, w.threads());
                     String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address + ")"
-                            : "LockFabric on " + fabric;
+                            : served[0].equals(address) ? "LockFabric on " + fabric
+                            : "LockFabric on " + fabric + ", its rpcs served by this process";
                     results.add(report(WorkloadRunner.run(row, fabric, system, client.protocol(), client, w, progress)));
                 }
             }
@@ -185,6 +187,31 @@ public final class Comparison implements AutoCloseable {
         if (memoryNode != null) {
             stop(memoryNode);
             memoryNode = null;
+        }
+    }
+
+    /**
+     * Opens the peer on {@code address}. A {@code shm:} file whose address leaves {@code serve} out is
+     * opened with {@code serve=true}, so that rpc protocols have the file's rpc server they need,
+     * unless another live process serves the file already; {@code opened[0]} is set to the address
+     * opened.
+     */
+    static LockFabricPeer openServing(String address, String protocol, String space, CompareWorkload w,
+                                      String[] opened) {
+        opened[0] = address;
+        if (!address.startsWith("shm:") || address.contains("serve=")) {
+            return LockFabricPeer.open(address, protocol, space, w);
+        }
+        String serving = address + (address.contains("?") ? "," : "?") + "serve=true";
+        try {
+            LockFabricPeer peer = LockFabricPeer.open(serving, protocol, space, w);
+            opened[0] = serving;
+            return peer;
+        } catch (RuntimeException e) {
+            if (String.valueOf(e.getMessage()).contains("has an rpc server already")) {
+                return LockFabricPeer.open(address, protocol, space, w);
+            }
+            throw e;
         }
     }
 
