@@ -202,7 +202,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
         if (DECLOCKS.contains(protocol) && hasOption(protocol, TIMEOUT_OPTION)) {
             ArtifactOptions.addUnlessSet(out, protocol, TIMEOUT_OPTION, DECLOCK_TIMEOUT);
         }
-        return ArtifactOptions.of(protocol, out);
+        return ArtifactOptions.decLock(protocol, out);
     }
 
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */
@@ -211,7 +211,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
                 "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
                         + "declock cns = the run's CNs, %s; measured %.0f ms after %.0f ms; seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, ZIPF, READ_RATIO * 100, extra,
-                DECLOCK_TIMEOUT, ArtifactOptions.SETUP_NOTE,
+                DECLOCK_TIMEOUT, ArtifactOptions.DECLOCK_SETUP_NOTE,
                 settings.durationOr(durationNs) / 1e6, settings.warmupOr(warmupNs) / 1e6, settings.seed());
     }
 

@@ -178,7 +178,7 @@ public final class DecLockShermanExperiment implements Experiment {
         }
         BTreeWorkload workload = BTreeWorkload.of(mix, keys, new Phases(cluster.clients(),
                         settings.durationOr(DURATION_NS), 0, settings.warmupOr(WARMUP_NS), settings.seed()))
-                .withOptions(ProtocolOptions.parse(ArtifactOptions.of(protocol, options)));
+                .withOptions(ProtocolOptions.parse(ArtifactOptions.decLock(protocol, options)));
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(lock, workload);
         }

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.ExperimentResult;
@@ -31,8 +32,8 @@ public final class ShiftLockMicrobenchExperiment implements Experiment {
     static final List<String> PROTOCOLS = List.of("shiftlock", "cas", "dslr", "mcs", "drtm", "rmarw", "rpc");
     static final double[] READ_RATIOS = {0, 0.5, 0.95, 1};
     static final double[] ZIPFS = {0, SimMicrobench.ZIPF};
-    /** The ShiftLock artifact's settings of the baselines: DSLR polls every 1862 ns per waiter ahead; RPC retries on fail. */
-    static final List<String> ARTIFACT_OPTIONS = List.of("dslr.omega-ns=1862", "rpc.retry-on-fail=1");
+    /** The ShiftLock artifact's settings of the baselines ({@link ArtifactOptions}). */
+    static final List<String> ARTIFACT_OPTIONS = ArtifactOptions.SHIFTLOCK_BASELINES;
     private static final long WARMUP_NS = 2_000_000L;
     private static final long DURATION_NS = 10_000_000L;
     private static final Band RATIO_BAND = Band.relative(0.25);

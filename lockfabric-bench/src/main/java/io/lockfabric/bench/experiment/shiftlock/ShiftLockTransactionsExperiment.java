@@ -90,7 +90,7 @@ public final class ShiftLockTransactionsExperiment implements Experiment {
         int clients = SimMicrobench.TESTBED_COMPUTE_NODES * SimMicrobench.TESTBED_CLIENTS_PER_CN;
         TransactionWorkload w = TransactionWorkload.of(generator, new Phases(clients, settings.durationOr(durationNs), 0,
                 settings.warmupOr(warmupNs), settings.seed()))
-                .withOptions(ProtocolOptions.parse(ArtifactOptions.of(protocol, ARTIFACT_OPTIONS)));
+                .withOptions(ProtocolOptions.parse(ArtifactOptions.shiftLock(protocol, ARTIFACT_OPTIONS)));
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(LockProtocols.byName(protocol), w);
         }

@@ -82,7 +82,7 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
         PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(ArtifactOptions.of(protocol, options))).build();
+                .options(ProtocolOptions.parse(ArtifactOptions.shiftLock(protocol, options))).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(LockProtocols.byName(protocol),
                     workload);
