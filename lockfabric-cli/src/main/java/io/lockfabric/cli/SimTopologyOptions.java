@@ -11,10 +11,11 @@ import java.util.Map;
 /**
  * The simulated cluster's shape, shared by the commands that run on the sim fabric: compute nodes,
  * clients per compute node and memory nodes, and whether the memory node's link bandwidth is
- * modelled ({@code --mn-link-gbps}). Clients fill compute nodes in order. The same settings may
- * come as parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
- * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}); a setting given both ways must
- * agree.
+ * modelled ({@code --mn-link-gbps}), and how much slower the CN-to-CN network is
+ * ({@code --cn-latency-ratio}). Clients fill compute nodes in order. The same settings may come as
+ * parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
+ * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}, {@code cn-latency-ratio}); a
+ * setting given both ways must agree.
  */
 final class SimTopologyOptions {
     @Option(names = "--cns", paramLabel = "N",
@@ -38,9 +39,16 @@ final class SimTopologyOptions {
                     + "NICs keep their per-verb cost. Default: 0, not modelled (verb rates only).")
     String mnLinkGbps;
 
+    @Option(names = "--cn-latency-ratio", paramLabel = "R",
+            description = "Make messages between compute nodes R times as slow as verbs to the memory node "
+                    + "(sim fabric; one way over the network, DecLock Fig. 18's heterogeneous network). Messages "
+                    + "within a compute node keep their time. Default: 1 (one switch).")
+    String cnLatencyRatio;
+
     /** Whether any of these options was given. */
     boolean anyGiven() {
-        return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null || mnLinkGbps != null;
+        return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null || mnLinkGbps != null
+                || cnLatencyRatio != null;
     }
 
     /**
@@ -101,8 +109,34 @@ final class SimTopologyOptions {
                 throw new BadInputException(e.getMessage());
             }
         }
-        return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns).seed(clusterSeed)
-                .mnLinkGbps(linkGbps(address)).build();
+        SimConfig.Builder b = SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns)
+                .seed(clusterSeed).mnLinkGbps(linkGbps(address));
+        Double ratio = latencyRatio(address);
+        if (ratio != null) {
+            b.cnLatencyRatio(ratio);
+        }
+        return b.build();
+    }
+
+    /** The ratio of --cn-latency-ratio and of the address's {@code cn-latency-ratio}, which must agree; null if neither. */
+    private Double latencyRatio(FabricAddress address) {
+        String key = SimFabricProvider.CN_LATENCY_RATIO;
+        String fromAddress = address == null ? null : address.parameter(key, null);
+        try {
+            Double flag = cnLatencyRatio == null ? null
+                    : SimFabricProvider.cnLatencyRatio(cnLatencyRatio, "--cn-latency-ratio ");
+            if (fromAddress == null) {
+                return flag;
+            }
+            double given = SimFabricProvider.cnLatencyRatio(fromAddress, "fabric sim: " + key + "=");
+            if (flag != null && flag != given) {
+                throw new BadInputException("--cn-latency-ratio " + cnLatencyRatio + " disagrees with " + key + "="
+                        + fromAddress + " in --fabric " + address.text() + "; give one or the other");
+            }
+            return given;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     /** The memory node's link rate of --mn-link-gbps and of the address's {@code mn-link-gbps}, which must agree. */
@@ -138,6 +172,9 @@ final class SimTopologyOptions {
         if (cluster.mnLinkModelled()) {
             p.put(SimFabricProvider.MN_LINK_GBPS, Double.toString(cluster.mnLinkGbps()));
         }
+        if (cluster.cnLatencyScaled()) {
+            p.put(SimFabricProvider.CN_LATENCY_RATIO, Double.toString(cluster.cnLatencyRatio()));
+        }
         return p;
     }
 
@@ -168,12 +205,17 @@ final class SimTopologyOptions {
     static String replay(SimConfig cluster) {
         return "--cns " + cluster.computeNodes() + " --clients-per-cn " + cluster.clientsPerComputeNode()
                 + " --mns " + cluster.memoryNodes()
-                + (cluster.mnLinkModelled() ? " --mn-link-gbps " + linkText(cluster.mnLinkGbps()) : "");
+                + (cluster.mnLinkModelled() ? " --mn-link-gbps " + linkText(cluster.mnLinkGbps()) : "")
+                + (cluster.cnLatencyScaled() ? " --cn-latency-ratio " + linkText(cluster.cnLatencyRatio()) : "");
     }
 
-    /** For a report's setup line: {@code ", MN link 100 Gb/s"} when the link is modelled, else nothing. */
+    /**
+     * For a report's setup line: {@code ", MN link 100 Gb/s"} when the link is modelled, and
+     * {@code ", CN-to-CN latency 4x"} when that is scaled; else nothing.
+     */
     static String linkNote(SimConfig cluster) {
-        return cluster.mnLinkModelled() ? ", MN link " + linkText(cluster.mnLinkGbps()) + " Gb/s" : "";
+        return (cluster.mnLinkModelled() ? ", MN link " + linkText(cluster.mnLinkGbps()) + " Gb/s" : "")
+                + (cluster.cnLatencyScaled() ? ", CN-to-CN latency " + linkText(cluster.cnLatencyRatio()) + "x" : "");
     }
 
     /** A link rate as a replay command gives it: 100, not 100.0. */

@@ -62,6 +62,31 @@ class FabricAddressOptionTest {
     }
 
     @Test
+    void theCnToCnLatencyRatioIsAFlagOrAnAddressParameter() {
+        String[] run = {"--protocols", "shiftlock", "--virtual-duration", "1ms", "--warmup", "0s", "--format", "csv"};
+        List<String> viaFlag = new ArrayList<>(List.of("bench", "--fabric", "sim", "--cns", "2", "--clients-per-cn", "4",
+                "--cn-latency-ratio", "8"));
+        viaFlag.addAll(List.of(run));
+        List<String> viaAddress = new ArrayList<>(List.of("bench", "--fabric", "sim:cns=2,clients-per-cn=4,cn-latency-ratio=8"));
+        viaAddress.addAll(List.of(run));
+        List<String> plain = new ArrayList<>(List.of("bench", "--fabric", "sim", "--cns", "2", "--clients-per-cn", "4"));
+        plain.addAll(List.of(run));
+        List<String> one = new ArrayList<>(plain);
+        one.addAll(List.of("--cn-latency-ratio", "1"));
+        MainTest.Outcome flag = MainTest.run(viaFlag.toArray(String[]::new));
+        MainTest.Outcome address = MainTest.run(viaAddress.toArray(String[]::new));
+        MainTest.Outcome base = MainTest.run(plain.toArray(String[]::new));
+        MainTest.Outcome same = MainTest.run(one.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, flag.status(), flag.err());
+        assertEquals(flag.out(), address.out());
+        assertEquals(base.out(), same.out(), "ratio 1 is the default network");
+        assertFalse(flag.out().equals(base.out()), "slower CN-to-CN messages change shiftlock's run");
+        MainTest.Outcome table = MainTest.run("bench", "--fabric", "sim", "--cn-latency-ratio", "4", "--protocols", "cas",
+                "--virtual-duration", "1ms", "--warmup", "0s");
+        assertTrue(table.out().startsWith("# sim fabric: 1 CN x 8 clients, 1 MN, CN-to-CN latency 4x, "), table.out());
+    }
+
+    @Test
     void theTableHeaderNamesTheAddressAsGiven() {
         MainTest.Outcome o = MainTest.run("bench", "--fabric", "sim:cns=2,clients-per-cn=3", "--protocols", "cas",
                 "--virtual-duration", "1ms", "--warmup", "0s");
@@ -93,15 +118,21 @@ class FabricAddressOptionTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps)",
+            "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, "
+                    + "cn-latency-ratio)",
             "sim:cns=3 --cns 2|--cns 2 disagrees with cns=3 in --fabric sim:cns=3; give one or the other",
             "sim:cns|fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE",
             "sim:mn-link-gbps=fast|fabric sim: mn-link-gbps=fast is not a number of Gb/s",
             "sim --mn-link-gbps -1|--mn-link-gbps -1 is not in [0, 1e6] Gb/s (0 = not modelled)",
             "sim:mn-link-gbps=100 --mn-link-gbps 25|--mn-link-gbps 25 disagrees with mn-link-gbps=100 in --fabric "
                     + "sim:mn-link-gbps=100; give one or the other",
-            "local --mn-link-gbps 100|--cns, --clients-per-cn, --mns, --mn-link-gbps, --virtual-duration and --faults "
-                    + "apply to --fabric sim only",
+            "local --mn-link-gbps 100|--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
+                    + "--virtual-duration and --faults apply to --fabric sim only",
+            "sim:cn-latency-ratio=0|fabric sim: cn-latency-ratio=0 is not in (0, 1000] (CN-to-CN over CN-to-MN latency; "
+                    + "1 = one switch)",
+            "sim --cn-latency-ratio slow|--cn-latency-ratio slow is not a number (CN-to-CN over CN-to-MN latency)",
+            "sim:cn-latency-ratio=4 --cn-latency-ratio 2|--cn-latency-ratio 2 disagrees with cn-latency-ratio=4 in "
+                    + "--fabric sim:cn-latency-ratio=4; give one or the other",
             "sim:cns=x|fabric sim: cns=x is not a whole number",
             "sim:cns=0|cns (in --fabric sim:cns=0) must be >= 1, got 0",
             "sim:clients=7,cns=2|7 clients do not fill 2 compute nodes evenly; give --clients-per-cn",

@@ -34,6 +34,11 @@ package io.lockfabric.sim;
  *       transfers queue behind each other at the link rate. Only the memory node's port: the
  *       compute nodes' NICs keep their per-pass cost, and client-to-client messages cost no
  *       bandwidth. DecLock's testbed: {@link #DECLOCK_TESTBED_MN_LINK_GBPS}.</li>
+ *   <li>A slower CN-to-CN network (DecLock Appendix C, Fig. 18: a heterogeneous network where
+ *       CN-CN communication has higher latency than CN-MN communication): {@link #cnLatencyRatio()}
+ *       is {@code cnMessageOneWayNs} over {@code networkOneWayNs}, 1 by default (one switch);
+ *       {@link Builder#cnLatencyRatio} sets it. Only messages between compute nodes slow down;
+ *       verbs to the memory node and messages within a compute node keep their times.</li>
  * </ul>
  *
  * <p>Calibration. The defaults model the ShiftLock testbed (§4.1: ConnectX-5 100 Gb/s RNICs, one
@@ -120,6 +125,8 @@ public record SimConfig(
     public static final long DEFAULT_MEMORY_BYTES_PER_NODE = 4L << 30;
     /** The memory node's link is not modelled by default ({@code mnLinkGbps} = 0): runs as before it existed. */
     public static final double DEFAULT_MN_LINK_GBPS = 0;
+    /** The largest {@link Builder#cnLatencyRatio} taken. */
+    public static final double MAX_CN_LATENCY_RATIO = 1000;
     /**
      * The memory node's link rate on DecLock's testbed, Gb/s: DecLock §6 ("Testbed"): "two
      * ConnectX-4 100 Gbps RDMA NICs" per machine, "connected to a Mellanox 100 Gbps switch"; each
@@ -176,6 +183,19 @@ public record SimConfig(
         if (!(mnLinkGbps >= 0) || mnLinkGbps > 1e6) {
             throw new IllegalArgumentException("MN link Gb/s must be in [0, 1e6] (0 = not modelled), got " + mnLinkGbps);
         }
+    }
+
+    /**
+     * The CN-to-CN network's one-way latency over the CN-to-MN one ({@code cnMessageOneWayNs} /
+     * {@code networkOneWayNs}); 1 by default, and when the network takes no time.
+     */
+    public double cnLatencyRatio() {
+        return networkOneWayNs == 0 ? 1 : (double) cnMessageOneWayNs / networkOneWayNs;
+    }
+
+    /** Whether the CN-to-CN network is slower (or faster) than the CN-to-MN one ({@link #cnLatencyRatio()} != 1). */
+    public boolean cnLatencyScaled() {
+        return cnMessageOneWayNs != networkOneWayNs;
     }
 
     /** Whether the memory node's link bandwidth is modelled ({@code mnLinkGbps} &gt; 0). */
@@ -265,6 +285,7 @@ public record SimConfig(
         private long memoryBytesPerNode = DEFAULT_MEMORY_BYTES_PER_NODE;
         private double mnLinkGbps = DEFAULT_MN_LINK_GBPS;
         private RpcTransport rpcTransport = RpcTransport.NATIVE;
+        private double cnLatencyRatio = Double.NaN;
 
         public Builder computeNodes(int v) { computeNodes = v; return this; }
         public Builder clientsPerComputeNode(int v) { clientsPerComputeNode = v; return this; }
@@ -294,9 +315,28 @@ public record SimConfig(
         /** What carries rpcs and its costs; {@link RpcTransport#NATIVE} (the default) adds none. */
         public Builder rpcTransport(RpcTransport v) { rpcTransport = v; return this; }
 
+        /**
+         * Makes the CN-to-CN network {@code ratio} times as slow as the CN-to-MN one: at
+         * {@link #build()}, {@code cnMessageOneWayNs} = round(ratio × {@code networkOneWayNs}),
+         * overriding {@link #cnMessageOneWayNs(long)}. Not called: {@code cnMessageOneWayNs} as set
+         * (by default, the same as the CN-to-MN network).
+         *
+         * @throws IllegalArgumentException unless 0 &lt; ratio &le; {@value SimConfig#MAX_CN_LATENCY_RATIO}
+         */
+        public Builder cnLatencyRatio(double ratio) {
+            if (!(ratio > 0 && ratio <= MAX_CN_LATENCY_RATIO)) {
+                throw new IllegalArgumentException("CN-to-CN latency ratio must be in (0, " + MAX_CN_LATENCY_RATIO
+                        + "], got " + ratio);
+            }
+            cnLatencyRatio = ratio;
+            return this;
+        }
+
         public SimConfig build() {
+            long cnMessageNs = Double.isNaN(cnLatencyRatio) ? cnMessageOneWayNs
+                    : Math.round(cnLatencyRatio * networkOneWayNs);
             return new SimConfig(computeNodes, clientsPerComputeNode, memoryNodes, seed, networkOneWayNs,
-                    networkJitterNs, cnMessageOneWayNs, intraCnMessageNs, clientVerbCpuNs, clientMessageCpuNs,
+                    networkJitterNs, cnMessageNs, intraCnMessageNs, clientVerbCpuNs, clientMessageCpuNs,
                     cnNicUnits, cnNicServiceNs, nicUnits, readServiceNs, writeServiceNs, atomicServiceNs,
                     atomic128ServiceNs, nicNsPerByte, sameWordSerialNs, mnCpuCores, rpcServiceNs, clockDrift,
                     memoryBytesPerNode, mnLinkGbps, rpcTransport);

@@ -7,17 +7,20 @@ import io.lockfabric.fabric.FabricProvider;
 import java.util.List;
 
 /**
- * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G]}: a
+ * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R]}: a
  * {@link SimFabric} of {@code cns} compute nodes of {@code clients-per-cn} clients each (or
  * {@code clients} spread evenly over them), {@code mns} memory nodes, the memory nodes' link
  * bandwidth modelled at {@code mn-link-gbps} Gb/s ({@link SimConfig#mnLinkGbps()}; absent or 0:
- * not modelled), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
+ * not modelled), messages between compute nodes {@code cn-latency-ratio} times as slow as verbs to
+ * the memory node ({@link SimConfig#cnLatencyRatio()}; absent: 1, one switch), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
  * {@value SimConfig#DEFAULT_CLIENTS_PER_CN} clients unless told otherwise. Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  */
 public final class SimFabricProvider implements FabricProvider {
     /** The address parameter of {@link SimConfig#mnLinkGbps()}. */
     public static final String MN_LINK_GBPS = "mn-link-gbps";
+    /** The address parameter of {@link SimConfig#cnLatencyRatio()}. */
+    public static final String CN_LATENCY_RATIO = "cn-latency-ratio";
 
     @Override
     public String scheme() {
@@ -26,12 +29,12 @@ public final class SimFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G]";
+        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS);
+        return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS, CN_LATENCY_RATIO);
     }
 
     @Override
@@ -64,11 +67,15 @@ public final class SimFabricProvider implements FabricProvider {
         } else {
             perCn = SimConfig.DEFAULT_CLIENTS_PER_CN;
         }
-        return SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn)
+        SimConfig.Builder b = SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn)
                 .memoryNodes(address.intParameter("mns", 1, 1, 1024))
                 .seed(address.longParameter("seed", SimConfig.defaults().seed(), Long.MIN_VALUE, Long.MAX_VALUE))
-                .mnLinkGbps(mnLinkGbps(address.parameter(MN_LINK_GBPS, null), "fabric sim: " + MN_LINK_GBPS + "="))
-                .build();
+                .mnLinkGbps(mnLinkGbps(address.parameter(MN_LINK_GBPS, null), "fabric sim: " + MN_LINK_GBPS + "="));
+        String ratio = address.parameter(CN_LATENCY_RATIO, null);
+        if (ratio != null) {
+            b.cnLatencyRatio(cnLatencyRatio(ratio, "fabric sim: " + CN_LATENCY_RATIO + "="));
+        }
+        return b.build();
     }
 
     /**
@@ -91,6 +98,28 @@ public final class SimFabricProvider implements FabricProvider {
         }
         if (!(v >= 0 && v <= 1e6)) {
             throw new IllegalArgumentException(where + text + " is not in [0, 1e6] Gb/s (0 = not modelled)");
+        }
+        return v;
+    }
+
+    /**
+     * A CN-to-CN latency ratio as given on a command line or in an address: a number in
+     * (0, {@value SimConfig#MAX_CN_LATENCY_RATIO}].
+     *
+     * @param text  the value given
+     * @param where what an error message starts with, before the value ({@code "--cn-latency-ratio "})
+     * @throws IllegalArgumentException naming the value if it is not one
+     */
+    public static double cnLatencyRatio(String text, String where) {
+        double v;
+        try {
+            v = Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(where + text + " is not a number (CN-to-CN over CN-to-MN latency)", e);
+        }
+        if (!(v > 0 && v <= SimConfig.MAX_CN_LATENCY_RATIO)) {
+            throw new IllegalArgumentException(where + text + " is not in (0, " + (long) SimConfig.MAX_CN_LATENCY_RATIO
+                    + "] (CN-to-CN over CN-to-MN latency; 1 = one switch)");
         }
         return v;
     }

@@ -13,6 +13,8 @@ import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockSweepExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCriticalSectionExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockNetworkExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockRefetchExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockObjectStoreExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockPolicyExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockResetExperiment;
@@ -36,8 +38,10 @@ public final class Experiments {
             new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.READS),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCKS),
-            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.SKEW), new DecLockCriticalSectionExperiment(),
-            new DecLockPolicyExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
+            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.SKEW),
+            new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCALITY), new DecLockCriticalSectionExperiment(),
+            new DecLockPolicyExperiment(), new DecLockRefetchExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
+            new DecLockNetworkExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(),
             new CitronFalseConflictExperiment(), new CitronAbortRateExperiment(),

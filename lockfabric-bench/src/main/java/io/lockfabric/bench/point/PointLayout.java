@@ -101,7 +101,11 @@ final class PointLayout implements ReportLayout {
         for (String pair : c.options().pairs()) {
             json.value(pair);
         }
-        json.endArray().endObject();
+        json.endArray();
+        if (c.locality() > 0) { // only when set: the output of a run without it stays as it was
+            json.name("locality").value(c.locality()).name("locality_nodes").value(c.localityNodes());
+        }
+        json.endObject();
         json.name("measured_ops").value(r.measuredOps());
         json.name("measured_s").value(r.measuredSeconds());
         json.name("goodput").value(r.goodput());

@@ -33,13 +33,18 @@ final class PointSession implements Session {
     private final Table guard;
     private final History.Recorder recorder;
     private final ZipfGenerator zipf;
+    private final ZipfGenerator localZipf;
+    private final double locality;
+    private final int localityNodes;
+    private final int node;
     private final RandomGenerator random;
     private final double readRatio;
     private final int cs;
     private final LongSupplier observerNanos;
 
     PointSession(Endpoint endpoint, LockClient client, Table data, Table guard, History.Recorder recorder,
-                 ZipfGenerator zipf, RandomGenerator random, PointWorkload workload, LongSupplier observerNanos) {
+                 ZipfGenerator zipf, ZipfGenerator localZipf, RandomGenerator random, PointWorkload workload,
+                 LongSupplier observerNanos) {
         this.endpoint = endpoint;
         this.client = client;
         this.dataQp = endpoint.queuePair(data.memoryNode());
@@ -47,15 +52,30 @@ final class PointSession implements Session {
         this.guard = guard;
         this.recorder = recorder;
         this.zipf = zipf;
+        this.localZipf = localZipf;
+        this.locality = workload.locality();
+        this.localityNodes = workload.localityNodes();
+        this.node = endpoint.id().node() % workload.localityNodes();
         this.random = random;
         this.readRatio = workload.readRatio();
         this.cs = workload.cs();
         this.observerNanos = observerNanos;
     }
 
+    /**
+     * A lock of the whole table (Zipf), or with probability {@code locality} one of this client's
+     * node (Zipf over the node's locks); with no locality, exactly one draw, as before it existed.
+     */
+    private long pickLock() {
+        if (locality > 0 && random.nextDouble() < locality) {
+            return localZipf.next(random) * localityNodes + node;
+        }
+        return zipf.next(random);
+    }
+
     @Override
     public void operate(Operation op) {
-        long lock = zipf.next(random);
+        long lock = pickLock();
         Mode requested = random.nextDouble() < readRatio ? Mode.SHARED : Mode.EXCLUSIVE;
         if (recorder != null) {
             recorder.requesting();

@@ -43,6 +43,8 @@ final class PointTrial implements Trial {
     private final LockOptions options;
     private final FailureModel failureModel;
     private final ZipfGenerator zipf;
+    /** Zipf over one node's locks, when the workload has locality; else null. */
+    private final ZipfGenerator localZipf;
     private final boolean sharedTable;
     private Table guard;
 
@@ -54,6 +56,8 @@ final class PointTrial implements Trial {
         this.failureModel = protocol.failureModel(options);
         this.sharedTable = sharedTable;
         this.zipf = new ZipfGenerator(workload.locks(), workload.zipf());
+        this.localZipf = workload.locality() > 0
+                ? new ZipfGenerator(workload.locks() / workload.localityNodes(), workload.zipf()) : null;
     }
 
     @Override
@@ -95,7 +99,8 @@ final class PointTrial implements Trial {
             guarded = endpoint.openTable(GuardedCounters.tableSpec(table + "-guard", locks).onMemoryNode(dataNode));
             guard = guarded;
         }
-        return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, random, workload, observerNanos);
+        return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, localZipf, random, workload,
+                observerNanos);
     }
 
     /** The lock table, the data objects and the guarded counters. */

@@ -36,11 +36,22 @@ import java.util.Objects;
  * {@code faults} (the plan, the scheduled faults, crashed and stuck clients, recoveries, hazards,
  * liveness violations, dropped and delayed messages).
  *
+ * <p>Locality (the DecLock artifact's {@code MICROBENCH_LOCALITY}, DecLock Fig. 12's locality panel):
+ * with {@code locality} &gt; 0, an operation picks, with that probability, a lock of its own compute
+ * node instead: the locks are dealt round-robin to {@code localityNodes} nodes (lock {@code i} belongs
+ * to node {@code i mod localityNodes}), and the client draws Zipf({@code zipf}) over its node's
+ * {@code locks / localityNodes} locks, its node's lock {@code k} being lock
+ * {@code k × localityNodes + node}, as the artifact does. A client's node is its endpoint's compute
+ * node ({@link io.lockfabric.fabric.EndpointId#node()}: on the simulator, client {@code i} of
+ * {@code clients-per-cn} per node is on node {@code i / clients-per-cn}; on one-node fabrics, node 0),
+ * modulo {@code localityNodes}. 0 (the default) draws nothing extra: the run is the one without it.
+ *
  * <p>Validated on construction; build with {@link #builder()} or derive with the {@code with}
  * methods.
  */
 public record PointWorkload(Phases phases, long locks, double zipf, double readRatio, int cs, boolean check,
-                            ProtocolOptions options) implements Workload<LockProtocol> {
+                            ProtocolOptions options, double locality, int localityNodes)
+        implements Workload<LockProtocol> {
     /** The kind's name. */
     public static final String KIND = "point";
     public static final int DEFAULT_CLIENTS = 8;
@@ -71,6 +82,22 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
         if (cs < 0) {
             throw new IllegalArgumentException("cs (remote operations per critical section) must be >= 0, got " + cs);
         }
+        if (!(locality >= 0 && locality <= 1)) {
+            throw new IllegalArgumentException("locality must be in [0, 1], got " + locality);
+        }
+        if (localityNodes < 1) {
+            throw new IllegalArgumentException("locality nodes must be >= 1, got " + localityNodes);
+        }
+        if (locality > 0 && locks < localityNodes) {
+            throw new IllegalArgumentException("locality over " + localityNodes + " nodes needs at least as many locks, got "
+                    + locks);
+        }
+    }
+
+    /** The same workload without locality's parameters (a record of the fields before it existed). */
+    public PointWorkload(Phases phases, long locks, double zipf, double readRatio, int cs, boolean check,
+                         ProtocolOptions options) {
+        this(phases, locks, zipf, readRatio, cs, check, options, 0, 1);
     }
 
     /** A builder with the defaults: 8 clients, 1 000 locks, Zipf 0.99, 50% reads, cs 1, 2 s after 1 s warmup. */
@@ -132,7 +159,7 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
 
     public Builder toBuilder() {
         return new Builder().phases(phases).locks(locks).zipf(zipf).readRatio(readRatio).cs(cs).check(check)
-                .options(options);
+                .options(options).locality(locality, localityNodes);
     }
 
     /** Fluent, unvalidated settings; {@link #build()} validates. Not thread-safe. */
@@ -143,6 +170,8 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
         private int cs = DEFAULT_CS_OPS;
         private boolean check;
         private ProtocolOptions options = ProtocolOptions.NONE;
+        private double locality;
+        private int localityNodes = 1;
 
         private Builder() {
             super(DEFAULT_CLIENTS, DEFAULT_DURATION_NS, DEFAULT_WARMUP_NS, DEFAULT_SEED);
@@ -183,8 +212,18 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
             return this;
         }
 
+        /**
+         * A share {@code value} of operations on a lock of the client's own compute node, the locks
+         * dealt round-robin to {@code nodes} nodes (see the class comment); 0 (the default): none.
+         */
+        public Builder locality(double value, int nodes) {
+            locality = value;
+            localityNodes = nodes;
+            return this;
+        }
+
         public PointWorkload build() {
-            return new PointWorkload(buildPhases(), locks, zipf, readRatio, cs, check, options);
+            return new PointWorkload(buildPhases(), locks, zipf, readRatio, cs, check, options, locality, localityNodes);
         }
     }
 }

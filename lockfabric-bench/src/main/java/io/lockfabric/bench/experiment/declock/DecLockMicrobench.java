@@ -29,10 +29,15 @@ import java.util.function.Consumer;
  * cluster per run. The paper's defaults: 8 CNs × 32 clients, 100 000 locks, Zipf 0.99, 50% reads,
  * cs 1.
  *
- * @param options protocol options as {@code protocol.key=value} pairs
+ * @param options        protocol options as {@code protocol.key=value} pairs
+ * @param cnLatencyRatio the CN-to-CN network's latency over the CN-to-MN one
+ *                       ({@link SimConfig#cnLatencyRatio()}; 1: one switch, the paper's testbed)
+ * @param locality       share of operations on a lock of the client's own compute node (the DecLock
+ *                       artifact's {@code MICROBENCH_LOCALITY}; {@link PointWorkload#locality()}); 0 by default
  */
 record DecLockMicrobench(String protocol, List<String> options, double readRatio, double zipf, long locks,
-                         int computeNodes, int clientsPerComputeNode, int cs, long warmupNs, long durationNs) {
+                         int computeNodes, int clientsPerComputeNode, int cs, long warmupNs, long durationNs,
+                         double cnLatencyRatio, double locality) {
     static final int TESTBED_COMPUTE_NODES = 8;
     static final int TESTBED_CLIENTS_PER_CN = 32;
     static final long TESTBED_LOCKS = 100_000L;
@@ -69,7 +74,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     /** The paper's default workload (cs 1) for {@code protocol}. */
     static DecLockMicrobench testbed(String protocol, long warmupNs, long durationNs) {
         return new DecLockMicrobench(protocol, List.of(), READ_RATIO, ZIPF, TESTBED_LOCKS, TESTBED_COMPUTE_NODES,
-                TESTBED_CLIENTS_PER_CN, CS, warmupNs, durationNs);
+                TESTBED_CLIENTS_PER_CN, CS, warmupNs, durationNs, 1, 0);
     }
 
     /** True if {@code protocol} is registered in this build (the DecLock protocols may not be yet). */
@@ -94,31 +99,44 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
 
     DecLockMicrobench withOptions(List<String> pairs) {
         return new DecLockMicrobench(protocol, pairs, readRatio, zipf, locks, computeNodes, clientsPerComputeNode, cs,
-                warmupNs, durationNs);
+                warmupNs, durationNs, cnLatencyRatio, locality);
     }
 
     DecLockMicrobench withClients(int cns, int perCn) {
-        return new DecLockMicrobench(protocol, options, readRatio, zipf, locks, cns, perCn, cs, warmupNs, durationNs);
+        return new DecLockMicrobench(protocol, options, readRatio, zipf, locks, cns, perCn, cs, warmupNs, durationNs,
+                cnLatencyRatio, locality);
     }
 
     DecLockMicrobench withCs(int value) {
         return new DecLockMicrobench(protocol, options, readRatio, zipf, locks, computeNodes, clientsPerComputeNode,
-                value, warmupNs, durationNs);
+                value, warmupNs, durationNs, cnLatencyRatio, locality);
     }
 
     DecLockMicrobench withReadRatio(double value) {
         return new DecLockMicrobench(protocol, options, value, zipf, locks, computeNodes, clientsPerComputeNode, cs,
-                warmupNs, durationNs);
+                warmupNs, durationNs, cnLatencyRatio, locality);
     }
 
     DecLockMicrobench withLocks(long value) {
         return new DecLockMicrobench(protocol, options, readRatio, zipf, value, computeNodes, clientsPerComputeNode, cs,
-                warmupNs, durationNs);
+                warmupNs, durationNs, cnLatencyRatio, locality);
     }
 
     DecLockMicrobench withZipf(double value) {
         return new DecLockMicrobench(protocol, options, readRatio, value, locks, computeNodes, clientsPerComputeNode,
-                cs, warmupNs, durationNs);
+                cs, warmupNs, durationNs, cnLatencyRatio, locality);
+    }
+
+    /** On a network whose CN-to-CN latency is {@code ratio} times the CN-to-MN one (DecLock Fig. 18). */
+    DecLockMicrobench withCnLatencyRatio(double ratio) {
+        return new DecLockMicrobench(protocol, options, readRatio, zipf, locks, computeNodes, clientsPerComputeNode,
+                cs, warmupNs, durationNs, ratio, locality);
+    }
+
+    /** With a share {@code value} of operations on the client's own compute node's locks (Fig. 12, locality). */
+    DecLockMicrobench withLocality(double value) {
+        return new DecLockMicrobench(protocol, options, readRatio, zipf, locks, computeNodes, clientsPerComputeNode,
+                cs, warmupNs, durationNs, cnLatencyRatio, value);
     }
 
     int clients() {
@@ -165,12 +183,20 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * the unprobed one.
      */
     RunResult run(ExperimentSettings settings, Consumer<LockStats> observer, Probe probe) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
-                .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
-        PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
+        SimConfig.Builder clusterBuilder = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
+                .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed());
+        if (cnLatencyRatio != 1) {
+            clusterBuilder.cnLatencyRatio(cnLatencyRatio);
+        }
+        SimConfig cluster = clusterBuilder.build();
+        PointWorkload.Builder workloadBuilder = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(runOptions())).build();
+                .options(ProtocolOptions.parse(runOptions()));
+        if (locality > 0) {
+            workloadBuilder.locality(locality, computeNodes);
+        }
+        PointWorkload workload = workloadBuilder.build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             Runner runner = new Runner(new SimDriver(fabric), false, settings.progressOut())
                     .withStatsObserver(observer);

@@ -258,7 +258,7 @@ public final class DecLockObjectStoreExperiment implements Experiment {
 
     /** The options a run uses: the microbenchmark's (queue sized by the CNs, DecLock's timeout, artifacts'). */
     static List<String> runOptions(String protocol, int cns) {
-        return new DecLockMicrobench(protocol, List.of(), 0.5, ObjectTrace.DEFAULT_THETA, 1, cns, 1, 0, 0, 1)
+        return new DecLockMicrobench(protocol, List.of(), 0.5, ObjectTrace.DEFAULT_THETA, 1, cns, 1, 0, 0, 1, 1, 0)
                 .runOptions();
     }
 
