@@ -377,7 +377,7 @@ public final class FsClient implements AutoCloseable {
         }
         initialise();
         long end = offset + length;
-        FsGrant g = lock(inode, offset, end, sharedReads ? Mode.SHARED : Mode.EXCLUSIVE);
+        FsGrant g = lock(inode, offset, end, readMode());
         try {
             long[] ext = extents(inode, offset, end, false);
             Batch[] batches = new Batch[dataQp.length];
@@ -452,7 +452,9 @@ public final class FsClient implements AutoCloseable {
         verbs++;
         for (int e = e0; e <= e1; e++) {
             long w = words.getLong((e - e0) * 8);
-            if (w == 0 && allocate) {
+            if (w == FsLayout.CLAIMED) {
+                w = allocate ? allocate(inode, e) : 0;
+            } else if (w == 0 && allocate) {
                 w = allocate(inode, e);
             }
             if (w != 0) {
@@ -463,18 +465,83 @@ public final class FsClient implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Allocates extent {@code extent} of {@code inode}: CAS its map word from 0 to
+     * {@link FsLayout#CLAIMED} (one allocator per extent, so no extent is lost to a race), FAA on its
+     * data node's allocator, WRITE the extent word. A writer that finds the word claimed polls until
+     * it is written; a reader takes a claimed extent for a hole (nothing of its range is written yet).
+     */
     private long allocate(int inode, int extent) {
-        int node = layout.dataNodeOf(inode, extent);
-        long top = dataQp[node].faa(data[node].at(FsLayout.DATA_HEAP_TOP), layout.extentBytes());
+        long wordAddress = metaTable.at(layout.extentWordOffset(inode, extent));
+        long old = meta.cas(wordAddress, 0, FsLayout.CLAIMED);
         verbs++;
-        if (FsLayout.DATA_HEAP_START + top + layout.extentBytes() > layout.dataBytesPerNode()) {
-            throw new FsFullException("file system " + name + ": data node " + node + " is full ("
-                    + layout.dataBytesPerNode() + " B)");
+        if (old == 0) {
+            int node = layout.dataNodeOf(inode, extent);
+            long top = dataQp[node].faa(data[node].at(FsLayout.DATA_HEAP_TOP), layout.extentBytes());
+            verbs++;
+            if (FsLayout.DATA_HEAP_START + top + layout.extentBytes() > layout.dataBytesPerNode()) {
+                meta.write8(wordAddress, 0);
+                throw new FsFullException("file system " + name + ": data node " + node + " is full ("
+                        + layout.dataBytesPerNode() + " B)");
+            }
+            long w = FsLayout.extentWord(node, FsLayout.DATA_HEAP_START + top);
+            meta.write8(wordAddress, w);
+            verbs++;
+            return w;
         }
-        long w = FsLayout.extentWord(node, FsLayout.DATA_HEAP_START + top);
-        long old = meta.cas(metaTable.at(layout.extentWordOffset(inode, extent)), 0, w);
+        for (int poll = 0; old == FsLayout.CLAIMED; poll++) {
+            if (poll == CREATE_POLLS) {
+                throw new IllegalStateException("extent " + extent + " of inode " + inode + " of " + name
+                        + " was claimed but never allocated");
+            }
+            endpoint.clock().sleepNanos(CREATE_POLL_NS);
+            old = meta.read8(wordAddress);
+            verbs++;
+        }
+        return old;
+    }
+
+    /**
+     * Allocates every extent of [0, size) of file {@code inode} and raises its size to at least
+     * {@code size} (posix_fallocate): a file's preallocation, after which every read of it READs
+     * memory. Idempotent; takes no lock (it changes no byte: new extents are zero).
+     */
+    public void fallocate(int inode, long size) {
+        checkIo(inode, 0, 0);
+        if (size <= 0 || size > layout.maxFileBytes()) {
+            throw new IllegalArgumentException("fallocate needs a size in (0, " + layout.maxFileBytes() + "], got " + size);
+        }
+        initialise();
+        extents(inode, 0, size, true);
+        long sizeAddress = metaTable.at(layout.inodeOffset(inode) + FsLayout.SIZE);
+        long seen = meta.read8(sizeAddress);
         verbs++;
-        return old == 0 ? w : old; // a writer of another range of this extent won: its extent, ours is lost
+        while (seen < size) {
+            long old = meta.cas(sizeAddress, seen, size);
+            verbs++;
+            if (old == seen) {
+                break;
+            }
+            seen = old;
+        }
+    }
+
+    /**
+     * Takes and releases the lock an I/O of [start, end) of file {@code inode} would take, moving no
+     * data (the lock-only replay of a trace, as the paper's IO500 scale-up experiment).
+     */
+    public void lockOnly(int inode, long start, long end, Mode mode) {
+        checkIo(inode, 0, 0);
+        if (start < 0 || end <= start || end > FsOptions.FILE_SPAN) {
+            throw new IllegalArgumentException("a lock of [" + start + ", " + end + ") outside [0, 2^40)");
+        }
+        FsGrant g = lock(inode, start, end, mode);
+        unlock(g);
+    }
+
+    /** The mode reads lock in: SHARED with shared reads on a protocol that has it, else EXCLUSIVE. */
+    public Mode readMode() {
+        return sharedReads ? Mode.SHARED : Mode.EXCLUSIVE;
     }
 
     /** The size of file {@code inode}, in bytes (one READ, no lock). */

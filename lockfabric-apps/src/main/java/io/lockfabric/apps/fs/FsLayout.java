@@ -48,6 +48,8 @@ public record FsLayout(int maxFiles, int maxExtents, int extentBytes, int dataNo
     public static final long LIVE = 1;
     public static final int EXTENT_NODE_SHIFT = 48;
     public static final long EXTENT_OFFSET_MASK = (1L << EXTENT_NODE_SHIFT) - 1;
+    /** An extent word being allocated by the client that CASed it from 0 (bit 63: no node reaches it). */
+    public static final long CLAIMED = Long.MIN_VALUE;
     public static final long DATA_HEAP_TOP = 0;
     public static final long DATA_HEAP_START = 64;
 
