@@ -53,15 +53,9 @@ public final class CitronFsTable2Experiment implements Experiment {
     }
 
     private static Map<String, double[]> paper() {
-        Map<String, double[]> m = new LinkedHashMap<>();
-        m.put("CITRON", new double[] {781.4, 59.6});
-        m.put("MT", new double[] {220.6, 2043.4});
-        m.put("IT", new double[] {503.1, 118.7});
-        m.put("LLC", new double[] {847.5, 430.9});
-        m.put("LLD", new double[] {144.8, 442.0});
-        m.put("SS", new double[] {575.3, 56.1});
-        m.put("Mutex", new double[] {173.8, 295.2});
-        return m;
+        return Map.of("CITRON", new double[] {781.4, 59.6}, "MT", new double[] {220.6, 2043.4},
+                "IT", new double[] {503.1, 118.7}, "LLC", new double[] {847.5, 430.9}, "LLD", new double[] {144.8, 442.0},
+                "SS", new double[] {575.3, 56.1}, "Mutex", new double[] {173.8, 295.2});
     }
 
     static String label(CitronFsRuns.Manager m) {
