@@ -128,7 +128,8 @@ final class FsCommand implements Callable<Integer> {
 
     @Option(names = "--option", paramLabel = "[MANAGER.]NAME=VALUE",
             description = "A lock option, repeatable: NAME=VALUE for every manager that has it, MANAGER.NAME=VALUE "
-                    + "for one (citron.units=16777216, ss.segment=4096, dslr.lease-ns=1s).")
+                    + "for one (citron.units=16777216, ss.segment=4096, dslr.lease-ns=1s). By default citron's and ss's N "
+                    + "is sized to the largest file and ss's segment is the workload's I/O size (4096 for oltp).")
     List<String> options = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
@@ -174,7 +175,7 @@ final class FsCommand implements Callable<Integer> {
             throw new BadInputException("--clients must be >= 1, got " + n);
         }
         FsTrace trace = trace(n);
-        List<String> pairs = new ArrayList<>();
+        List<String> pairs = new ArrayList<>(sizedToTheFiles(trace));
         if (!sim) {
             for (FsLockManager m : selected) { // the client API's lease for a protocol whose own is sized for microseconds
                 if (m.options().stream().anyMatch(o -> o.name().equals("lease-ns"))) {
@@ -212,6 +213,23 @@ final class FsCommand implements Callable<Integer> {
                 pairs.isEmpty() ? "" : ", options " + String.join(" ", pairs));
         return new BenchExecution<FsLockManager>(choice, cluster, seed, plan, null, FsLockManager::name, "")
                 .execute(spec, selected, workload, ReportFormat.byName(format), header, output);
+    }
+
+    /**
+     * The range protocols' trees and segments sized to the trace's files unless the user says
+     * otherwise (a later --option wins): citron's and ss's N the smallest 64 x 4^j at or above the
+     * largest file (at most CITRON's 2^28; a lock-only hard-write keeps the defaults and grows), ss's
+     * segment the trace's I/O granularity (the paper's SS-Exact, SS-4KB for OLTP).
+     */
+    static List<String> sizedToTheFiles(FsTrace trace) {
+        if (trace instanceof FsTrace.HardWrite h && !h.data()) {
+            return List.of();
+        }
+        long units = 64;
+        while (units < trace.maxFileBytes() && units < (1L << 28)) {
+            units *= 4;
+        }
+        return List.of("citron.units=" + units, "ss.units=" + units, "ss.segment=" + trace.granularity());
     }
 
     private FsTrace trace(int n) {
