@@ -174,6 +174,7 @@ final class ClientWorker implements Runnable, RunDriver.Client {
             long start = now;
             op.reset();
             session.operate(op);
+            start = op.startedOr(start);
             now = observerNanos.getAsLong();
             LAST_PROGRESS.setOpaque(this, now);
             if (measuring) {

@@ -16,6 +16,8 @@ public final class Operation {
     private long issuedWrites;
     private int kind = -1;
     private int locks;
+    private long startedNs = NOT_STARTED;
+    private static final long NOT_STARTED = Long.MIN_VALUE;
 
     /** Clears what the previous operation reported. */
     void reset() {
@@ -26,6 +28,21 @@ public final class Operation {
         issuedWrites = 0;
         kind = -1;
         locks = 0;
+        startedNs = NOT_STARTED;
+    }
+
+    /**
+     * The operation proper began at observer time {@code ns}, after a wait that the workload's pacing
+     * imposes (a rate-limited writer waiting for its turn): its latencies are measured from there, not
+     * from the call. Operations that never say so are measured from the call.
+     */
+    public void started(long ns) {
+        startedNs = ns;
+    }
+
+    /** When the operation proper began, or {@code callNs} if it did not say. */
+    long startedOr(long callNs) {
+        return startedNs == NOT_STARTED ? callNs : startedNs;
     }
 
     /**

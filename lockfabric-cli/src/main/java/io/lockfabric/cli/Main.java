@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
 @Command(name = "lockfabric", mixinStandardHelpOptions = true, version = Main.VERSION,
         description = "Distributed lock managers for disaggregated memory: run and compare lock protocols.",
         subcommands = {BenchCommand.class, RangeBenchCommand.class, SimCommand.class, ReproduceCommand.class, ProtocolsCommand.class,
-                ServeCommand.class, TablesCommand.class, ApiBenchCommand.class, CheckCommand.class, CompareCommand.class, TxnCommand.class, BTreeCommand.class, ObjectStoreCommand.class,
+                ServeCommand.class, TablesCommand.class, ApiBenchCommand.class, CheckCommand.class, CompareCommand.class, TxnCommand.class, BTreeCommand.class, ObjectStoreCommand.class, FsCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Run 'lockfabric COMMAND --help' for a command's options."})
 public final class Main implements Runnable {

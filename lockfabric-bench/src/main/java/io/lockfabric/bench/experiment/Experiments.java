@@ -21,6 +21,8 @@ import io.lockfabric.bench.experiment.declock.DecLockResetExperiment;
 import io.lockfabric.bench.experiment.citron.CitronAbortRateExperiment;
 import io.lockfabric.bench.experiment.citron.CitronFalseConflictExperiment;
 import io.lockfabric.bench.experiment.citron.CitronFastPathExperiment;
+import io.lockfabric.bench.experiment.citron.CitronFsFig8Experiment;
+import io.lockfabric.bench.experiment.citron.CitronFsTable2Experiment;
 import io.lockfabric.bench.experiment.citron.CitronMixedExperiment;
 import io.lockfabric.bench.experiment.citron.CitronRangeSizeExperiment;
 import io.lockfabric.bench.experiment.citron.CitronScaleUpExperiment;
@@ -43,7 +45,7 @@ public final class Experiments {
             new DecLockPolicyExperiment(), new DecLockRefetchExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
             new DecLockNetworkExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
-            new CitronScaleUpExperiment(),
+            new CitronScaleUpExperiment(), new CitronFsFig8Experiment(), new CitronFsTable2Experiment(),
             new CitronFalseConflictExperiment(), new CitronAbortRateExperiment(),
             new CitronRpcQueueingExperiment(),
             new DlmDesignsExperiment(DlmDesignsExperiment.Panel.FIG1),
