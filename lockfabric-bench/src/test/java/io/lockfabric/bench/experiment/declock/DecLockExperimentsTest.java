@@ -58,8 +58,8 @@ class DecLockExperimentsTest {
 
     /**
      * The hierarchical DecLock's queue is sized by the run's compute nodes; DecLock runs get a
-     * timeout above the longest live wait; ShiftLock its artifact's fixed poll gap; the other flat
-     * baselines none of these; set options win.
+     * timeout above the longest live wait; ShiftLock its artifact's fixed poll gap; DSLR and CASLock their
+     * DecLock artifact's waiting; set options win.
      */
     @Test
     void runsPassTheirComputeNodeCountAndTimeout() {
@@ -74,7 +74,12 @@ class DecLockExperimentsTest {
         assertEquals(List.of("shiftlock.poll-ns=1862", "shiftlock.max-poll-ns=1862"),
                 DecLockMicrobench.testbed(DecLockMicrobench.SHIFTLOCK, 0, 1).runOptions(),
                 "ShiftLock polls at its artifact's fixed gap");
-        assertEquals(List.of(), DecLockMicrobench.testbed(DecLockMicrobench.DSLR, 0, 1).runOptions());
+        assertEquals(List.of("dslr.waiting=backoff"), DecLockMicrobench.testbed(DecLockMicrobench.DSLR, 0, 1).runOptions(),
+                "DSLR runs as the DecLock artifact's DSLR+");
+        assertEquals(List.of("cas-rw.backoff-init-ns=0"), DecLockMicrobench.testbed(DecLockMicrobench.CASLOCK, 0, 1).runOptions(),
+                "CASLock retries at once, as in the DecLock artifact");
+        assertEquals(List.of("dslr.waiting=dynamic"), DecLockMicrobench.testbed(DecLockMicrobench.DSLR, 0, 1)
+                .withOptions(List.of("dslr.waiting=dynamic")).runOptions());
     }
 
     /**

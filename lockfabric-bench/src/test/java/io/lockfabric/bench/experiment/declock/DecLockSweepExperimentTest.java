@@ -45,7 +45,7 @@ class DecLockSweepExperimentTest {
     void dslrPlusIsDslrWithItsBackoffAndPollsMore() {
         DecLockMicrobench plus = small(DecLockMicrobench.DSLR).withOptions(List.of(DecLockSweepExperiment.DSLR_PLUS_OPTION));
         assertEquals(List.of("dslr.waiting=backoff"), plus.runOptions());
-        RunResult dslr = small(DecLockMicrobench.DSLR).withLocks(100).run(SETTINGS);
+        RunResult dslr = small(DecLockMicrobench.DSLR).withOptions(List.of("dslr.waiting=dynamic")).withLocks(100).run(SETTINGS);
         RunResult dslrPlus = plus.withLocks(100).run(SETTINGS);
         assertTrue(dslrPlus.lockOpsPerCycle().oneSided() > dslr.lockOpsPerCycle().oneSided(),
                 "DSLR+ polls on a backoff of a few us, DSLR every 20 us per ticket ahead: "
