@@ -232,7 +232,7 @@ class MainTest {
         Outcome o = run("serve", "--help");
         assertEquals(0, o.status(), o.err());
         String help = o.out().replaceAll("\\s+", " ");
-        for (String service : List.of("rpc:", "shiftlock:", "citron:", "rpc-range:")) {
+        for (String service : List.of("rpc:", "shiftlock:", "citron:", "rpc-range:", "mt:", "llc:")) {
             assertTrue(help.contains(service), service + " in\n" + o.out());
         }
         assertFalse(help.contains(" dslr:"), "dslr tables have no service");

@@ -4,7 +4,9 @@ import io.lockfabric.lock.RangeLockProtocol;
 
 import io.lockfabric.lock.citron.CitronProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
+import io.lockfabric.lock.llc.LlcProtocol;
 import io.lockfabric.lock.lld.LldProtocol;
+import io.lockfabric.lock.mt.MtProtocol;
 import io.lockfabric.lock.rpcrange.RpcRangeProtocol;
 import io.lockfabric.lock.ss.SsProtocol;
 
@@ -22,6 +24,8 @@ public final class RangeLockProtocols {
         all.addAll(SsProtocol.all(dslr));
         all.add(new LldProtocol());
         all.add(new RpcRangeProtocol());
+        all.add(new MtProtocol());
+        all.add(new LlcProtocol());
         return List.copyOf(all);
     }
 

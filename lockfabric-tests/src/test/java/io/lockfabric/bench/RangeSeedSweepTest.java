@@ -28,7 +28,7 @@ class RangeSeedSweepTest {
     static final int SEEDS = 40;
 
     @ParameterizedTest
-    @ValueSource(strings = {"citron", "lld"})
+    @ValueSource(strings = {"citron", "lld", "mt", "llc"})
     void noSeedFindsAViolation(String protocol) {
         SimConfig cluster = SimConfig.builder().computeNodes(2).clientsPerComputeNode(4).build();
         RangeWorkload workload = RangeWorkload.builder().clients(8).units(4_096).sizes(RangeWorkload.MIXED).zipf(0.99)

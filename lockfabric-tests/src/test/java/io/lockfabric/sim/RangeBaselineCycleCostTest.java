@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Remote operations of one uncontended acquire–release cycle of the range baselines, exactly, on
  * the simulator: {@code ss} is two DSLR FAAs per segment touched (and per spillover), {@code lld}
  * with its previous range still marked in the list is READ head, READ that entry, CAS to unlink it,
- * WRITE + CAS to insert and a masked CAS to release; {@code rpc-range} is two rpcs.
+ * WRITE + CAS to insert and a masked CAS to release; {@code rpc-range}, {@code mt} and {@code llc}
+ * are two rpcs.
  */
 class RangeBaselineCycleCostTest {
     private static final long N = 16_384;
@@ -91,5 +92,13 @@ class RangeBaselineCycleCostTest {
     void rpcRangeIsTwoRpcs() {
         assertEquals(Map.of(VerbKind.RPC, 2L), cycleCost("rpc-range", 70, 100, Mode.EXCLUSIVE));
         assertEquals(Map.of(VerbKind.RPC, 2L), cycleCost("rpc-range", 70, 100, Mode.SHARED));
+    }
+
+    @Test
+    void mtAndLlcAreTwoRpcs() {
+        for (String p : List.of("mt", "llc")) {
+            assertEquals(Map.of(VerbKind.RPC, 2L), cycleCost(p, 70, 100, Mode.EXCLUSIVE), p);
+            assertEquals(Map.of(VerbKind.RPC, 2L), cycleCost(p, 70, 100, Mode.SHARED), p);
+        }
     }
 }

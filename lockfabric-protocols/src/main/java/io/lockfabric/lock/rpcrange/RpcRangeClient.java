@@ -17,14 +17,27 @@ import java.util.Set;
  * baseline "IT"). Acquire is one ACQUIRE rpc whose reply the server defers until it grants; release
  * is one RELEASE rpc naming the grant. Every operation costs the memory node's CPU one request,
  * whatever the contention: no verbs, no retries. Shared ranges are supported (granted together).
+ *
+ * <p>The other server-CPU range baselines ({@code mt}, {@code llc}) speak the same frames
+ * ({@link RpcRangeFrame}) to their own services and use this client under their own name.
  * Not thread-safe: one per thread, like its endpoint.
  */
-final class RpcRangeClient implements RangeLockClient {
+public final class RpcRangeClient implements RangeLockClient {
+    private final String protocol;
     private final QueuePair qp;
     private final Table table;
     private final Set<RpcRangeGrant> held = Collections.newSetFromMap(new IdentityHashMap<>());
 
     RpcRangeClient(Endpoint endpoint, Table table) {
+        this(RpcRangeProtocol.NAME, endpoint, table);
+    }
+
+    /**
+     * A client of the {@link RpcRangeFrame} service of {@code table}, for the protocol named
+     * {@code protocol} (named in errors).
+     */
+    public RpcRangeClient(String protocol, Endpoint endpoint, Table table) {
+        this.protocol = protocol;
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
     }
@@ -32,11 +45,11 @@ final class RpcRangeClient implements RangeLockClient {
     @Override
     public RangeGrant acquire(long start, long end, Mode mode) {
         if (start < 0 || end <= start) {
-            throw new IllegalArgumentException("rpc-range: bad range [" + start + ", " + end + ")");
+            throw new IllegalArgumentException(protocol + ": bad range [" + start + ", " + end + ")");
         }
         Response r = RpcRangeFrame.decodeResponse(qp.rpc(table.service(), RpcRangeFrame.acquire(start, end, mode)));
         if (r.status() != RpcRangeFrame.STATUS_GRANTED || r.mode() != mode) {
-            throw new IllegalStateException("rpc-range server answered an acquisition of [" + start + ", " + end + ") "
+            throw new IllegalStateException(protocol + " server answered an acquisition of [" + start + ", " + end + ") "
                     + mode + " with " + r);
         }
         var g = new RpcRangeGrant(start, end, mode, r.token(), r.grantId());
@@ -47,12 +60,12 @@ final class RpcRangeClient implements RangeLockClient {
     @Override
     public void release(RangeGrant grant) {
         if (!(grant instanceof RpcRangeGrant g) || !held.remove(g)) {
-            throw new IllegalArgumentException("rpc-range: not a grant this client holds: " + grant);
+            throw new IllegalArgumentException(protocol + ": not a grant this client holds: " + grant);
         }
         Response r = RpcRangeFrame.decodeResponse(qp.rpc(table.service(),
                 RpcRangeFrame.release(g.start(), g.end(), g.mode(), g.grantId(), g.fencingToken())));
         if (r.status() != RpcRangeFrame.STATUS_RELEASED) {
-            throw new IllegalStateException("rpc-range server answered a release of " + g + " with " + r);
+            throw new IllegalStateException(protocol + " server answered a release of " + g + " with " + r);
         }
     }
 
