@@ -110,6 +110,14 @@ public final class CitronClient implements RangeLockClient {
     private final Set<CitronGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
+        this(endpoint, table, tree, params, table.address() + CitronLayout.FENCE_OFFSET);
+    }
+
+    /**
+     * A client whose grants take their fencing tokens from the counter word at {@code fenceAddress}
+     * on the table's memory node: its own table's, or (a reader lane) lane 0's.
+     */
+    CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params, long fenceAddress) {
         QueuePair qp = endpoint.queuePair(table.memoryNode());
         Clock clock = endpoint.clock();
         RandomGenerator random = endpoint.random();
@@ -119,7 +127,7 @@ public final class CitronClient implements RangeLockClient {
         this.config = new TreeConfig(qp, table, tree);
         this.tuning = params.tuning() == null ? null : params.tuning().join();
         this.ctx = new ClientContext(qp, clock, random, params, config);
-        this.fencing = new FencingCounter(qp, table.address() + CitronLayout.FENCE_OFFSET, params.fencing());
+        this.fencing = new FencingCounter(qp, fenceAddress, params.fencing());
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
                 table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(params));
         this.releaser = new TreeReleaser(ctx);

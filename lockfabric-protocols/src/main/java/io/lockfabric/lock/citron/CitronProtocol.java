@@ -288,20 +288,20 @@ public final class CitronProtocol implements RangeLockProtocol {
             throw new IllegalArgumentException("shared-lanes must be in [1, " + ReaderLanes.MAX_LANES + "], got " + lanes);
         }
         var params = new CitronClient.Params((int) k, (int) m, tWait, ppm * 1e-6, fast == 1, poll, starve, holdWait,
-                (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, fencing == 1 && lanes == 1, tuning);
+                (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, fencing == 1, tuning);
         var lane0 = new CitronClient(endpoint, table, tree, params);
         if (lanes == 1) {
             return lane0;
         }
         List<CitronClient> all = new java.util.ArrayList<>();
         all.add(lane0);
+        long fence = table.address() + CitronLayout.FENCE_OFFSET; // every lane's tokens from lane 0's counter
         for (int j = 1; j < lanes; j++) {
             Table t = endpoint.openTable(tableSpec(laneTableName(table.spec().name(), j), options)
-                    .onMemoryNode(table.memoryNode()));
-            all.add(new CitronClient(endpoint, t, tree, params));
+                    .onMemoryNode(table.memoryNode())); // with lane 0's counter
+            all.add(new CitronClient(endpoint, t, tree, params, fence));
         }
-        var tokens = new FencingCounter(lane0.queuePair(), table.address() + CitronLayout.FENCE_OFFSET, fencing == 1);
-        lane0.attachLanes(new ReaderLanes(all, endpoint.random(), tokens, poll, (int) maxRestarts));
+        lane0.attachLanes(new ReaderLanes(all, endpoint.random(), poll, (int) maxRestarts));
         return lane0;
     }
 

@@ -29,12 +29,12 @@ import java.util.random.RandomGenerator;
  * <li>Leases: a writer's earlier lanes are "earlier nodes" of its request: the lane's waits give
  * them back once held {@code hold-wait-ns} ({@link OuterHold}), the bound every lane's lease
  * recovery relies on inside one tree; it finishes the lane under way, releases it and restarts.</li>
- * <li>Fencing: one FAA on lane 0's fencing counter once the grant holds all its lanes (the lanes
- * themselves take no tokens), so a grant after an overlapping one (they share a lane, whose holds
- * cannot overlap in time) gets a larger token.</li>
+ * <li>Fencing: every lane takes its tokens from lane 0's counter word (one FAA per node, in the
+ * batch that completes it, as in one tree); a grant's token is that of the node its last lane
+ * acquired last, taken while it holds every lane, so a grant after an overlapping one (they share a
+ * lane, whose holds cannot overlap in time) gets a larger token.</li>
  * </ul>
- * Costs: a reader pays one lane (as an exclusive request costs with R = 1) plus, with fencing, one
- * FAA round trip; a writer pays R lanes in turn and releases them one after another; two readers
+ * Costs: a reader pays one lane (as an exclusive request costs with R = 1); a writer pays R lanes in turn and releases them one after another; two readers
  * that draw the same lane exclude each other (probability 1/R per overlapping pair). Memory: R
  * tables. Not thread-safe: one thread at a time, like the endpoint.
  */
@@ -52,7 +52,6 @@ final class ReaderLanes {
     private final List<CitronClient> lanes;
     private final Clock clock;
     private final RandomGenerator random;
-    private final FencingCounter tokens;
     private final long pollNs;
     private final int maxRestarts;
     private final Set<LaneGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -60,17 +59,16 @@ final class ReaderLanes {
     private long sharedGrants;
 
     /**
-     * Lanes {@code lanes} (lane 0 first, opened with fencing off); {@code tokens}: the grants'
-     * fencing counter (lane 0's word), {@code random}: the endpoint's seeded source.
+     * Lanes {@code lanes} (lane 0 first, every lane's tokens from lane 0's counter word);
+     * {@code random}: the endpoint's seeded source.
      */
-    ReaderLanes(List<CitronClient> lanes, RandomGenerator random, FencingCounter tokens, long pollNs, int maxRestarts) {
+    ReaderLanes(List<CitronClient> lanes, RandomGenerator random, long pollNs, int maxRestarts) {
         if (lanes.size() < 2 || lanes.size() > MAX_LANES) {
             throw new IllegalArgumentException("reader lanes: 2 to " + MAX_LANES + ", got " + lanes.size());
         }
         this.lanes = List.copyOf(lanes);
         this.clock = lanes.getFirst().clock();
         this.random = random;
-        this.tokens = tokens;
         this.pollNs = pollNs;
         this.maxRestarts = maxRestarts;
     }
@@ -91,13 +89,7 @@ final class ReaderLanes {
     /** A reader in lane {@code lane}. */
     RangeGrant acquireShared(long start, long end, int lane) {
         CitronClient.CitronGrant part = lanes.get(lane).acquireTree(start, end);
-        LaneGrant g;
-        try {
-            g = new LaneGrant(start, end, tokens.take(), Mode.SHARED, lane, List.of(part));
-        } catch (RuntimeException e) {
-            lanes.get(lane).releaseTree(part);
-            throw e;
-        }
+        var g = new LaneGrant(start, end, part.fencingToken(), Mode.SHARED, lane, List.of(part));
         sharedGrants++;
         outstanding.add(g);
         return g;
@@ -131,7 +123,9 @@ final class ReaderLanes {
                     }
                 }
                 if (held.size() == lanes.size()) {
-                    var g = new LaneGrant(start, end, tokens.take(), Mode.EXCLUSIVE, 0, List.copyOf(held));
+                    // the last lane's token: taken while every lane was held
+                    var g = new LaneGrant(start, end, held.getLast().fencingToken(), Mode.EXCLUSIVE, 0,
+                            List.copyOf(held));
                     outstanding.add(g);
                     return g;
                 }
