@@ -100,14 +100,15 @@ public abstract class RangeExclusionContractTest {
             RangeLockProtocol p = RangeLockProtocols.byName("citron");
             LockOptions o = LockOptions.parse(List.of("units=" + UNITS, "shared-lanes=4"));
             assertTrue(p.supportsShared(o) && !p.supportsShared());
-            var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, 0.8, opsPerClient(), holdNs(), 42, o);
+            int ops = Math.max(100, opsPerClient() / 2); // half the cycles: writers pay four lanes each
+            var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, 0.8, ops, holdNs(), 42, o);
             var result = RangeLockStress.run(fabric, p, cfg);
             long shared = result.holds().stream().filter(h -> h.mode() == Mode.SHARED).count();
             long overlaps = readerOverlaps(result.holds());
             System.out.printf("citron shared-lanes=4 on %s: %d grants (%d shared), %d reader pairs overlapped, %s%n",
                     fabric.name(), result.holds().size(), shared, overlaps, result.stats());
             assertTrue(result.violations().isEmpty(), result.summary());
-            assertEquals(8L * opsPerClient(), result.holds().size(), "every cycle recorded once");
+            assertEquals(8L * ops, result.holds().size(), "every cycle recorded once");
             assertTrue(shared > result.holds().size() / 2, "shared requests were granted shared: " + shared);
             assertTrue(overlaps > 0, "readers overlapped readers");
             assertTrue(result.holdsCrossing(UNITS) > 0, "some ranges crossed N");
