@@ -115,8 +115,8 @@ final class BenchCommand implements Callable<Integer> {
     Double zipf;
 
     @Option(names = "--read-ratio", paramLabel = "R",
-            description = "Share of operations that take the lock shared, in [0, 1] (point workload). Default: "
-                    + PointWorkload.DEFAULT_READ_RATIO + ".")
+            description = "Share of operations that take the lock shared, in [0, 1]. Default: "
+                    + PointWorkload.DEFAULT_READ_RATIO + " (point workload), 0 (range workload).")
     Double readRatio;
 
     @Option(names = "--cs", paramLabel = "N|TIME",
@@ -196,7 +196,7 @@ final class BenchCommand implements Callable<Integer> {
                     protocols, rangeSize == null ? "16" : rangeSize,
                     units == null ? RangeWorkload.DEFAULT_UNITS : units, zipf == null ? RangeWorkload.DEFAULT_ZIPF : zipf,
                     clients, cs == null ? null : rangeCs(cs), durationNs, operations, warmupNs, seed, format, options,
-                    sharedTable, output, faults, history));
+                    sharedTable, output, faults, history, readRatio));
         }
         if (sharedTable != null && !choice.isShared()) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");
@@ -225,8 +225,8 @@ final class BenchCommand implements Callable<Integer> {
      */
     private boolean kind() {
         if (RANGE_WORKLOAD.equals(workload)) {
-            if (locks != null || readRatio != null) {
-                throw new BadInputException("--locks and --read-ratio apply to --workload point only");
+            if (locks != null) {
+                throw new BadInputException("--locks applies to --workload point only");
             }
             return true;
         }

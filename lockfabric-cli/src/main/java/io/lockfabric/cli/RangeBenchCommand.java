@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 @Command(name = "range-bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
                 "Compare range lock protocols on the range microbenchmark (CITRON FAST'23 s4.2).",
-                "Each client repeatedly takes an exclusive range [x, x + L) of [0, N), the left border x drawn Zipf "
+                "Each client repeatedly takes an exclusive (or, with --read-ratio, shared) range [x, x + L) of [0, N), the left border x drawn Zipf "
                         + "over [0, N - L] (0 hottest), holds it --cs and releases it. --range-size mixed gives a "
                         + "third of the clients each L = 1, 16, 256.",
                 "Reports goodput (overall and per range size), acquire latency percentiles, aborts per acquisition "
@@ -73,6 +73,12 @@ final class RangeBenchCommand implements Callable<Integer> {
     @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "" + RangeWorkload.DEFAULT_ZIPF,
             description = "Zipf skew of the left border, >= 0; 0 is uniform. Default: ${DEFAULT-VALUE}.")
     double zipf;
+
+    @Option(names = "--read-ratio", paramLabel = "R",
+            description = "Share of acquisitions that ask for their range shared, in [0, 1]; a protocol without a "
+                    + "shared mode grants them exclusive (citron: with --option citron.shared-lanes=4 readers overlap). "
+                    + "Default: 0, every range exclusive (the paper's workload).")
+    Double readRatio;
 
     @Option(names = "--clients", paramLabel = "N",
             description = "Clients. Default: " + RangeWorkload.DEFAULT_CLIENTS
@@ -126,7 +132,7 @@ final class RangeBenchCommand implements Callable<Integer> {
     public Integer call() {
         return execute(spec, new Settings(fabric, topology, virtualDurationNs, protocols, rangeSize, units, zipf,
                 clients, csNs, durationNs, operations, warmupNs, seed, format, options, sharedTable, output, null,
-                history));
+                history, readRatio));
     }
 
     /**
@@ -135,11 +141,12 @@ final class RangeBenchCommand implements Callable<Integer> {
      *
      * @param faults  the sim runs' fault plan ({@code bench --faults}), or null for none
      * @param history where the runs' history goes ({@code --history}, {@code --processes})
+     * @param readRatio share of shared acquisitions ({@code --read-ratio}), or null for none
      */
     record Settings(String fabric, SimTopologyOptions topology, Long virtualDurationNs, List<String> protocols,
                     String rangeSize, long units, double zipf, Integer clients, Long csNs, Long durationNs,
                     Long operations, Long warmupNs, long seed, String format, List<String> options,
-                    String sharedTable, Path output, String faults, HistoryOptions history) {
+                    String sharedTable, Path output, String faults, HistoryOptions history, Double readRatio) {
     }
 
     /** Runs the range benchmark {@code s} describes and prints its report; the exit status. */
@@ -208,6 +215,12 @@ final class RangeBenchCommand implements Callable<Integer> {
                 : s.clients() == null ? RangeWorkload.DEFAULT_CLIENTS : s.clients();
         var b = RangeWorkload.builder().clients(n).units(s.units()).sizes(RangeWorkload.parseSizes(s.rangeSize()))
                 .zipf(s.zipf()).csNs(s.csNs() == null ? 0 : s.csNs()).seed(s.seed()).options(options);
+        if (s.readRatio() != null) {
+            if (!(s.readRatio() >= 0 && s.readRatio() <= 1)) {
+                throw new BadInputException("--read-ratio must be in [0, 1], got " + s.readRatio());
+            }
+            b.readRatio(s.readRatio());
+        }
         if (operations != null) {
             b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
         } else if (cluster != null) {
@@ -230,7 +243,8 @@ final class RangeBenchCommand implements Callable<Integer> {
                 s.fabric(), who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,
                 Durations.format(c.warmupNs()), c.seed(),
                 s.sharedTable() == null ? "" : " (this process's holds; shared table " + s.sharedTable() + ")",
-                faults.isNone() ? "" : ", faults " + faults.spec(),
+                (faults.isNone() ? "" : ", faults " + faults.spec())
+                        + (c.readRatio() > 0 ? String.format(Locale.ROOT, ", %s%% shared", c.readRatio() * 100) : ""),
                 c.options().isEmpty() ? "" : ", options " + String.join(" ", c.options()));
     }
 }

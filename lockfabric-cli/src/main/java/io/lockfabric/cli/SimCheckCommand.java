@@ -125,6 +125,12 @@ final class SimCheckCommand implements Callable<Integer> {
             description = "Range protocols: how long each range is held. Default: ${DEFAULT-VALUE}.")
     long rangeCsNs;
 
+    @Option(names = "--range-read-ratio", paramLabel = "R", defaultValue = "0",
+            description = "Range protocols: share of acquisitions that ask for their range shared (citron shares them "
+                    + "with --option citron.shared-lanes=4; others without a shared mode grant them exclusive). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    double rangeReadRatio;
+
     @Option(names = "--virtual-duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Virtual time each run works (faults fall in it); the run then gets the protocol's "
                     + "recovery bound and the longest pause to finish. Default: 20ms.")
@@ -210,7 +216,7 @@ final class SimCheckCommand implements Callable<Integer> {
         }
         RangeWorkload ranges = range.isEmpty() ? null : RangeWorkload.builder().clients(cluster.clients()).units(units)
                 .sizes(RangeWorkload.parseSizes(rangeSize)).zipf(zipf).csNs(rangeCsNs).durationNs(duration).warmupNs(0)
-                .seed(firstSeed).options(pairs.range()).build();
+                .seed(firstSeed).options(pairs.range()).readRatio(rangeReadRatio).build();
         validateOptions(point, range, protocolOptions);
         PointWorkload workload = PointWorkload.builder().clients(cluster.clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(cs).durationNs(duration).warmupNs(0).check(true).options(protocolOptions)

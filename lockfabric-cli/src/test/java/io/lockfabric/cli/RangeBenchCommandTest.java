@@ -70,10 +70,31 @@ class RangeBenchCommandTest {
         }
     }
 
+    /**
+     * --read-ratio asks for shared ranges: citron with reader lanes grants them shared (the JSON
+     * says read_ratio, no violation), bench --workload range prints the same, and without the flag
+     * the JSON has no read_ratio key (the paper's runs print what they always printed).
+     */
+    @Test
+    void readRatioAsksForSharedRanges() {
+        MainTest.Outcome o = run("--protocols", "citron", "--read-ratio", "0.9", "--option", "citron.shared-lanes=4",
+                "--cs", "2us", "--format", "json");
+        assertEquals(Main.EXIT_OK, o.status(), o.err());
+        assertTrue(o.out().contains("\"read_ratio\":0.9") && o.out().contains("\"violations\":[]"), o.out());
+        MainTest.Outcome bench = MainTest.run("bench", "--workload", "range", "--fabric", "sim", "--clients", "6",
+                "--units", "16384", "--range-size", "mixed", "--virtual-duration", "1ms", "--warmup", "200us",
+                "--protocols", "citron", "--read-ratio", "0.9", "--option", "citron.shared-lanes=4", "--cs", "2us",
+                "--format", "json");
+        assertEquals(o.out(), bench.out());
+        MainTest.Outcome plain = run("--protocols", "citron", "--format", "json");
+        assertEquals(Main.EXIT_OK, plain.status(), plain.err());
+        assertTrue(!plain.out().contains("read_ratio"), plain.out());
+    }
+
     @Test
     void benchRefusesFlagsOfTheOtherWorkloadKind() {
         for (String[] bad : new String[][] {{"--workload", "range", "--locks", "5"},
-                {"--workload", "range", "--read-ratio", "0.5"}, {"--range-size", "16"}, {"--units", "4096"},
+                {"--workload", "range", "--read-ratio", "1.5"}, {"--range-size", "16"}, {"--units", "4096"},
                 {"--workload", "txn"}, {"--workload", "range", "--cs", "5"}, {"--cs", "5us"}}) {
             String[] argv = new String[bad.length + 3];
             argv[0] = "bench";

@@ -22,6 +22,14 @@ public interface RangeLockProtocol {
     /** False if the protocol only has exclusive locks: shared requests are then granted exclusive. */
     boolean supportsShared();
 
+    /**
+     * Whether clients opened with {@code options} grant shared requests shared (a protocol may make
+     * its reader mode an option). Default: {@link #supportsShared()}.
+     */
+    default boolean supportsShared(LockOptions options) {
+        return supportsShared();
+    }
+
     /** True if fencing tokens follow {@link Grant}'s contract for every range; false if not checked. */
     boolean strictFencing();
 

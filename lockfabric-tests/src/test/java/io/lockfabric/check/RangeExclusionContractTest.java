@@ -2,10 +2,12 @@ package io.lockfabric.check;
 
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.lock.LockOptions;
+import io.lockfabric.lock.Mode;
 import io.lockfabric.lock.RangeLockProtocol;
 import io.lockfabric.protocols.RangeLockProtocols;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,5 +86,50 @@ public abstract class RangeExclusionContractTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void randomRangesSlowPathWithReaders(String name) {
         stress(name, false, 0.3);
+    }
+
+    /**
+     * citron with reader lanes ({@code shared-lanes=4}), 80% shared requests: shared requests are
+     * granted shared, readers do overlap readers in the run (in space and time), never writers, and
+     * tokens keep their order.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void citronReaderLanesOverlapReadersNeverWriters() {
+        try (Fabric fabric = newFabric()) {
+            RangeLockProtocol p = RangeLockProtocols.byName("citron");
+            LockOptions o = LockOptions.parse(List.of("units=" + UNITS, "shared-lanes=4"));
+            assertTrue(p.supportsShared(o) && !p.supportsShared());
+            int ops = Math.max(100, opsPerClient() / 2); // half the cycles: writers pay four lanes each
+            var cfg = new RangeLockStress.Config(8, SPACE, MAX_SIZE, 0.8, ops, holdNs(), 42, o);
+            var result = RangeLockStress.run(fabric, p, cfg);
+            long shared = result.holds().stream().filter(h -> h.mode() == Mode.SHARED).count();
+            long overlaps = readerOverlaps(result.holds());
+            System.out.printf("citron shared-lanes=4 on %s: %d grants (%d shared), %d reader pairs overlapped, %s%n",
+                    fabric.name(), result.holds().size(), shared, overlaps, result.stats());
+            assertTrue(result.violations().isEmpty(), result.summary());
+            assertEquals(8L * ops, result.holds().size(), "every cycle recorded once");
+            assertTrue(shared > result.holds().size() / 2, "shared requests were granted shared: " + shared);
+            assertTrue(overlaps > 0, "readers overlapped readers");
+            assertTrue(result.holdsCrossing(UNITS) > 0, "some ranges crossed N");
+        }
+    }
+
+    /** Pairs of shared holds of different clients that overlap in space and time (counted up to 100 000). */
+    public static long readerOverlaps(List<Hold> holds) {
+        List<Hold> byGrant = new java.util.ArrayList<>(holds.stream().filter(h -> h.mode() == Mode.SHARED).toList());
+        byGrant.sort(java.util.Comparator.comparingLong(Hold::grantedAt));
+        List<Hold> active = new java.util.ArrayList<>();
+        long n = 0;
+        for (Hold h : byGrant) {
+            active.removeIf(a -> a.releasedAt() <= h.grantedAt());
+            for (Hold a : active) {
+                if (a.client() != h.client() && a.overlapsInSpace(h) && a.overlapsInTime(h) && ++n >= 100_000) {
+                    return n;
+                }
+            }
+            active.add(h);
+        }
+        return n;
     }
 }

@@ -104,6 +104,9 @@ final class RangeLayout implements ReportLayout {
         w.name("range_size").value(c.sizeName());
         w.name("zipf").value(c.zipf());
         w.name("cs_ns").value(c.csNs());
+        if (c.readRatio() > 0) {
+            w.name("read_ratio").value(c.readRatio()); // absent for the paper's all-exclusive runs
+        }
         w.name("seed").value(c.seed());
         w.name("options").beginArray();
         for (String o : c.options()) {

@@ -16,7 +16,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * One client of a {@link RangeWorkload} run: an operation draws a left border (Zipf), takes the
- * exclusive range [x, x + L) of the client's size L, checks it was granted as asked, holds it
+ * range [x, x + L) of the client's size L (shared with the workload's read ratio, else exclusive), checks it was granted as asked, holds it
  * {@code csNs} and releases it. Reported under its range size.
  */
 final class RangeSession implements Session {
@@ -28,9 +28,11 @@ final class RangeSession implements Session {
     private final RandomGenerator random;
     private final long csNs;
     private final LongSupplier observerNanos;
+    private final double readRatio;
 
     RangeSession(Endpoint endpoint, RangeLockClient client, History.Recorder recorder, ZipfGenerator borders,
-                 long size, RandomGenerator random, long csNs, LongSupplier observerNanos) {
+                 long size, RandomGenerator random, long csNs, LongSupplier observerNanos, double readRatio) {
+        this.readRatio = readRatio;
         this.endpoint = endpoint;
         this.client = client;
         this.recorder = recorder;
@@ -44,17 +46,20 @@ final class RangeSession implements Session {
     @Override
     public void operate(Operation op) {
         long left = borders.next(random);
+        // no draw at read ratio 0: the paper's runs keep their random sequence
+        Mode mode = readRatio > 0 && random.nextDouble() < readRatio ? Mode.SHARED : Mode.EXCLUSIVE;
         if (recorder != null) {
             recorder.requesting();
         }
-        RangeGrant grant = client.acquire(left, left + size, Mode.EXCLUSIVE);
+        RangeGrant grant = client.acquire(left, left + size, mode);
         op.granted(observerNanos.getAsLong());
         if (recorder != null) {
             recorder.granted(grant);
         }
         try {
-            if (grant.start() != left || grant.end() != left + size || grant.mode() != Mode.EXCLUSIVE) {
-                throw new IllegalStateException("asked for [" + left + ", " + (left + size) + ") exclusive, granted "
+            if (grant.start() != left || grant.end() != left + size
+                    || (mode == Mode.EXCLUSIVE && grant.mode() != Mode.EXCLUSIVE)) {
+                throw new IllegalStateException("asked for [" + left + ", " + (left + size) + ") " + mode + ", granted "
                         + "[" + grant.start() + ", " + grant.end() + ") " + grant.mode());
             }
             if (csNs > 0) {

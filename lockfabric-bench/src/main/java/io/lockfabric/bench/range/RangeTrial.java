@@ -73,7 +73,7 @@ final class RangeTrial implements Trial {
                         LongSupplier observerNanos) {
         long size = workload.sizeOf(client);
         return new RangeSession(endpoint, protocol.open(endpoint, table, options), recorder, borders.get(size), size,
-                random, workload.csNs(), observerNanos);
+                random, workload.csNs(), observerNanos, workload.readRatio());
     }
 
     @Override

@@ -44,8 +44,13 @@ import java.util.Objects;
  * non-zero verb kinds), {@code aborts_per_acquisition}, {@code timing_aborts} ({@code null} for
  * protocols that do not count them), {@code holds_checked} and {@code violations}. Validated on
  * construction.
+ *
+ * <p>{@code readRatio} (0 by default, the paper's workload): the share of operations that ask for
+ * their range shared; a protocol without a shared mode ({@link RangeLockProtocol#supportsShared(LockOptions)})
+ * grants them exclusive. Reported (JSON {@code read_ratio}) only when above 0.
  */
-public record RangeWorkload(Phases phases, long units, List<Long> sizes, double zipf, long csNs, List<String> options)
+public record RangeWorkload(Phases phases, long units, List<Long> sizes, double zipf, long csNs, List<String> options,
+                            double readRatio)
         implements Workload<RangeLockProtocol> {
     /** The kind's name. */
     public static final String KIND = "range";
@@ -87,6 +92,14 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
         for (String pair : options) {
             parsePair(pair);
         }
+        if (!(readRatio >= 0 && readRatio <= 1)) {
+            throw new IllegalArgumentException("read ratio must be in [0, 1], got " + readRatio);
+        }
+    }
+
+    /** The workload with every operation exclusive (the paper's). */
+    public RangeWorkload(Phases phases, long units, List<Long> sizes, double zipf, long csNs, List<String> options) {
+        this(phases, units, sizes, zipf, csNs, options, 0);
     }
 
     /** A builder with the defaults: 8 clients, N = 2^28, L = 16, Zipf 0.9, cs 0, 1 s after 0.5 s warmup. */
@@ -278,7 +291,8 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
     }
 
     public Builder toBuilder() {
-        return new Builder().phases(phases).units(units).sizes(sizes).zipf(zipf).csNs(csNs).options(options);
+        return new Builder().phases(phases).units(units).sizes(sizes).zipf(zipf).csNs(csNs).options(options)
+                .readRatio(readRatio);
     }
 
     /** Fluent, unvalidated settings; {@link #build()} validates. Not thread-safe. */
@@ -288,6 +302,7 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
         private double zipf = DEFAULT_ZIPF;
         private long csNs;
         private List<String> options = List.of();
+        private double readRatio;
 
         private Builder() {
             super(DEFAULT_CLIENTS, 1_000_000_000L, 500_000_000L, 42);
@@ -323,13 +338,19 @@ public record RangeWorkload(Phases phases, long units, List<Long> sizes, double 
             return this;
         }
 
+        /** Share of operations asking for their range shared (0 by default). */
+        public Builder readRatio(double value) {
+            readRatio = value;
+            return this;
+        }
+
         public Builder options(List<String> value) {
             options = value;
             return this;
         }
 
         public RangeWorkload build() {
-            return new RangeWorkload(buildPhases(), units, sizes, zipf, csNs, options);
+            return new RangeWorkload(buildPhases(), units, sizes, zipf, csNs, options, readRatio);
         }
     }
 }

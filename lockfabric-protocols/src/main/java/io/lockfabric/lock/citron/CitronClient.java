@@ -51,7 +51,9 @@ import java.util.random.RandomGenerator;
  * </ul>
  * They share one {@link ClientContext} (queue pair, clock, parameters, configuration, profile).
  *
- * <p><b>Not implemented</b>: shared (reader) range locks; grants are exclusive.
+ * <p><b>Shared ranges</b> (beyond the paper): with {@code shared-lanes} R ≥ 2 this client is lane
+ * 0 of R independent trees ({@link ReaderLanes}): a reader locks its range in one lane, a writer in
+ * all R. With R = 1 (the default) grants are exclusive, as in the paper.
  *
  * <p>{@link #stats()} reports retries and aborts, the counts of {@link CitronCounters} and the
  * phase profile of {@link CitronProfile}; {@link #units()} and {@link #scaleDown} are for callers
@@ -102,10 +104,20 @@ public final class CitronClient implements RangeLockClient {
     private final CitronScalePoller poller;
     private final CitronTuning.Participant tuning;
     private boolean closed;
+    /** Reader lanes ({@code shared-lanes} ≥ 2, this client is lane 0); null: exclusive only. */
+    private ReaderLanes lanes;
     /** Grants not yet released, by identity (a grant released twice would corrupt counters). */
     private final Set<CitronGrant> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
 
     CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params) {
+        this(endpoint, table, tree, params, table.address() + CitronLayout.FENCE_OFFSET);
+    }
+
+    /**
+     * A client whose grants take their fencing tokens from the counter word at {@code fenceAddress}
+     * on the table's memory node: its own table's, or (a reader lane) lane 0's.
+     */
+    CitronClient(Endpoint endpoint, Table table, CitronLayout tree, Params params, long fenceAddress) {
         QueuePair qp = endpoint.queuePair(table.memoryNode());
         Clock clock = endpoint.clock();
         RandomGenerator random = endpoint.random();
@@ -115,7 +127,7 @@ public final class CitronClient implements RangeLockClient {
         this.config = new TreeConfig(qp, table, tree);
         this.tuning = params.tuning() == null ? null : params.tuning().join();
         this.ctx = new ClientContext(qp, clock, random, params, config);
-        this.fencing = new FencingCounter(qp, table.address() + CitronLayout.FENCE_OFFSET, params.fencing());
+        this.fencing = new FencingCounter(qp, fenceAddress, params.fencing());
         this.spillover = new SpilloverMutex(qp, clock, table.at(CitronLayout.SPILLOVER_OFFSET),
                 table.at(CitronLayout.MAXIMIZER_OFFSET), params.pollNs(), spilloverStallNs(params));
         this.releaser = new TreeReleaser(ctx);
@@ -127,6 +139,37 @@ public final class CitronClient implements RangeLockClient {
         this.poller = params.scalePollNs() == Long.MAX_VALUE ? null
                 : CitronScalePoller.join(this, endpoint, table, tree, params.withScalePollNs(Long.MAX_VALUE),
                         params.scalePollNs());
+    }
+
+    /** Makes this client lane 0 of {@code lanes} (by {@link CitronProtocol#client}, once). */
+    void attachLanes(ReaderLanes lanes) {
+        this.lanes = lanes;
+    }
+
+    /** This client's clock (reader lanes time their hold-wait on it). */
+    Clock clock() {
+        return ctx.clock;
+    }
+
+    /** Sets, or clears with null, the earlier lanes a reader-lane writer holds while this lane waits. */
+    void outer(OuterHold outer) {
+        ctx.outer = outer;
+        spillover.outer = outer;
+    }
+
+    /** This client's table. */
+    Table table() {
+        return table;
+    }
+
+    /** This client's queue pair to its table's memory node. */
+    QueuePair queuePair() {
+        return ctx.qp;
+    }
+
+    /** The hold-wait bound this client's parameters give (see {@link HoldWait}). */
+    long holdWaitNs() {
+        return ctx.p.holdWaitNs();
     }
 
     /**
@@ -143,11 +186,27 @@ public final class CitronClient implements RangeLockClient {
 
     // ------------------------------------------------------------------ Algorithm 1 and Algorithm 3
 
+    /**
+     * Algorithm 1. With {@code shared-lanes=1} (the default, the paper's protocol) every grant is
+     * exclusive, whatever {@code mode} asks; with reader lanes a shared request locks its range in
+     * one lane and an exclusive one in every lane ({@link ReaderLanes}).
+     */
     @Override
     public RangeGrant acquire(long start, long end, Mode mode) {
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException("range [" + start + ", " + end + ") is not a non-empty part of [0, inf)");
         }
+        if (lanes != null) {
+            return lanes.acquire(start, end, mode);
+        }
+        return acquireTree(start, end);
+    }
+
+    /**
+     * This tree's part of an acquisition (lane 0's and every other lane's, with reader lanes):
+     * the exclusive grant of [start, end) on this client's table alone.
+     */
+    CitronGrant acquireTree(long start, long end) {
         ctx.profile.acquisitions++;
         ctx.enter(Phase.OTHER);
         try {
@@ -168,7 +227,7 @@ public final class CitronClient implements RangeLockClient {
     }
 
     /** Algorithm 1 on the configuration in use: the spillover mutex for [N, end), the tree for [start, N). */
-    private RangeGrant acquireIn(long start, long end) {
+    private CitronGrant acquireIn(long start, long end) {
         long n = config.layout().units();
         boolean spill = end > n;
         if (spill) {
@@ -210,6 +269,15 @@ public final class CitronClient implements RangeLockClient {
 
     @Override
     public void release(RangeGrant grant) {
+        if (lanes != null) {
+            lanes.release(grant);
+            return;
+        }
+        releaseTree(grant);
+    }
+
+    /** Algorithm 3 for a grant of this tree alone ({@link #acquireTree}). */
+    void releaseTree(RangeGrant grant) {
         if (!(grant instanceof CitronGrant g) || !outstanding.remove(g)) {
             // A second release would add to TCnt/DCnt again and corrupt the tree for everyone.
             throw new IllegalArgumentException("not a grant this citron client holds: " + grant);
@@ -228,6 +296,11 @@ public final class CitronClient implements RangeLockClient {
     /** Retries and aborts (no resets), the counts of {@link CitronCounters} and the {@link CitronProfile}. */
     @Override
     public LockStats stats() {
+        return lanes == null ? treeStats() : lanes.stats();
+    }
+
+    /** What this tree's client counted (with reader lanes: this lane's). */
+    LockStats treeStats() {
         long[] r = recoveries();
         LockStats.Builder b = LockStats.builder().counter(LockStats.RETRIES, nodes.retries())
                 .counter(LockStats.ABORTS, locker.aborts()).counter(LockStats.RESETS, 0);
@@ -237,6 +310,9 @@ public final class CitronClient implements RangeLockClient {
 
     @Override
     public void close() {
+        if (lanes != null) {
+            lanes.closeOthers();
+        }
         if (poller != null && !closed) {
             poller.leave();
         }
@@ -270,10 +346,48 @@ public final class CitronClient implements RangeLockClient {
      * @throws IllegalStateException    if this client holds a grant
      */
     public void scaleDown(long units) {
+        if (lanes != null) {
+            lanes.scaleDown(units);
+            return;
+        }
+        scaleDownTree(units);
+    }
+
+    /** {@link #scaleDown} of this tree alone. */
+    void scaleDownTree(long units) {
         if (!outstanding.isEmpty()) {
             throw new IllegalStateException("scale-down drains the tree: release this client's grants first");
         }
         scaler.scaleDown(units);
+    }
+
+    /** The lanes' clients, lane 0 (this) first; just this one with {@code shared-lanes=1}. */
+    List<CitronClient> laneClients() {
+        return lanes == null ? List.of(this) : lanes.clients();
+    }
+
+    /** A shared grant of [start, end) in reader lane {@code lane} (tests pick the lane; needs shared-lanes ≥ 2). */
+    RangeGrant acquireSharedIn(long start, long end, int lane) {
+        if (lanes == null) {
+            throw new IllegalStateException("citron opened without reader lanes (shared-lanes=1)");
+        }
+        return lanes.acquireShared(start, end, lane);
+    }
+
+    /** Whether {@code g} is a grant of this tree's client not yet released. */
+    boolean owns(CitronGrant g) {
+        return outstanding.contains(g);
+    }
+
+    /** N after READing the configuration word (one round trip): the tree's size now, not as last seen. */
+    long currentUnits() {
+        config.refresh();
+        return units();
+    }
+
+    /** Whether this tree's client holds a grant. */
+    boolean holdsGrants() {
+        return !outstanding.isEmpty();
     }
 
     /**
@@ -315,6 +429,11 @@ public final class CitronClient implements RangeLockClient {
      */
     @Override
     public Optional<String> describeAddress(long address) {
+        return lanes == null ? describeTreeAddress(address) : lanes.describeAddress(address);
+    }
+
+    /** {@link #describeAddress} in this tree's table alone. */
+    Optional<String> describeTreeAddress(long address) {
         long base = table.at(CitronLayout.TREE_OFFSET);
         if (address >= base && address < base + baseTree.nodes() * CitronLayout.WORD_BYTES) {
             long x = (address - base) / CitronLayout.WORD_BYTES + CitronLayout.ROOT;

@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * {@code citron}: CITRON's range lock (FAST'23 §3) over [0, ∞): a segment-tree lock for [0, N)
  * ({@link CitronLayout}) and a spillover mutex for [N, ∞). See {@link CitronClient} for the
- * protocol (lease recovery, fencing tokens, scale-up and scale-down included). Exclusive only:
- * shared requests are granted exclusive. Its clients are {@link CitronClient}s: code that knows it
+ * protocol (lease recovery, fencing tokens, scale-up and scale-down included). Exclusive only by
+ * default (shared requests are granted exclusive); option {@code shared-lanes} ≥ 2 adds reader
+ * lanes ({@link ReaderLanes}). Its clients are {@link CitronClient}s: code that knows it
  * runs CITRON opens them here to reach CITRON's own operations (tree size, scale-down); what they
  * counted is in their {@link io.lockfabric.lock.LockStats} ({@link CitronCounters#of},
  * {@link CitronProfile#of}).
@@ -68,6 +69,9 @@ public final class CitronProtocol implements RangeLockProtocol {
     public static final LockOption FENCING = new LockOption("fencing", 1,
             "1: strict fencing tokens from one FAA counter word per tree that every node acquisition hits;"
                     + " 0: off (the paper's protocol), tokens are 0");
+    public static final LockOption SHARED_LANES = new LockOption("shared-lanes", 1,
+            "reader lanes R (beyond the paper): 1 = exclusive only, shared requests granted exclusive (the paper's"
+                    + " protocol); 2..64 = R lock trees (R tables), a reader locks its range in one random lane, a writer in all R");
     /** Round trips and timer overshoot on top of the recovery bound's waits. */
     static final long RECOVERY_SLACK_NS = 1_000_000;
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 100_000,
@@ -107,9 +111,23 @@ public final class CitronProtocol implements RangeLockProtocol {
         return "CITRON range lock: segment tree of leaf bitmaps (MCAS) and bakery nodes (MFAA), meet-in-the-middle";
     }
 
+    /**
+     * False: with the default options ({@code shared-lanes=1}, the paper's protocol) shared requests
+     * are granted exclusive. See {@link #supportsShared(LockOptions)}.
+     */
     @Override
     public boolean supportsShared() {
         return false;
+    }
+
+    /**
+     * True with {@code shared-lanes} ≥ 2 ({@link ReaderLanes}): readers then overlap readers. The
+     * default stays exclusive-only so that every exclusive use (the paper's experiments, the
+     * benchmarks) runs the published protocol on one tree, unchanged.
+     */
+    @Override
+    public boolean supportsShared(LockOptions options) {
+        return options.get(SHARED_LANES) >= 2;
     }
 
     /**
@@ -155,6 +173,11 @@ public final class CitronProtocol implements RangeLockProtocol {
         } catch (ArithmeticException huge) {
             bound = Long.MAX_VALUE;
         }
+        long lanes = options.get(SHARED_LANES);
+        if (lanes > 1) {
+            // a writer meets a crashed client's holds in every lane, one after another
+            bound = bound > Long.MAX_VALUE / lanes ? Long.MAX_VALUE : bound * lanes;
+        }
         return FailureModel.lease(lease, bound, "waiters reset a stuck ticket, escalate past a stuck occupier, reset"
                 + " a stuck DCnt and clear a crashed holder's leaf bits");
     }
@@ -162,7 +185,7 @@ public final class CitronProtocol implements RangeLockProtocol {
     @Override
     public List<LockOption> options() {
         return List.of(UNITS, K, M, T_WAIT_NS, DRIFT_PPM, FAST_PATH, POLL_NS, STARVE_NS, HOLD_WAIT_NS, LEASE_NS,
-                SCALE_POLL_NS, SCALE_FACTOR, FENCING, MAX_RESTARTS);
+                SCALE_POLL_NS, SCALE_FACTOR, FENCING, MAX_RESTARTS, SHARED_LANES);
     }
 
     /** The tree geometry the options ask for (at least two levels). */
@@ -260,8 +283,30 @@ public final class CitronProtocol implements RangeLockProtocol {
         if (fencing != 0 && fencing != 1) {
             throw new IllegalArgumentException("fencing must be 0 or 1, got " + fencing);
         }
+        long lanes = options.get(SHARED_LANES);
+        if (lanes < 1 || lanes > ReaderLanes.MAX_LANES) {
+            throw new IllegalArgumentException("shared-lanes must be in [1, " + ReaderLanes.MAX_LANES + "], got " + lanes);
+        }
         var params = new CitronClient.Params((int) k, (int) m, tWait, ppm * 1e-6, fast == 1, poll, starve, holdWait,
                 (int) maxRestarts, lease, scalePoll, factor == 4 ? 1 : 2, fencing == 1, tuning);
-        return new CitronClient(endpoint, table, tree, params);
+        var lane0 = new CitronClient(endpoint, table, tree, params);
+        if (lanes == 1) {
+            return lane0;
+        }
+        List<CitronClient> all = new java.util.ArrayList<>();
+        all.add(lane0);
+        long fence = table.address() + CitronLayout.FENCE_OFFSET; // every lane's tokens from lane 0's counter
+        for (int j = 1; j < lanes; j++) {
+            Table t = endpoint.openTable(tableSpec(laneTableName(table.spec().name(), j), options)
+                    .onMemoryNode(table.memoryNode())); // with lane 0's counter
+            all.add(new CitronClient(endpoint, t, tree, params, fence));
+        }
+        lane0.attachLanes(new ReaderLanes(all, endpoint.random(), poll, (int) maxRestarts));
+        return lane0;
+    }
+
+    /** The table of reader lane {@code lane} ≥ 1 of citron table {@code tableName} (lane 0 is the table itself). */
+    public static String laneTableName(String tableName, int lane) {
+        return tableName + "/citron-lane-" + lane;
     }
 }

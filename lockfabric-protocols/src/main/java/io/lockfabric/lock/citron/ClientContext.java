@@ -28,6 +28,11 @@ final class ClientContext {
      * max T for waiting, min m for notifying, max m for checking).
      */
     CitronTuning.Effective eff;
+    /**
+     * Lanes a reader-lane writer holds while this lane's acquisition waits ({@link ReaderLanes});
+     * null outside such an acquisition (always with {@code shared-lanes=1}).
+     */
+    OuterHold outer;
 
     ClientContext(QueuePair qp, Clock clock, RandomGenerator random, CitronClient.Params p, TreeConfig config) {
         this.qp = qp;

@@ -36,6 +36,9 @@ final class HoldWait {
      * DCnt reset by a waiting occupier): give them up.
      */
     void check(Attempt a) {
+        if (ctx.outer != null) {
+            ctx.outer.check(); // a reader-lane writer's earlier lanes count as earlier nodes
+        }
         if (!a.held.isEmpty() && ctx.clock.nanoTime() - a.heldSince > ctx.p.holdWaitNs()) {
             giveUp(a);
         }

@@ -23,6 +23,8 @@ final class SpilloverMutex {
     /** Longest a live holder leaves nX unchanged ({@link Long#MAX_VALUE}: no recovery). */
     private final long stallNs;
     private long resets;
+    /** Earlier lanes of a reader-lane writer under way ({@link OuterHold}); null otherwise. */
+    OuterHold outer;
 
     SpilloverMutex(QueuePair qp, Clock clock, long wordAddress, long maximizerAddress, long pollNs, long stallNs) {
         this.stallNs = stallNs;
@@ -64,6 +66,9 @@ final class SpilloverMutex {
         int nX = SpilloverLayout.nX(word);
         long since = clock.nanoTime();
         while (SpilloverLayout.nX(word) != ticket) {
+            if (outer != null) {
+                outer.check();
+            }
             clock.sleepNanos(pollNs);
             word = qp.read8(wordAddress);
             long now = clock.nanoTime();
