@@ -104,7 +104,7 @@ public final class FsClient implements AutoCloseable {
             dataQp[n] = endpoint.queuePair(n);
         }
         this.locks = manager.open(endpoint, name, layout.maxFiles(), lockOptions);
-        this.sharedReads = sharedReads && manager.supportsShared();
+        this.sharedReads = sharedReads && manager.supportsShared(lockOptions);
         this.cache = endpoint.computeNode().computeIfAbsent(Caches.class, Caches::new).of(metaTable, layout);
     }
 

@@ -33,8 +33,11 @@ public sealed interface FsLockManager {
     /** The name it is found by: {@code citron}, {@code mutex:dslr}. */
     String name();
 
-    /** Whether it can grant SHARED (readers overlapping readers). */
-    boolean supportsShared();
+    /**
+     * Whether it grants SHARED (readers overlapping readers) to clients opened with {@code options}
+     * (citron does with its {@code shared-lanes} option).
+     */
+    boolean supportsShared(LockOptions options);
 
     /** The protocol's tunables. */
     List<LockOption> options();
@@ -77,8 +80,8 @@ public sealed interface FsLockManager {
         }
 
         @Override
-        public boolean supportsShared() {
-            return protocol.supportsShared();
+        public boolean supportsShared(LockOptions options) {
+            return protocol.supportsShared(options);
         }
 
         @Override
@@ -111,7 +114,7 @@ public sealed interface FsLockManager {
         }
 
         @Override
-        public boolean supportsShared() {
+        public boolean supportsShared(LockOptions options) {
             return protocol.supportsShared();
         }
 

@@ -12,7 +12,7 @@ import java.util.Objects;
  *                         inode-mutex baseline; {@code mutex} is {@code mutex:}{@value FsLockManager#DEFAULT_MUTEX})
  * @param lockOptions      the lock protocol's options ({@code name=value})
  * @param sharedReads      reads take their range (or the file's mutex) SHARED when the protocol has a
- *                         shared mode ({@code supportsShared()}); off: exclusive, as the paper
+ *                         shared mode ({@code supportsShared(options)}: citron with {@code shared-lanes}); off: exclusive, as the paper
  * @param maxFiles         inode slots
  * @param maxExtents       extents per file (the largest file is {@code maxExtents * extentBytes})
  * @param extentBytes      bytes per extent (a power of two, at least 4 KiB)

@@ -111,9 +111,27 @@ class CitronFsTest {
                     });
                     int inode = c.create("f");
                     c.pread(inode, 0, new byte[8], 0, 8);
-                    assertEquals(m.supportsShared() ? io.lockfabric.lock.Mode.SHARED : io.lockfabric.lock.Mode.EXCLUSIVE,
-                            seen[0], manager);
+                    assertEquals(m.supportsShared(io.lockfabric.lock.LockOptions.DEFAULTS) ? io.lockfabric.lock.Mode.SHARED
+                                    : io.lockfabric.lock.Mode.EXCLUSIVE, seen[0], manager);
                 }
+            }
+            // citron's reader lanes give it a shared mode
+            try (FsClient c = FsClient.open(ep, "sr-citron-lanes",
+                    SMALL.withLockManager("citron").withLockOptions(List.of("shared-lanes=4")).withSharedReads(true))) {
+                io.lockfabric.lock.Mode[] seen = new io.lockfabric.lock.Mode[1];
+                c.observer(new FsClient.Observer() {
+                    @Override
+                    public void granted(FsGrant grant) {
+                        seen[0] = grant.mode();
+                    }
+
+                    @Override
+                    public void releasing(FsGrant grant) {
+                    }
+                });
+                int inode = c.create("f");
+                c.pread(inode, 0, new byte[8], 0, 8);
+                assertEquals(io.lockfabric.lock.Mode.SHARED, seen[0], "citron shared-lanes=4");
             }
         }
     }
