@@ -95,7 +95,8 @@ final class PointTrial implements Trial {
             guarded = endpoint.openTable(GuardedCounters.tableSpec(table + "-guard", locks).onMemoryNode(dataNode));
             guard = guarded;
         }
-        return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, random, workload, observerNanos);
+        return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, random, workload, observerNanos,
+                client);
     }
 
     /** The lock table, the data objects and the guarded counters. */
