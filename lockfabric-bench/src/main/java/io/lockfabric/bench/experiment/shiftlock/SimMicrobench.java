@@ -61,6 +61,11 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                 warmupNs, durationNs);
     }
 
+    SimMicrobench withLocks(long count) {
+        return new SimMicrobench(protocol, options, readRatio, zipf, count, computeNodes, clientsPerComputeNode,
+                warmupNs, durationNs);
+    }
+
     /** {@code clients} spread evenly over the testbed's compute nodes (a multiple of their number). */
     SimMicrobench withClients(int clients) {
         if (clients % TESTBED_COMPUTE_NODES != 0) {
