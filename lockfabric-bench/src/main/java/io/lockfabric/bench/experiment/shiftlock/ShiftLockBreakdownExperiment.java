@@ -82,13 +82,13 @@ public final class ShiftLockBreakdownExperiment implements Experiment {
             new Column4(Part.RELEASE, "NS", Item.NS)};
     private static final double NA = Double.NaN;
     /** Table 4, WI: the paper's rows (NaN: "-"), columns as {@link #COLUMNS4}. */
-    private static final Map<String, double[]> PAPER4_WI = paper4(
+    private static final java.util.SequencedMap<String, double[]> PAPER4_WI = paper4(
             "shiftlock", new double[]{2.50, 42.95, NA, 2.47, 2.87, NA, 2.51, 0.34},
             "cas", new double[]{2.48, NA, 37.23, 2.48, NA, 37.23, 2.34, NA},
             "cas-nb", new double[]{38.50, NA, 412.98, 38.50, NA, 412.98, 37.92, NA},
             "dslr", new double[]{7.76, NA, 75.36, 7.76, NA, 74.86, 7.73, NA});
     /** Table 4, RI. */
-    private static final Map<String, double[]> PAPER4_RI = paper4(
+    private static final java.util.SequencedMap<String, double[]> PAPER4_RI = paper4(
             "shiftlock", new double[]{7.96, 15.21, NA, 7.01, 1.70, NA, 7.09, 0.23},
             "dslr", new double[]{3.47, NA, 18.01, 3.46, NA, 20.26, 3.51, NA});
     private static final long WARMUP_NS = 2_000_000L;
@@ -149,12 +149,12 @@ public final class ShiftLockBreakdownExperiment implements Experiment {
         }
     }
 
-    private static Map<String, double[]> paper4(Object... lockThenCells) {
-        Map<String, double[]> m = new LinkedHashMap<>();
+    private static java.util.SequencedMap<String, double[]> paper4(Object... lockThenCells) {
+        LinkedHashMap<String, double[]> m = new LinkedHashMap<>();
         for (int i = 0; i < lockThenCells.length; i += 2) {
             m.put((String) lockThenCells[i], (double[]) lockThenCells[i + 1]);
         }
-        return m;
+        return java.util.Collections.unmodifiableSequencedMap(m);
     }
 
     /** The title of Table 4's part for one workload (paper / sim cells). */
