@@ -119,6 +119,12 @@ final class BenchCommand implements Callable<Integer> {
                     + PointWorkload.DEFAULT_READ_RATIO + " (point workload), 0 (range workload).")
     Double readRatio;
 
+    @Option(names = "--skip-release", paramLabel = "P",
+            description = "Fault of ShiftLock's Fig. 13 (point workload): after each acquisition a client skips its "
+                    + "release with probability P in [0, 1] and goes on; the lock stays held until the protocol's "
+                    + "lease recovery frees it (a protocol without recovery blocks). Default: 0 (off).")
+    Double skipRelease;
+
     @Option(names = "--cs", paramLabel = "N|TIME",
             description = "Critical section. Point workload: remote operations in it (READs if shared, WRITEs if "
                     + "exclusive), default " + PointWorkload.DEFAULT_CS_OPS + ". Range workload: how long each range "
@@ -225,8 +231,8 @@ final class BenchCommand implements Callable<Integer> {
      */
     private boolean kind() {
         if (RANGE_WORKLOAD.equals(workload)) {
-            if (locks != null) {
-                throw new BadInputException("--locks applies to --workload point only");
+            if (locks != null || skipRelease != null) {
+                throw new BadInputException("--locks and --skip-release apply to --workload point only");
             }
             return true;
         }
@@ -282,12 +288,15 @@ final class BenchCommand implements Callable<Integer> {
         if (durationNs != null && durationNs < 1) {
             throw new BadInputException("--duration must be positive");
         }
+        if (skipRelease != null && !(skipRelease >= 0 && skipRelease <= 1)) {
+            throw new BadInputException("--skip-release must be a probability in [0, 1], got " + skipRelease);
+        }
         int n = cluster != null ? cluster.clients() : clients == null ? PointWorkload.DEFAULT_CLIENTS : clients;
         var b = PointWorkload.builder().clients(n).locks(locks == null ? PointWorkload.DEFAULT_LOCKS : locks)
                 .zipf(zipf == null ? PointWorkload.DEFAULT_ZIPF : zipf)
                 .readRatio(readRatio == null ? PointWorkload.DEFAULT_READ_RATIO : readRatio)
                 .cs(cs == null ? PointWorkload.DEFAULT_CS_OPS : pointCs(cs)).seed(seed).check(check)
-                .options(protocolOptions);
+                .options(protocolOptions).skipRelease(skipRelease == null ? 0 : skipRelease);
         if (operations != null) {
             b.operations(operations).warmupNs(warmupNs == null ? 0 : warmupNs);
         } else {
@@ -311,6 +320,7 @@ final class BenchCommand implements Callable<Integer> {
                 fabric, clientsText, c.locks(), c.zipf(), c.readRatio() * 100, c.cs(), phase,
                 Durations.format(c.warmupNs()), virtual, c.seed(), c.check() || faults != null ? ", checked" : "",
                 faults == null ? "" : ", faults " + FaultPlan.parse(faults).spec(),
-                c.options().isEmpty() ? "" : ", options " + c.options());
+                c.options().isEmpty() ? "" : ", options " + c.options())
+                + (c.skipRelease() > 0 ? ", releases skipped with p " + c.skipRelease() : "");
     }
 }

@@ -2,6 +2,7 @@ package io.lockfabric.bench.experiment;
 
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockBreakdownExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockClientCountExperiment;
+import io.lockfabric.bench.experiment.shiftlock.ShiftLockFailureExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockLockCountExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockMicrobenchExperiment;
 import io.lockfabric.bench.experiment.shiftlock.ShiftLockRetryExperiment;
@@ -37,7 +38,8 @@ public final class Experiments {
     private static final List<Experiment> ALL = List.of(new ShiftLockRetryExperiment(),
             new ShiftLockMicrobenchExperiment(), new ShiftLockVerbsExperiment(), new ShiftLockThresholdExperiment(),
             new ShiftLockLockCountExperiment(), new ShiftLockClientCountExperiment(), new ShiftLockSkewExperiment(),
-            new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new DecLockClientsExperiment(),
+            new ShiftLockBreakdownExperiment(), new ShiftLockTransactionsExperiment(), new ShiftLockFailureExperiment(),
+            new DecLockClientsExperiment(),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.READS),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCKS),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.SKEW),

@@ -96,8 +96,11 @@ final class PointLayout implements ReportLayout {
                 .name("ops").value(c.operations())
                 .name("warmup_ns").value(c.warmupNs())
                 .name("seed").value(c.seed())
-                .name("check").value(c.check())
-                .name("options").beginArray();
+                .name("check").value(c.check());
+        if (c.skipRelease() > 0) {
+            json.name("skip_release").value(c.skipRelease());
+        }
+        json.name("options").beginArray();
         for (String pair : c.options().pairs()) {
             json.value(pair);
         }

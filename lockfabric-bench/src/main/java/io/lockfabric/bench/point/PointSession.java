@@ -14,6 +14,7 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
 
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -41,10 +42,14 @@ final class PointSession implements Session {
     private final double readRatio;
     private final int cs;
     private final LongSupplier observerNanos;
+    private final double skipRelease;
+    /** Draws the skipped releases, apart from {@code random}; null when none are skipped. */
+    private final SplittableRandom skipRandom;
+    private long skippedReleases;
 
     PointSession(Endpoint endpoint, LockClient client, Table data, Table guard, History.Recorder recorder,
                  ZipfGenerator zipf, ZipfGenerator localZipf, RandomGenerator random, PointWorkload workload,
-                 LongSupplier observerNanos) {
+                 LongSupplier observerNanos, int clientIndex) {
         this.endpoint = endpoint;
         this.client = client;
         this.dataQp = endpoint.queuePair(data.memoryNode());
@@ -60,7 +65,11 @@ final class PointSession implements Session {
         this.readRatio = workload.readRatio();
         this.cs = workload.cs();
         this.observerNanos = observerNanos;
+        this.skipRelease = workload.skipRelease();
+        this.skipRandom = skipRelease > 0 ? new SplittableRandom(workload.seed() * SKIP_SEED_MIX + clientIndex) : null;
     }
+
+    private static final long SKIP_SEED_MIX = 0x9E3779B97F4A7C15L;
 
     /**
      * A lock of the whole table (Zipf), or with probability {@code locality} one of this client's
@@ -92,7 +101,11 @@ final class PointSession implements Session {
                 recorder.releasing(grant);
             }
             op.releasing(observerNanos.getAsLong());
-            client.release(grant);
+            if (skipRandom != null && skipRandom.nextDouble() < skipRelease) {
+                skippedReleases++; // the fault: the lock stays held until the protocol recovers it
+            } else {
+                client.release(grant);
+            }
         }
         if (lock == HOTTEST_LOCK) {
             op.hottest();
@@ -126,7 +139,10 @@ final class PointSession implements Session {
 
     @Override
     public LockStats stats() {
-        return client.stats();
+        if (skipRandom == null) {
+            return client.stats();
+        }
+        return LockStats.builder().addAll(client.stats()).counter(PointWorkload.SKIPPED_RELEASES, skippedReleases).build();
     }
 
     @Override

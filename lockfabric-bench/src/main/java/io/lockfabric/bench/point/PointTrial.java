@@ -100,7 +100,7 @@ final class PointTrial implements Trial {
             guard = guarded;
         }
         return new PointSession(endpoint, lockClient, data, guarded, recorder, zipf, localZipf, random, workload,
-                observerNanos);
+                observerNanos, client);
     }
 
     /** The lock table, the data objects and the guarded counters. */

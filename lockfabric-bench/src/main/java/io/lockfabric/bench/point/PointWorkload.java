@@ -46,11 +46,21 @@ import java.util.Objects;
  * {@code clients-per-cn} per node is on node {@code i / clients-per-cn}; on one-node fabrics, node 0),
  * modulo {@code localityNodes}. 0 (the default) draws nothing extra: the run is the one without it.
  *
+ * <p><b>Skipped releases</b> ({@code skipRelease} = p, off by default): the fault of ShiftLock's
+ * §4.8 (Figure 13) as its artifact's {@code client-fallible} builds it: after each acquisition the
+ * client skips its release with probability p (drawn from a generator of its own, so the lock and
+ * mode choices are those of a run without the fault), stops using the lock and goes on with its
+ * next operation, alive. The lock stays held until the protocol's lease recovery frees it; a
+ * protocol without one blocks it for good. The operation still counts (the artifact counts it) and
+ * its hold ends, for the checker, where the client stopped using it. JSON adds
+ * {@code skip_release} to {@code parameters} and the statistics {@code skipped-releases}, only when
+ * p &gt; 0.
+ *
  * <p>Validated on construction; build with {@link #builder()} or derive with the {@code with}
  * methods.
  */
 public record PointWorkload(Phases phases, long locks, double zipf, double readRatio, int cs, boolean check,
-                            ProtocolOptions options, double locality, int localityNodes)
+                            ProtocolOptions options, double locality, int localityNodes, double skipRelease)
         implements Workload<LockProtocol> {
     /** The kind's name. */
     public static final String KIND = "point";
@@ -66,6 +76,8 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
     public static final int DATA_OBJECT_BYTES = 8;
     /** Slack a run's live clients get after its planned end, beyond its faults and recovery bound. */
     static final long LIVENESS_SLACK_NS = 20_000_000L;
+    /** The statistic counting releases skipped by the {@code skipRelease} fault. */
+    public static final String SKIPPED_RELEASES = "skipped-releases";
 
     public PointWorkload {
         Objects.requireNonNull(phases, "phases");
@@ -92,12 +104,15 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
             throw new IllegalArgumentException("locality over " + localityNodes + " nodes needs at least as many locks, got "
                     + locks);
         }
+        if (!(skipRelease >= 0 && skipRelease <= 1)) {
+            throw new IllegalArgumentException("skip-release probability must be in [0, 1], got " + skipRelease);
+        }
     }
 
-    /** The same workload without locality's parameters (a record of the fields before it existed). */
+    /** The same workload without locality and without skipped releases (the fields before they existed). */
     public PointWorkload(Phases phases, long locks, double zipf, double readRatio, int cs, boolean check,
                          ProtocolOptions options) {
-        this(phases, locks, zipf, readRatio, cs, check, options, 0, 1);
+        this(phases, locks, zipf, readRatio, cs, check, options, 0, 1, 0);
     }
 
     /** A builder with the defaults: 8 clients, 1 000 locks, Zipf 0.99, 50% reads, cs 1, 2 s after 1 s warmup. */
@@ -159,7 +174,7 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
 
     public Builder toBuilder() {
         return new Builder().phases(phases).locks(locks).zipf(zipf).readRatio(readRatio).cs(cs).check(check)
-                .options(options).locality(locality, localityNodes);
+                .options(options).locality(locality, localityNodes).skipRelease(skipRelease);
     }
 
     /** Fluent, unvalidated settings; {@link #build()} validates. Not thread-safe. */
@@ -172,6 +187,7 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
         private ProtocolOptions options = ProtocolOptions.NONE;
         private double locality;
         private int localityNodes = 1;
+        private double skipRelease;
 
         private Builder() {
             super(DEFAULT_CLIENTS, DEFAULT_DURATION_NS, DEFAULT_WARMUP_NS, DEFAULT_SEED);
@@ -222,8 +238,15 @@ public record PointWorkload(Phases phases, long locks, double zipf, double readR
             return this;
         }
 
+        /** Probability that a client skips the release of a lock it acquired (0: never; see the class comment). */
+        public Builder skipRelease(double value) {
+            skipRelease = value;
+            return this;
+        }
+
         public PointWorkload build() {
-            return new PointWorkload(buildPhases(), locks, zipf, readRatio, cs, check, options, locality, localityNodes);
+            return new PointWorkload(buildPhases(), locks, zipf, readRatio, cs, check, options, locality, localityNodes,
+                    skipRelease);
         }
     }
 }

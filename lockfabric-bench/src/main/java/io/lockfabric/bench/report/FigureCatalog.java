@@ -40,17 +40,6 @@ public final class FigureCatalog {
                     Figure.of("fig5-p99", "ShiftLock Fig. 5: acquire latency p99", "acquire latency")
                             .xInColumns("workload").y("acquire p99, us (log)").part(1).logY().build());
             case "shiftlock-fig6" -> List.of(verbs("WI"), verbs("RI"));
-            case "shiftlock-fig12" -> List.of(
-                    Figure.of("goodput", "ShiftLock Fig. 12: goodput by consecutive-writer threshold N",
-                                    "shiftlock, Zipf WI").xInRows("N").y("goodput, Mops/s")
-                            .series("goodput Mops/s").lines().build(),
-                    Figure.of("latency", "ShiftLock Fig. 12: acquire latency by N", "shiftlock, Zipf WI")
-                            .xInRows("N").y("acquire latency, us").series("acq p50 us", "acq p99 us").lines()
-                            .build());
-            case "shiftlock-table3" -> List.of(breakdown("WI", "Acq \\(W\\)", "writer acquire"),
-                    breakdown("WI", "Acq \\(R\\)|Rel", "reader acquire, release"),
-                    breakdown("RI", "Acq \\(W\\)", "writer acquire"),
-                    breakdown("RI", "Acq \\(R\\)|Rel", "reader acquire, release"));
             case "shiftlock-fig10" -> List.of(txn("TATP", "10a"), txn("TPC-C", "10d"));
             case "declock-fig12" -> List.of(
                     Figure.of("goodput", "DecLock Fig. 12 (clients): goodput", "goodput")
@@ -120,15 +109,6 @@ public final class FigureCatalog {
                 .xInRows("protocol").y("verbs per cycle").series("atomics", "READs", "WRITEs")
                 .paper(PaperSeries.fromRows("atomics", "atomics per cycle", rows))
                 .paper(PaperSeries.fromRows("READs", "READs per cycle", rows)).build();
-    }
-
-    /** ShiftLock Table 3 as lines over clients, the paper's cells dashed. */
-    private static Figure breakdown(String workload, String columns, String what) {
-        return Figure.of("table3-" + workload.toLowerCase(java.util.Locale.ROOT) + "-"
-                                + (what.startsWith("writer") ? "writer" : "reader-release"),
-                        "ShiftLock Table 3: latency breakdown, Zipf " + workload + ", " + what,
-                        "Zipf " + workload + ": paper / sim")
-                .xInRows("clients").y("us per operation").only("^(" + columns + ")").part(1).paperPart(0).build();
     }
 
     /** ShiftLock Fig. 10: a transaction workload's goodput by protocol. */

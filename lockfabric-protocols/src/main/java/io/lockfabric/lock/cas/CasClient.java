@@ -1,9 +1,13 @@
 package io.lockfabric.lock.cas;
 
+import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -19,6 +23,10 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * the memory node's atomic counters include it). Uncontended cycle: 1 MCAS + 1 CAS. Shared requests
  * are granted exclusive.
  *
+ * <p>Times its phases as ShiftLock's Table 4 does for CAS ({@link LatencyBreakdown}): acquire IA
+ * (the first CAS) and RT (the failed CASes and backoff after it), under the requested mode's part;
+ * release IA.
+ *
  * <p>No fault tolerance: a holder that crashes blocks the lock forever (that is the baseline).
  */
 final class CasClient implements LockClient {
@@ -26,22 +34,32 @@ final class CasClient implements LockClient {
     private final Table table;
     private final long owner;
     private final TruncatedExponentialBackoff backoff;
+    private final Clock clock;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
 
     CasClient(Endpoint endpoint, Table table, long backoffInitNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.owner = CasLayout.ownerField(endpoint.ordinal());
-        this.backoff = new TruncatedExponentialBackoff(endpoint.clock(), endpoint.random(), backoffInitNs);
+        this.clock = endpoint.clock();
+        this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
     }
 
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
+        Part part = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
+        long since = clock.nanoTime();
         for (int attempt = 0; ; attempt++) {
             long old = qp.maskedCas(addr, 0, CasLayout.OWNER_MASK, owner, CasLayout.OWNER_MASK);
+            if (attempt == 0) {
+                since = times.lap(clock, part, Item.IA, since);
+            }
             if (CasLayout.owner(old) == 0) {
                 backoff.completed();
+                times.lap(clock, part, Item.RT, since);
+                times.completed(part);
                 return new CasGrant(lockId, CasLayout.epoch(old));
             }
             retries++;
@@ -54,7 +72,10 @@ final class CasClient implements LockClient {
         if (!(grant instanceof CasGrant g)) {
             throw new IllegalArgumentException("not a grant of this cas client: " + grant);
         }
+        long issued = clock.nanoTime();
         qp.cas(address(g.lockId()), CasLayout.held(g.fencingToken(), owner), CasLayout.releasedAfter(g.fencingToken()));
+        times.lap(clock, Part.RELEASE, Item.IA, issued);
+        times.completed(Part.RELEASE);
     }
 
     @Override
@@ -64,7 +85,8 @@ final class CasClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, 0);
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, 0).counter(LockStats.RESETS, 0)).build();
     }
 
     private long address(long lockId) {

@@ -5,6 +5,9 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -25,6 +28,10 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  *
  * Readers are preferred: a writer waits until no reader holds or waits. Uncontended cycles:
  * shared 2 FAA; exclusive 1 MCAS + 1 MFAA. No fault tolerance.
+ *
+ * <p>Times its phases in ShiftLock's Table 2 items ({@link LatencyBreakdown}): reader acquire IA
+ * (the FAA) and WW (READs until the writer is gone); writer acquire IA (the first masked CAS) and
+ * RT (the failed CASes and backoff after it); release IA.
  */
 final class CasRwClient implements LockClient {
     private final QueuePair qp;
@@ -33,6 +40,7 @@ final class CasRwClient implements LockClient {
     private final long ownerField;
     private final long pollIntervalNs;
     private final TruncatedExponentialBackoff backoff;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
 
     CasRwClient(Endpoint endpoint, Table table, long backoffInitNs, long pollIntervalNs) {
@@ -47,8 +55,10 @@ final class CasRwClient implements LockClient {
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
+        long since = clock.nanoTime();
         if (mode == Mode.SHARED) {
             long word = qp.faa(addr, CasRwLayout.ONE_READER);
+            since = times.lap(clock, Part.READER_ACQUIRE, Item.IA, since);
             if (CasRwLayout.shared(word) >= CasRwLayout.MAX_SHARED) {
                 qp.faa(addr, -CasRwLayout.ONE_READER);
                 throw new IllegalStateException("lock " + lockId + " has more than " + CasRwLayout.MAX_SHARED + " readers");
@@ -57,13 +67,20 @@ final class CasRwClient implements LockClient {
                 clock.sleepNanos(pollIntervalNs);
                 word = qp.read8(addr);
             }
+            times.lap(clock, Part.READER_ACQUIRE, Item.WW, since);
+            times.completed(Part.READER_ACQUIRE);
             return new CasRwGrant(lockId, Mode.SHARED, CasRwLayout.epoch(word));
         }
         long busy = CasRwLayout.OWNER_MASK | CasRwLayout.SHARED_MASK;
         for (int attempt = 0; ; attempt++) {
             long old = qp.maskedCas(addr, 0, busy, ownerField, CasRwLayout.OWNER_MASK);
+            if (attempt == 0) {
+                since = times.lap(clock, Part.WRITER_ACQUIRE, Item.IA, since);
+            }
             if ((old & busy) == 0) {
                 backoff.completed();
+                times.lap(clock, Part.WRITER_ACQUIRE, Item.RT, since);
+                times.completed(Part.WRITER_ACQUIRE);
                 return new CasRwGrant(lockId, Mode.EXCLUSIVE, CasRwLayout.epoch(old));
             }
             retries++;
@@ -77,11 +94,14 @@ final class CasRwClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this cas-rw client: " + grant);
         }
         long addr = address(g.lockId());
+        long issued = clock.nanoTime();
         if (g.mode() == Mode.SHARED) {
             qp.faa(addr, -CasRwLayout.ONE_READER);
         } else {
             qp.maskedFaa(addr, CasRwLayout.exclusiveReleaseAdd(ownerField), CasRwLayout.BOUNDARIES);
         }
+        times.lap(clock, Part.RELEASE, Item.IA, issued);
+        times.completed(Part.RELEASE);
     }
 
     @Override
@@ -91,7 +111,8 @@ final class CasRwClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, 0);
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, 0).counter(LockStats.RESETS, 0)).build();
     }
 
     private long address(long lockId) {

@@ -5,6 +5,9 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
@@ -57,6 +60,11 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * is its cluster time at the grant, a reader's its lease's end, both from clocks synchronized only
  * within DELTA. {@link LockStats#retries()} counts failed CASes.
  *
+ * <p><b>Time breakdown</b> ({@link LatencyBreakdown}), as ShiftLock's Table 4 times the spinning
+ * locks: acquire IA (the first CAS) and RT (failed CASes, backoff and waits for a lease to expire);
+ * release IA (a writer's WRITE; a reader's release issues no verb and counts as an operation with
+ * no time).
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class DrTmClient implements LockClient {
@@ -71,8 +79,11 @@ final class DrTmClient implements LockClient {
     private final double skewGrowth;
     private final long txTimeNs;
     private final TruncatedExponentialBackoff backoff;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
     private long leaseOverruns;
+    private long acquireSince;
+    private boolean initialAtomicPending;
 
     DrTmClient(Endpoint endpoint, Table table, long leaseNs, long deltaNs, double driftRate, long txTimeNs,
                long backoffInitNs) {
@@ -122,13 +133,28 @@ final class DrTmClient implements LockClient {
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = DrTmProtocol.lockAddress(table, lockId);
-        return mode == Mode.SHARED ? acquireShared(lockId, addr) : acquireExclusive(lockId, addr);
+        Part part = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
+        acquireSince = clock.nanoTime();
+        initialAtomicPending = true;
+        Grant g = mode == Mode.SHARED ? acquireShared(lockId, addr) : acquireExclusive(lockId, addr);
+        times.lap(clock, part, Item.RT, acquireSince);
+        times.completed(part);
+        return g;
+    }
+
+    /** Times the first CAS of an acquisition as IA; the rest until the grant is RT. */
+    private void casDone(Part part) {
+        if (initialAtomicPending) {
+            acquireSince = times.lap(clock, part, Item.IA, acquireSince);
+            initialAtomicPending = false;
+        }
     }
 
     private Grant acquireExclusive(long lockId, long addr) {
         long expect = 0;
         for (int attempt = 0; ; attempt++) {
             long old = qp.cas(addr, expect, lockWord);
+            casDone(Part.WRITER_ACQUIRE);
             if (old == expect) {
                 backoff.completed();
                 return new DrTmGrant(lockId, Mode.EXCLUSIVE, clusterNanos(), 0);
@@ -153,6 +179,7 @@ final class DrTmClient implements LockClient {
         for (int attempt = 0; ; attempt++) {
             long end = clusterNanos() + leaseNs;
             long old = qp.cas(addr, expect, DrTmLayout.lease(end));
+            casDone(Part.READER_ACQUIRE);
             if (old == expect) {
                 backoff.completed();
                 return new DrTmGrant(lockId, Mode.SHARED, end, end - deltaNs);
@@ -179,9 +206,13 @@ final class DrTmClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this drtm client: " + grant);
         }
         if (g.mode() == Mode.EXCLUSIVE) {
+            long issued = clock.nanoTime();
             qp.write8(DrTmProtocol.lockAddress(table, g.lockId()), 0);
+            times.lap(clock, Part.RELEASE, Item.IA, issued);
+            times.completed(Part.RELEASE);
             return;
         }
+        times.completed(Part.RELEASE);
         // Readers write nothing. DrTM validates a read lease at commit (VALID(end): now < end − DELTA):
         // a reader that fails it held past its lease's safe end and may have overlapped a writer.
         if (clusterNanos() >= g.validUntil()) {
@@ -196,8 +227,8 @@ final class DrTmClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, 0)
-                .counter(LockStats.RESETS, 0).counter(DrTmProtocol.LEASE_OVERRUNS, leaseOverruns).build();
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, 0)
+                .counter(LockStats.RESETS, 0).counter(DrTmProtocol.LEASE_OVERRUNS, leaseOverruns)).build();
     }
 
     /** {@code validUntil}: for a reader, the cluster time by which it must have released. */

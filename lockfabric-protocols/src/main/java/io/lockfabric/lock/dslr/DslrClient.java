@@ -5,6 +5,9 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -104,6 +107,11 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * skipped; it restarts (bounded by {@code max-restarts}).</li>
  * </ul>
  *
+ * <p><b>Time breakdown</b> ({@link LatencyBreakdown}), as ShiftLock's Table 4 times DSLR: acquire
+ * IA (the ticket FAA) and RT (everything after it until the grant: polls, waits, resets, undone
+ * tickets and restarts), under the requested mode's part; release IA (the releasing FAA or
+ * guarded CAS).
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class DslrClient implements LockClient {
@@ -128,6 +136,11 @@ final class DslrClient implements LockClient {
     private final int maxRestarts;
     /** DSLR+'s truncated exponential backoff between polls; null: DSLR's dynamic interval. */
     private final DslrPlusBackoff plusBackoff;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    /** The acquisition under way: its part, the start of its current item, and whether IA is still to come. */
+    private Part timedPart = Part.WRITER_ACQUIRE;
+    private long timedSince;
+    private boolean initialAtomicPending;
     private long retries;
     private long aborts;
     private long resets;
@@ -163,9 +176,14 @@ final class DslrClient implements LockClient {
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
+        timedPart = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
+        timedSince = clock.nanoTime();
+        initialAtomicPending = true;
         for (int restart = 0; ; restart++) {
             Grant g = tryAcquire(lockId, addr, mode);
             if (g != null) {
+                times.lap(clock, timedPart, Item.RT, timedSince);
+                times.completed(timedPart);
                 return g;
             }
             aborts++;
@@ -247,6 +265,10 @@ final class DslrClient implements LockClient {
         for (int attempt = 0; ; attempt++) {
             ticketIssuedAt = clock.nanoTime();
             long prev = qp.faa(addr, delta);
+            if (initialAtomicPending) {
+                timedSince = times.lap(clock, timedPart, Item.IA, timedSince);
+                initialAtomicPending = false;
+            }
             if (!overflowed(prev)) {
                 resetBackoff.completed();
                 return prev;
@@ -306,15 +328,24 @@ final class DslrClient implements LockClient {
         }
         long addr = address(g.lockId());
         boolean shared = g.mode() == Mode.SHARED;
+        long issued = clock.nanoTime();
         if (!leased() || clock.nanoTime() - g.leaseStart() < leaseNs) {
             qp.faa(addr, shared ? DslrLayout.ONE_N_S : DslrLayout.ONE_N_X);
+            releaseTimed(issued);
             afterRelease(addr, g);
             return;
         }
         lateReleases++;
-        if (!shared && guardedRelease(addr, g)) {
+        boolean released = !shared && guardedRelease(addr, g);
+        releaseTimed(issued);
+        if (released) {
             afterRelease(addr, g);
         }
+    }
+
+    private void releaseTimed(long issued) {
+        times.lap(clock, Part.RELEASE, Item.IA, issued);
+        times.completed(Part.RELEASE);
     }
 
     private void afterRelease(long addr, DslrGrant g) {
@@ -410,7 +441,8 @@ final class DslrClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, aborts, resets);
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, aborts).counter(LockStats.RESETS, resets)).build();
     }
 
     /** Lease resets this client made (included in {@link LockStats#resets()}). */

@@ -1,5 +1,6 @@
 package io.lockfabric.lock.mcs;
 
+import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Message;
@@ -7,6 +8,9 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -39,6 +43,10 @@ import io.lockfabric.lock.TableInbox;
  * forever too, and the simulator asserts no liveness for mcs after one. {@link LockStats#retries()}
  * counts release CASes that lost to a new tail.
  *
+ * <p>Times its phases as ShiftLock's writers ({@link LatencyBreakdown}), every request under writer
+ * acquire: IA (the fetch-and-store), NP (the Successor SEND), WP (waiting for Handover); release IA
+ * (the CAS, when no successor is known) and NS (waiting for a late Successor and the Handover SEND).
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint. One client per endpoint and table.
  */
 final class McsClient implements LockClient {
@@ -46,6 +54,8 @@ final class McsClient implements LockClient {
     private final Table table;
     private final TableInbox inbox;
     private final long me;
+    private final Clock clock;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
     private long handovers;
 
@@ -54,19 +64,26 @@ final class McsClient implements LockClient {
         this.table = table;
         this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
+        this.clock = endpoint.clock();
     }
 
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
+        long issued = clock.nanoTime();
         long old = qp.maskedCas(addr, 0, 0, me, McsLayout.TAIL_MASK);
+        long enqueued = times.lap(clock, Part.WRITER_ACQUIRE, Item.IA, issued);
         EndpointId pred = McsLayout.tailEndpoint(old);
         long count = McsLayout.count(old);
         if (pred == null) {
+            times.completed(Part.WRITER_ACQUIRE);
             return new McsGrant(lockId, count, count);
         }
         send(pred, McsLayout.SUCCESSOR, lockId, 0);
+        long sent = times.lap(clock, Part.WRITER_ACQUIRE, Item.NP, enqueued);
         Message handover = inbox.await(lockId, McsLayout.HANDOVER);
+        times.lap(clock, Part.WRITER_ACQUIRE, Item.WP, sent);
+        times.completed(Part.WRITER_ACQUIRE);
         handovers++;
         return new McsGrant(lockId, handover.a(), count);
     }
@@ -78,17 +95,22 @@ final class McsClient implements LockClient {
         }
         long lockId = g.lockId();
         long next = g.fencingToken() + 1;
+        long since = clock.nanoTime();
         Message succ = inbox.take(McsLayout.SUCCESSOR, lockId);
         if (succ == null) {
             long mine = McsLayout.word(g.enqueueCount(), me);
             long old = qp.cas(address(lockId), mine, McsLayout.word(next, 0));
+            since = times.lap(clock, Part.RELEASE, Item.IA, since);
             if (old == mine) {
+                times.completed(Part.RELEASE);
                 return;
             }
             retries++;
             succ = inbox.await(lockId, McsLayout.SUCCESSOR);
         }
         send(succ.from(), McsLayout.HANDOVER, lockId, next);
+        times.lap(clock, Part.RELEASE, Item.NS, since);
+        times.completed(Part.RELEASE);
     }
 
     private void send(EndpointId to, int type, long lockId, long a) {
@@ -107,7 +129,8 @@ final class McsClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.HANDOVERS, handovers).build();
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.HANDOVERS, handovers)).build();
     }
 
     private long address(long lockId) {

@@ -1,5 +1,6 @@
 package io.lockfabric.lock.rmarw;
 
+import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Int128;
@@ -8,6 +9,9 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
@@ -55,6 +59,13 @@ import io.lockfabric.lock.TruncatedExponentialBackoff;
  * of the entry in which it saw the flag clear. No fault tolerance: a crashed client breaks the
  * queue or leaves the counters unbalanced forever.
  *
+ * <p><b>Time breakdown</b> ({@link LatencyBreakdown}, ShiftLock's Table 2 items): reader acquire IA
+ * (the first MFAA128), WW (polling while the write flag is set) and RT (steps out over the
+ * threshold and their polls); writer acquire IA (the tail swap), NP (the Successor SEND), WP
+ * (waiting for Handover / ModeChanged) and WR (the head's wait for readers, its flag and rebase);
+ * release IA (a reader's depart, a writer's emptying CAS) and NS (a writer's wait for a late
+ * Successor and its hand-over).
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint. One client per endpoint and table.
  */
 final class RmaRwClient implements LockClient {
@@ -68,6 +79,8 @@ final class RmaRwClient implements LockClient {
     private final TruncatedExponentialBackoff backoff;
     private final long writeThreshold;
     private final long readerThreshold;
+    private final Clock clock;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
     private long resets;
 
@@ -76,7 +89,8 @@ final class RmaRwClient implements LockClient {
         this.table = table;
         this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
-        this.backoff = new TruncatedExponentialBackoff(endpoint.clock(), endpoint.random(), backoffInitNs);
+        this.clock = endpoint.clock();
+        this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
         this.writeThreshold = writeThreshold;
         this.readerThreshold = readerThreshold;
     }
@@ -88,8 +102,10 @@ final class RmaRwClient implements LockClient {
     }
 
     private Grant acquireShared(long lockId, long addr) {
+        long since = clock.nanoTime();
         for (int attempt = 0; ; attempt++) {
             Int128 old = qp.maskedFaa128(addr, RmaRwLayout.ONE_ARRIVE, RmaRwLayout.BOUNDARY);
+            since = times.lap(clock, Part.READER_ACQUIRE, attempt == 0 ? Item.IA : Item.RT, since);
             if (RmaRwLayout.writeFlag(old) || RmaRwLayout.arrive(old) < readerThreshold) {
                 // Counted in: granted now, or once the writers hand the lock to the readers.
                 long token = RmaRwLayout.releaseCount(old);
@@ -105,8 +121,10 @@ final class RmaRwClient implements LockClient {
                         e = Int128.of(0, qp.read8(addr + RmaRwLayout.COUNTER_WORD_OFFSET));
                     }
                     token = RmaRwLayout.releaseCount(Int128.of(qp.read8(addr), 0));
+                    times.lap(clock, Part.READER_ACQUIRE, Item.WW, since);
                 }
                 backoff.completed();
+                times.completed(Part.READER_ACQUIRE);
                 return new RmaRwGrant(lockId, Mode.SHARED, token, 0);
             }
             // Over the threshold: step out until the counters are reset.
@@ -119,6 +137,7 @@ final class RmaRwClient implements LockClient {
                 e = qp.read16(addr);
                 maybeResetCounters(addr, e);
             } while (RmaRwLayout.arrive(e) >= readerThreshold);
+            since = times.lap(clock, Part.READER_ACQUIRE, Item.RT, since);
         }
     }
 
@@ -143,17 +162,30 @@ final class RmaRwClient implements LockClient {
     }
 
     private Grant acquireExclusive(long lockId, long addr) {
+        long issued = clock.nanoTime();
         Int128 old = qp.maskedCas128(addr, Int128.ZERO, Int128.ZERO, Int128.of(me, 0), ONLY_TAIL);
+        long since = times.lap(clock, Part.WRITER_ACQUIRE, Item.IA, issued);
         EndpointId pred = RmaRwLayout.tailEndpoint(old);
         if (pred == null) {
-            return becomeHead(lockId, addr, RmaRwLayout.releaseCount(old), old);
+            return timedHead(lockId, addr, RmaRwLayout.releaseCount(old), old, since);
         }
         send(pred, RmaRwLayout.SUCCESSOR, lockId, 0, 0);
+        since = times.lap(clock, Part.WRITER_ACQUIRE, Item.NP, since);
         Message m = inbox.await(lockId, RmaRwLayout.HANDOVER, RmaRwLayout.MODE_CHANGED);
+        since = times.lap(clock, Part.WRITER_ACQUIRE, Item.WP, since);
         if (m.type() == RmaRwLayout.HANDOVER) {
+            times.completed(Part.WRITER_ACQUIRE);
             return new RmaRwGrant(lockId, Mode.EXCLUSIVE, m.a(), m.b());
         }
-        return becomeHead(lockId, addr, m.a(), qp.read16(addr));
+        return timedHead(lockId, addr, m.a(), qp.read16(addr), since);
+    }
+
+    /** {@link #becomeHead}, its time counted as WR from {@code since}. */
+    private Grant timedHead(long lockId, long addr, long token, Int128 seen, long since) {
+        Grant g = becomeHead(lockId, addr, token, seen);
+        times.lap(clock, Part.WRITER_ACQUIRE, Item.WR, since);
+        times.completed(Part.WRITER_ACQUIRE);
+        return g;
     }
 
     /**
@@ -196,8 +228,11 @@ final class RmaRwClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this rmarw client: " + grant);
         }
         long addr = address(g.lockId());
+        long since = clock.nanoTime();
         if (g.mode() == Mode.SHARED) {
             depart(addr);
+            times.lap(clock, Part.RELEASE, Item.IA, since);
+            times.completed(Part.RELEASE);
             return;
         }
         long next = g.fencingToken() + 1;
@@ -206,12 +241,24 @@ final class RmaRwClient implements LockClient {
             // Empty the queue and leave writer mode in one atomic, if nobody queued behind us.
             Int128 old = qp.maskedCas128(addr, Int128.of(me, 0), ONLY_TAIL,
                     Int128.of(RmaRwLayout.queueWord(next, 0), 0), Int128.of(-1L, RmaRwLayout.WRITE_FLAG));
+            since = times.lap(clock, Part.RELEASE, Item.IA, since);
             if (RmaRwLayout.tail(old) == me) {
+                times.completed(Part.RELEASE);
                 return;
             }
             retries++;
             succ = inbox.await(g.lockId(), RmaRwLayout.SUCCESSOR);
         }
+        try {
+            handOver(g, addr, succ, next);
+        } finally {
+            times.lap(clock, Part.RELEASE, Item.NS, since);
+            times.completed(Part.RELEASE);
+        }
+    }
+
+    /** Hands the lock to the writer that sent {@code succ}, or to the readers after a run of {@code write-threshold}. */
+    private void handOver(RmaRwGrant g, long addr, Message succ, long next) {
         if (g.consecutive() < writeThreshold) {
             send(succ.from(), RmaRwLayout.HANDOVER, g.lockId(), next, g.consecutive() + 1);
             return;
@@ -238,7 +285,8 @@ final class RmaRwClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, resets);
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, 0).counter(LockStats.RESETS, resets)).build();
     }
 
     private long address(long lockId) {

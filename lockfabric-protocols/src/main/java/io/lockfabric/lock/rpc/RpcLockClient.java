@@ -1,9 +1,13 @@
 package io.lockfabric.lock.rpc;
 
+import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.lock.Grant;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.LockClient;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
@@ -35,31 +39,44 @@ import io.lockfabric.lock.rpc.RpcLockFrame.Response;
  *
  * <p>No fault tolerance (see {@link RpcLockServer}): the server cannot tell a crashed client from a
  * slow one. Not thread-safe: one per thread, like its endpoint.
+ *
+ * <p><b>Time breakdown</b> ({@link LatencyBreakdown}): acquire IA (the first rpc; queued, the wait in
+ * the server's queue is in it) and RT (retry-on-fail's further rpcs and backoff); release IA.
  */
 final class RpcLockClient implements LockClient {
     private final QueuePair qp;
     private final Table table;
     private final boolean retryOnFail;
     private final TruncatedExponentialBackoff backoff;
+    private final Clock clock;
+    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
     private long retries;
 
     RpcLockClient(Endpoint endpoint, Table table, boolean retryOnFail, long backoffInitNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.retryOnFail = retryOnFail;
-        this.backoff = new TruncatedExponentialBackoff(endpoint.clock(), endpoint.random(), backoffInitNs);
+        this.clock = endpoint.clock();
+        this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
     }
 
     @Override
     public Grant acquire(long lockId, Mode mode) {
         checkLockId(lockId);
         byte[] request = RpcLockFrame.acquire(lockId, mode, retryOnFail);
+        Part part = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
+        long since = clock.nanoTime();
         for (int attempt = 0; ; attempt++) {
             Response r = RpcLockFrame.decodeResponse(qp.rpc(table.service(), request));
+            if (attempt == 0) {
+                since = times.lap(clock, part, Item.IA, since);
+            }
             if (r.status() == RpcLockFrame.STATUS_GRANTED) {
                 if (retryOnFail) {
                     backoff.completed();
                 }
+                times.lap(clock, part, Item.RT, since);
+                times.completed(part);
                 return new RpcGrant(lockId, r.mode(), r.token());
             }
             if (r.status() != RpcLockFrame.STATUS_BUSY || !retryOnFail) {
@@ -76,8 +93,11 @@ final class RpcLockClient implements LockClient {
         if (!(grant instanceof RpcGrant g)) {
             throw new IllegalArgumentException("not a grant of this rpc client: " + grant);
         }
+        long issued = clock.nanoTime();
         Response r = RpcLockFrame.decodeResponse(
                 qp.rpc(table.service(), RpcLockFrame.release(g.lockId(), g.mode(), g.fencingToken())));
+        times.lap(clock, Part.RELEASE, Item.IA, issued);
+        times.completed(Part.RELEASE);
         if (r.status() != RpcLockFrame.STATUS_RELEASED) {
             throw new IllegalStateException("rpc lock server answered a release of lock " + g.lockId()
                     + " with status " + r.status());
@@ -91,7 +111,8 @@ final class RpcLockClient implements LockClient {
 
     @Override
     public LockStats stats() {
-        return new LockStats(retries, 0, 0);
+        return times.snapshot().addTo(LockStats.builder().counter(LockStats.RETRIES, retries)
+                .counter(LockStats.ABORTS, 0).counter(LockStats.RESETS, 0)).build();
     }
 
     private void checkLockId(long lockId) {

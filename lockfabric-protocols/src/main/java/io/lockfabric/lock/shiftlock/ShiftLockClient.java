@@ -16,8 +16,9 @@ import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.LockTables;
 import io.lockfabric.lock.LockUnavailableException;
 import io.lockfabric.lock.Mode;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;

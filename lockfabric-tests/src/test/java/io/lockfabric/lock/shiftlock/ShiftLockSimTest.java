@@ -14,9 +14,9 @@ import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.LockProtocol;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
+import io.lockfabric.lock.LatencyBreakdown;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import io.lockfabric.lock.shiftlock.ShiftLockProbe;
 import io.lockfabric.lock.shiftlock.ShiftLockProtocol;
 

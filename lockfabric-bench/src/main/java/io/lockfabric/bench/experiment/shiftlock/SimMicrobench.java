@@ -61,6 +61,11 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                 warmupNs, durationNs);
     }
 
+    SimMicrobench withLocks(long count) {
+        return new SimMicrobench(protocol, options, readRatio, zipf, count, computeNodes, clientsPerComputeNode,
+                warmupNs, durationNs);
+    }
+
     /** {@code clients} spread evenly over the testbed's compute nodes (a multiple of their number). */
     SimMicrobench withClients(int clients) {
         if (clients % TESTBED_COMPUTE_NODES != 0) {
@@ -77,12 +82,20 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
 
     /** Runs on a fresh simulated cluster seeded with {@code settings.seed()}, with its windows overridable. */
     RunResult run(ExperimentSettings settings) {
+        return run(settings, 0);
+    }
+
+    /**
+     * As {@link #run(ExperimentSettings)}, each client skipping its release with probability
+     * {@code skipRelease} (ShiftLock's Figure 13 fault, {@link PointWorkload#skipRelease()}).
+     */
+    RunResult run(ExperimentSettings settings, double skipRelease) {
         SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
         PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
                 .durationNs(settings.durationOr(durationNs)).seed(settings.seed())
-                .options(ProtocolOptions.parse(ArtifactOptions.shiftLock(protocol, options))).build();
+                .options(ProtocolOptions.parse(ArtifactOptions.shiftLock(protocol, options))).skipRelease(skipRelease).build();
         try (SimFabric fabric = new SimFabric(cluster)) {
             return new Runner(new SimDriver(fabric), false, settings.progressOut()).run(LockProtocols.byName(protocol),
                     workload);

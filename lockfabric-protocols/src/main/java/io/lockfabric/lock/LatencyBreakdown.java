@@ -1,6 +1,6 @@
-package io.lockfabric.lock.shiftlock;
+package io.lockfabric.lock;
 
-import io.lockfabric.lock.LockStats;
+import io.lockfabric.fabric.Clock;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -13,6 +13,16 @@ import java.util.Locale;
  * {@link Recorder} (one thread) and reports it in its {@link LockStats} as counters named
  * {@code breakdown.<part>.<item>-ns} and {@code breakdown.<part>.operations} ({@link #addTo}), from
  * which {@link #of} reads it back: a typed view of the named statistics.
+ *
+ * <p>Every protocol may report one, through its open statistics, with the items that apply to it:
+ * {@code shiftlock} times all of Table 2's items but RT; the spinning baselines ({@code cas-nb},
+ * {@code cas}, {@code dslr}, {@code drtm}, {@code rpc}, and {@code cas-rw}'s writers) time what the
+ * paper's Table 4 gives for CAS and DSLR: IA (their first atomic, or rpc) and RT (everything after
+ * it until the grant: retries, polls, backoff); {@code cas-rw}'s readers poll for the writer to
+ * leave (WW); the queue locks ({@code mcs}, {@code rmarw}'s writers) time their queue as
+ * ShiftLock's writers (IA, NP, WP, WR; release IA and NS). Each protocol's client says which. Timing only
+ * reads the client's clock: it issues no verb, draws no random number and takes no time on the
+ * simulator, so a run's outcome is the same with or without it.
  *
  * <p>Times are in the client's own clock (virtual on the simulator). Statistics without a breakdown
  * read as {@link #EMPTY}.
@@ -200,6 +210,16 @@ public final class LatencyBreakdown {
         /** Adds {@code ns} of {@code item} to the operation of {@code part} under way. */
         public void add(Part part, Item item, long ns) {
             totalNs[index(part, item)] += ns;
+        }
+
+        /**
+         * Adds the time from {@code since} to now on {@code clock} to {@code item} of {@code part};
+         * returns now, the start of the next item.
+         */
+        public long lap(Clock clock, Part part, Item item, long since) {
+            long now = clock.nanoTime();
+            add(part, item, now - since);
+            return now;
         }
 
         /** Counts one completed operation of {@code part}. */

@@ -1,8 +1,7 @@
-package io.lockfabric.lock.shiftlock;
+package io.lockfabric.lock;
 
-import io.lockfabric.lock.LockStats;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Item;
-import io.lockfabric.lock.shiftlock.LatencyBreakdown.Part;
+import io.lockfabric.lock.LatencyBreakdown.Item;
+import io.lockfabric.lock.LatencyBreakdown.Part;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
