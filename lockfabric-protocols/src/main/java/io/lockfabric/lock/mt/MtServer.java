@@ -68,15 +68,8 @@ public final class MtServer implements RpcHandler {
 
     @Override
     public void handle(RpcCall call) {
-        Request r;
-        try {
-            r = RpcRangeFrame.decodeRequest(call.request());
-        } catch (IllegalArgumentException e) {
-            call.fail("mt server: bad request from " + call.caller() + ": " + e.getMessage());
-            return;
-        }
-        if (r.start() < 0 || r.end() <= r.start()) {
-            call.fail("mt server: bad range [" + r.start() + ", " + r.end() + ") from " + call.caller());
+        Request r = RpcRangeFrame.validRequest(call, "mt server");
+        if (r == null) {
             return;
         }
         if (r.op() == RpcRangeFrame.OP_ACQUIRE) {

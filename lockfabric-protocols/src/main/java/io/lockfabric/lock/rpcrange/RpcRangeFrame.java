@@ -1,5 +1,6 @@
 package io.lockfabric.lock.rpcrange;
 
+import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.lock.Mode;
 
 import java.lang.invoke.MethodHandles;
@@ -96,6 +97,26 @@ public final class RpcRangeFrame {
         LONG_LE.set(f, RESPONSE_TOKEN_OFFSET, token);
         LONG_LE.set(f, RESPONSE_GRANT_ID_OFFSET, grantId);
         return f;
+    }
+
+    /**
+     * The request of {@code call}, decoded and checked (a well-formed frame, {@code 0 <= start < end}),
+     * or null once {@code call} has been failed with the reason, naming {@code server}: what every
+     * server-CPU range service does first.
+     */
+    public static Request validRequest(RpcCall call, String server) {
+        Request r;
+        try {
+            r = decodeRequest(call.request());
+        } catch (IllegalArgumentException e) {
+            call.fail(server + ": bad request from " + call.caller() + ": " + e.getMessage());
+            return null;
+        }
+        if (r.start() < 0 || r.end() <= r.start()) {
+            call.fail(server + ": bad range [" + r.start() + ", " + r.end() + ") from " + call.caller());
+            return null;
+        }
+        return r;
     }
 
     /** @throws IllegalArgumentException if the frame is malformed */

@@ -67,15 +67,8 @@ public final class RpcRangeServer implements RpcHandler {
 
     @Override
     public void handle(RpcCall call) {
-        Request r;
-        try {
-            r = RpcRangeFrame.decodeRequest(call.request());
-        } catch (IllegalArgumentException e) {
-            call.fail("rpc-range server: bad request from " + call.caller() + ": " + e.getMessage());
-            return;
-        }
-        if (r.start() < 0 || r.end() <= r.start()) {
-            call.fail("rpc-range server: bad range [" + r.start() + ", " + r.end() + ") from " + call.caller());
+        Request r = RpcRangeFrame.validRequest(call, "rpc-range server");
+        if (r == null) {
             return;
         }
         if (r.op() == RpcRangeFrame.OP_ACQUIRE) {
