@@ -4,9 +4,9 @@ import io.lockfabric.lock.RangeLockProtocol;
 
 import io.lockfabric.lock.citron.CitronProtocol;
 import io.lockfabric.lock.dslr.DslrProtocol;
-import io.lockfabric.lock.llc.LlcProtocol;
+import io.lockfabric.lock.rpcrange.LlcProtocol;
 import io.lockfabric.lock.lld.LldProtocol;
-import io.lockfabric.lock.mt.MtProtocol;
+import io.lockfabric.lock.rpcrange.MtProtocol;
 import io.lockfabric.lock.rpcrange.RpcRangeProtocol;
 import io.lockfabric.lock.ss.SsProtocol;
 

@@ -1,4 +1,4 @@
-package io.lockfabric.lock.llc;
+package io.lockfabric.lock.rpcrange;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.lockfabric.lock.mt;
+package io.lockfabric.lock.rpcrange;
 
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RegionAccess;
@@ -6,8 +6,6 @@ import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.RpcHandler;
 import io.lockfabric.fabric.memory.MemoryRegion;
 import io.lockfabric.lock.Mode;
-import io.lockfabric.lock.llc.LlcServer;
-import io.lockfabric.lock.rpcrange.RpcRangeFrame;
 import io.lockfabric.lock.rpcrange.RpcRangeFrame.Response;
 
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,6 @@
-package io.lockfabric.lock.llc;
+package io.lockfabric.lock.rpcrange;
 
-import io.lockfabric.lock.llc.LlcList.Node;
+import io.lockfabric.lock.rpcrange.LlcList.Node;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
-package io.lockfabric.lock.mt;
+package io.lockfabric.lock.rpcrange;
 
-import io.lockfabric.lock.mt.RangeBTree.Segment;
+import io.lockfabric.lock.rpcrange.RangeBTree.Segment;
 
 import org.junit.jupiter.api.Test;
 

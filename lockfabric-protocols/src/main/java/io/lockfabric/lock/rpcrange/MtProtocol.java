@@ -1,4 +1,4 @@
-package io.lockfabric.lock.mt;
+package io.lockfabric.lock.rpcrange;
 
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.Table;
@@ -7,7 +7,6 @@ import io.lockfabric.lock.FailureModel;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.lock.RangeLockClient;
 import io.lockfabric.lock.RangeLockProtocol;
-import io.lockfabric.lock.rpcrange.RpcRangeClient;
 
 /**
  * {@code mt}: CITRON's type-I baseline "MT" (FAST'23 Table 1: "Maple tree", ported from Oracle

@@ -1,11 +1,10 @@
-package io.lockfabric.lock.llc;
+package io.lockfabric.lock.rpcrange;
 
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RegionAccess;
 import io.lockfabric.fabric.RpcCall;
 import io.lockfabric.fabric.RpcHandler;
 import io.lockfabric.lock.Mode;
-import io.lockfabric.lock.rpcrange.RpcRangeFrame;
 import io.lockfabric.lock.rpcrange.RpcRangeFrame.Request;
 
 import java.util.List;
