@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LlcServer implements RpcHandler {
     public static final int FENCE_OFFSET = 0;
-    public static final int TABLE_BYTES = 8;
+    public static final int TABLE_BYTES = ServerCpuRangeProtocol.TABLE_BYTES;
 
     private final RegionAccess region;
     private final LlcList list = new LlcList();

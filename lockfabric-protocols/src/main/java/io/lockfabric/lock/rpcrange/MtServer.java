@@ -48,7 +48,7 @@ import java.util.Map;
  */
 public final class MtServer implements RpcHandler {
     public static final int FENCE_OFFSET = 0;
-    public static final int TABLE_BYTES = 8;
+    public static final int TABLE_BYTES = ServerCpuRangeProtocol.TABLE_BYTES;
 
     private final RegionAccess region;
     private final RangeBTree held = new RangeBTree();

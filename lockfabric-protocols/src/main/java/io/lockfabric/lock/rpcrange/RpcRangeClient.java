@@ -28,15 +28,11 @@ public final class RpcRangeClient implements RangeLockClient {
     private final Table table;
     private final Set<RpcRangeGrant> held = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    RpcRangeClient(Endpoint endpoint, Table table) {
-        this(RpcRangeProtocol.NAME, endpoint, table);
-    }
-
     /**
      * A client of the {@link RpcRangeFrame} service of {@code table}, for the protocol named
      * {@code protocol} (named in errors).
      */
-    public RpcRangeClient(String protocol, Endpoint endpoint, Table table) {
+    RpcRangeClient(String protocol, Endpoint endpoint, Table table) {
         this.protocol = protocol;
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
