@@ -224,6 +224,8 @@ public final class LlcList {
                         break;
                     }
                     int st;
+                    // a CAS retry on the server's own heap, against another server thread: not a wait on
+                    // the fabric (a strong CAS fails only when the state moved, so one thread never loops)
                     while ((st = c.state.get()) == PENDING && !c.state.compareAndSet(PENDING, RETRY)) {
                         Thread.onSpinWait();
                     }
