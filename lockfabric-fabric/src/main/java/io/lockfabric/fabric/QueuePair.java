@@ -1,5 +1,7 @@
 package io.lockfabric.fabric;
 
+import java.util.function.Consumer;
+
 /**
  * One client's connection to one memory node (an RDMA RC queue pair). Every verb blocks until it
  * completes; a {@link Batch} completes several in one round trip. Verbs posted on one queue pair
@@ -30,6 +32,43 @@ public interface QueuePair {
      * @throws RpcException if no such service exists or the handler failed the call
      */
     byte[] rpc(int service, byte[] request);
+
+    /**
+     * Posts {@code verb} unsignaled, as an RDMA work request without a completion: it executes in
+     * order with this queue pair's other verbs (every verb posted after it sees its effect), and the
+     * caller does not wait for it. For the verbs whose result the caller does not need, a lock's
+     * release above all: the next verb may leave at once, one round trip sooner.
+     *
+     * <p>A failure of a posted verb is not lost: it is thrown once, by the post itself where the
+     * fabric executes it at once, else by a later call on this queue pair (the first one made after
+     * its reply came), as an RC queue pair in the error state fails the work requests posted after
+     * the failed one. Unlike an RDMA queue pair, the verbs posted after a failed one still execute.
+     * The verb counts as sent when it is posted.
+     *
+     * <p>The default executes the verb at once and drops its result: what a fabric whose verbs
+     * complete without a wait does (local, shm, and the simulator, whose timing stays that of a
+     * signaled verb). The tcp fabric sends the frame and returns.
+     *
+     * @throws RemoteAccessException if the verb is malformed (a bad length: nothing is posted), or it
+     *                               or an earlier posted verb failed
+     */
+    default void post(Verb verb) {
+        execute(verb);
+    }
+
+    /**
+     * Posts an rpc whose reply the caller does not wait for: {@code onReply} gets it when it comes
+     * (on whatever thread reads it; it must be quick and not block), in order with the queue pair's
+     * other requests. If the handler fails the call, the {@link RpcException} is thrown by a later
+     * call on this queue pair, as for {@link #post(Verb)}; {@code onReply} may throw an
+     * {@link IllegalStateException} to have its reply treated the same way.
+     *
+     * <p>The default calls {@link #rpc} at once and hands the reply to {@code onReply} before it
+     * returns (its exceptions propagate).
+     */
+    default void postRpc(int service, byte[] request, Consumer<byte[]> onReply) {
+        onReply.accept(rpc(service, request));
+    }
 
     default long read8(long address) {
         return (Long) execute(new Verb.Read8(address));

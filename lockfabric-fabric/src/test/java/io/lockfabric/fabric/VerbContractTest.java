@@ -97,6 +97,14 @@ public abstract class VerbContractTest {
 
     // ================================================================ helpers
 
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
     /** Another endpoint of the fabric, closed after the test (closing it twice is harmless). */
     protected Endpoint newEndpoint() {
         Endpoint e = fabric.newEndpoint();
@@ -1073,14 +1081,6 @@ public abstract class VerbContractTest {
     /** rpc to the memory node's CPU: services by id, replies now or later, failures. */
     @Nested
     class Rpc {
-        private static byte[] utf8(String s) {
-            return s.getBytes(StandardCharsets.UTF_8);
-        }
-
-        private static String utf8(byte[] b) {
-            return new String(b, StandardCharsets.UTF_8);
-        }
-
         @Test
         void rpcToAnUnknownServiceThrows() {
             RpcException e = assertThrows(RpcException.class, () -> qp.rpc(9999, utf8("hello")),
@@ -1178,6 +1178,108 @@ public abstract class VerbContractTest {
                     "the parked call gets the reply made from the other client's call");
         }
 
+    }
+
+    /**
+     * Posted (unsignaled) verbs and rpcs: in order with the queue pair's later verbs, the caller
+     * never waits for them, and a failure is thrown once, by the post or by a later call.
+     */
+    @Nested
+    class Posted {
+        @Test
+        void postedVerbsExecuteBeforeTheVerbsPostedAfterThem() {
+            for (int round = 1; round <= 50; round++) {
+                qp.post(new Verb.Write8(at(0), 1000L * round));
+                for (int i = 0; i < 5; i++) {
+                    qp.post(new Verb.Faa(at(0), 1));
+                }
+                qp.post(new Verb.Cas(at(8), round - 1, round));
+                assertEquals(1000L * round + 5, qp.read8(at(0)),
+                        "round " + round + ": the read sees every posted verb");
+                assertEquals(round, qp.read8(at(8)), "round " + round + ": the posted CAS swapped");
+            }
+        }
+
+        @Test
+        void aPostedVerbsFailureIsThrownOnceByThePostOrALaterCall() {
+            qp.write8(at(0), 5);
+            int thrown = 0;
+            try {
+                qp.post(new Verb.Cas(at(3), 0, 1)); // misaligned
+            } catch (RemoteAccessException e) {
+                thrown++;
+            }
+            for (int i = 0; i < 3; i++) {
+                try {
+                    assertEquals(5L, qp.read8(at(0)));
+                } catch (RemoteAccessException e) {
+                    thrown++;
+                }
+            }
+            assertEquals(1, thrown,
+                    "the misaligned posted CAS fails exactly one call: the post or one of the next two");
+            assertEquals(5L, qp.read8(at(0)), "the queue pair works after it");
+        }
+
+        @Test
+        void aPostedRpcsReplyReachesItsHandlerInOrderWithLaterCalls() {
+            TableSpec spec = new TableSpec("echo", "test", 1, 64).withService(host -> call -> {
+                String req = utf8(call.request());
+                if (req.equals("word0")) {
+                    call.reply(utf8(Long.toHexString(host.table().read8(0))));
+                } else if (req.equals("caller")) {
+                    call.reply(utf8(call.caller().toString()));
+                } else {
+                    call.reply(utf8("echo:" + req));
+                }
+            });
+            Table t = endpoint.openTable(spec);
+            QueuePair q = endpoint.queuePair(t.memoryNode());
+            List<String> replies = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int i = 0; i < 20; i++) {
+                q.postRpc(t.service(), utf8("p" + i), r -> replies.add(utf8(r)));
+            }
+            q.write8(t.at(0), 0xBEEFL);
+            assertEquals("beef", utf8(q.rpc(t.service(), utf8("word0"))), "a call after the posted ones");
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                expected.add("echo:p" + i);
+            }
+            assertEquals(expected, List.copyOf(replies),
+                    "every posted rpc's reply reached its handler, in order, before the later call's");
+        }
+
+        @Test
+        void aPostedRpcTheHandlerFailsIsThrownOnceByThePostOrALaterCall() {
+            TableSpec spec = new TableSpec("failing", "test", 1, 64).withService(host -> call -> {
+                if (utf8(call.request()).equals("fail")) {
+                    call.fail("refused by test");
+                } else {
+                    throw new IllegalStateException("handler crashed");
+                }
+            });
+            Table t = endpoint.openTable(spec);
+            QueuePair q = endpoint.queuePair(t.memoryNode());
+            qp.write8(at(0), 9);
+            int thrown = 0;
+            AtomicInteger handled = new AtomicInteger();
+            try {
+                q.postRpc(t.service(), utf8("fail"), r -> handled.incrementAndGet());
+            } catch (RpcException e) {
+                assertTrue(e.getMessage().contains("refused by test"), "the reason: " + e);
+                thrown++;
+            }
+            for (int i = 0; i < 3; i++) {
+                try {
+                    assertEquals(9L, q.read8(at(0)));
+                } catch (RpcException e) {
+                    assertTrue(e.getMessage().contains("refused by test"), "the reason: " + e);
+                    thrown++;
+                }
+            }
+            assertEquals(1, thrown, "the failed posted rpc fails exactly one call");
+            assertEquals(0, handled.get(), "a failed rpc has no reply to hand over");
+        }
     }
 
     /** Messages between clients: delivery, order, deadlines, dead peers, pings. */

@@ -211,7 +211,7 @@ final class DirectServerLink extends ServerLink {
                 SCRATCH.remove();
             }
         }
-        if (Thread.currentThread().isVirtual()) {
+        if (w.waited() && Thread.currentThread().isVirtual()) {
             virtualWaiters.incrementAndGet();
             LockSupport.unpark(watcher);
         }
@@ -351,7 +351,7 @@ final class DirectServerLink extends ServerLink {
         }
         Thread self = Thread.currentThread();
         for (Waiter p : pending.values()) {
-            if (p.reply == null && p.thread != self && !p.thread.isVirtual()) {
+            if (p.waited() && p.reply == null && p.thread != self && !p.thread.isVirtual()) {
                 LockSupport.unpark(p.thread);
                 return;
             }

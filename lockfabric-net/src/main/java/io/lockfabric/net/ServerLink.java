@@ -248,6 +248,32 @@ abstract class ServerLink {
         return w.reply;
     }
 
+    /**
+     * Sends the request that {@code make} builds for a fresh id and returns at once: {@code onReply}
+     * gets its reply on the thread that reads it (nobody if the connection is lost first; the loss
+     * is told to the listeners as usual). In order with the caller's other requests.
+     *
+     * @throws FabricException if the connection is lost already (nothing is sent)
+     */
+    void post(LongFunction<Frame> make, Consumer<Frame> onReply) {
+        long id = nextId.getAndIncrement();
+        Frame request = make.apply(id);
+        Waiter w = new Waiter(Thread.currentThread(), id, onReply);
+        pending.put(id, w);
+        if (lostBecause != null) {
+            pending.remove(id);
+            throw lostOnceTold();
+        }
+        try {
+            transmit(request, w);
+        } catch (RuntimeException e) {
+            if (pending.remove(id) != null) {
+                settled(w);
+            }
+            throw e;
+        }
+    }
+
     /** Spins, then yields, while the reply is not there (if few other callers of the process do). */
     private static void spin(Waiter w, ServerLink link) {
         if (ACTIVE_WAITERS.incrementAndGet() <= ACTIVE_WAITER_LIMIT) {
@@ -274,6 +300,14 @@ abstract class ServerLink {
         Waiter w = pending.remove(reply.requestId());
         if (w != null) {
             settled(w);
+            if (w.onReply != null) {
+                try {
+                    w.onReply.accept(reply);
+                } catch (RuntimeException ignored) {
+                    // the poster's handler keeps its failures (it records them for its next call)
+                }
+                return;
+            }
             w.reply = reply;
             if (w.thread != Thread.currentThread()) {
                 LockSupport.unpark(w.thread);
@@ -339,7 +373,7 @@ abstract class ServerLink {
         }
         for (Long id : pending.keySet()) {
             Waiter w = pending.remove(id);
-            if (w != null) {
+            if (w != null && w.onReply == null) {
                 w.reply = Waiter.LOST;
                 LockSupport.unpark(w.thread);
             }
@@ -355,13 +389,25 @@ abstract class ServerLink {
         static final Frame LOST = new Frame.ErrorReply(0, io.lockfabric.net.wire.ErrorCode.REFUSED, "lost");
         final Thread thread;
         final long id;
+        /** Null for a caller that waits; for a posted request, what gets its reply (nobody waits). */
+        final Consumer<Frame> onReply;
         /** A request the memory node answers at once (not an rpc, which may wait): set before it is sent. */
         boolean prompt;
         volatile Frame reply;
 
         Waiter(Thread thread, long id) {
+            this(thread, id, null);
+        }
+
+        Waiter(Thread thread, long id, Consumer<Frame> onReply) {
             this.thread = thread;
             this.id = id;
+            this.onReply = onReply;
+        }
+
+        /** Whether a thread waits for this reply (it may be woken to read). */
+        boolean waited() {
+            return onReply == null;
         }
     }
 }

@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A queue pair of the tcp fabric: each verb is one VERB frame and one RESULTS reply, a
@@ -29,6 +30,8 @@ final class TcpQueuePair extends CountingQueuePair {
     private final ServerLink link;
     /** The endpoint's packed id: rpcs name their caller on the shared connection. */
     private final long endpoint;
+    /** The failure of a posted verb or rpc, set by the thread that read its reply; thrown by the next call. */
+    private volatile RuntimeException postedFailure;
 
     TcpQueuePair(ServerLink link, long endpoint) {
         super(0);
@@ -38,6 +41,7 @@ final class TcpQueuePair extends CountingQueuePair {
 
     @Override
     public Object execute(Verb verb) {
+        throwPostedFailure();
         checkFits(verb);
         Frame reply = link.call(id -> new Frame.VerbRequest(id, verb));
         byte[] payload = results(reply);
@@ -49,6 +53,7 @@ final class TcpQueuePair extends CountingQueuePair {
 
     @Override
     public void execute(Batch batch) {
+        throwPostedFailure();
         List<Verb> verbs = List.copyOf(batch.verbs());
         if (verbs.isEmpty()) {
             batch.complete(new Object[0]);
@@ -75,6 +80,7 @@ final class TcpQueuePair extends CountingQueuePair {
 
     @Override
     public byte[] rpc(int service, byte[] request) {
+        throwPostedFailure();
         counters.record(VerbKind.RPC, request.length);
         Frame reply = link.call(id -> new Frame.RpcRequest(id, endpoint, service, request.clone()));
         return switch (reply) {
@@ -82,6 +88,51 @@ final class TcpQueuePair extends CountingQueuePair {
             case Frame.ErrorReply e when e.code() == ErrorCode.RPC_FAILED -> throw new RpcException(e.message());
             default -> throw unexpected(reply);
         };
+    }
+
+    /**
+     * Sends the verb's frame and returns; its reply is read by whichever thread reads the link
+     * next, and only looked at for a failure.
+     */
+    @Override
+    public void post(Verb verb) {
+        throwPostedFailure();
+        checkFits(verb);
+        counters.recordAll(verb);
+        link.post(id -> new Frame.VerbRequest(id, verb), reply -> {
+            try {
+                results(reply);
+            } catch (RuntimeException e) {
+                postedFailure = e;
+            }
+        });
+    }
+
+    @Override
+    public void postRpc(int service, byte[] request, Consumer<byte[]> onReply) {
+        throwPostedFailure();
+        counters.record(VerbKind.RPC, request.length);
+        link.post(id -> new Frame.RpcRequest(id, endpoint, service, request.clone()), reply -> {
+            try {
+                onReply.accept(switch (reply) {
+                    case Frame.Results r -> r.payload();
+                    case Frame.ErrorReply e when e.code() == ErrorCode.RPC_FAILED ->
+                            throw new RpcException(e.message());
+                    default -> throw unexpected(reply);
+                });
+            } catch (RuntimeException e) {
+                postedFailure = e;
+            }
+        });
+    }
+
+    /** Throws (once) the failure of a verb or rpc posted earlier, as a queue pair in the error state would. */
+    private void throwPostedFailure() {
+        RuntimeException e = postedFailure;
+        if (e != null) {
+            postedFailure = null;
+            throw e;
+        }
     }
 
     /** A range the wire cannot carry fails like a bad length on an RNIC: nothing is sent. */

@@ -16,6 +16,7 @@ import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableInUseException;
 import io.lockfabric.fabric.TableSpec;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.net.wire.ErrorCode;
 import io.lockfabric.net.wire.Frame;
 import io.lockfabric.net.wire.HandshakeLayout;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Endpoints of one fabric share a few connections to the memory node: each endpoint's verbs still
- * execute in the order it posted them while many endpoints post at once on one connection; one
- * endpoint's close (BYE) leaves the others and keeps the table bookkeeping per endpoint; a lost
+ * execute in the order it posted them (unsignaled ones too) while many endpoints post at once on
+ * one connection; one endpoint's close (BYE) leaves the others and keeps the table bookkeeping per endpoint; a lost
  * connection is lost for every endpoint on it; the memory node refuses frames naming an endpoint
  * not opened on their connection, and a client of the older wire version, saying why.
  */
@@ -84,6 +85,12 @@ class TcpMultiplexTest {
                                 return;
                             }
                             sharedTickets.add(qp.faa(shared, 1));
+                            qp.post(new Verb.Write8(mine, -i)); // posted: no wait, still before the read
+                            long posted = qp.read8(mine);
+                            if (posted != -i) {
+                                failures.add("endpoint " + slot + " posted a write of " + -i + " and read " + posted);
+                                return;
+                            }
                             if (i % 100 == 0) { // a batch after single verbs: in order with them too
                                 b.clear();
                                 b.write8(mine, -i);

@@ -4,6 +4,7 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
@@ -96,9 +97,9 @@ final class CasRwClient implements LockClient {
         long addr = address(g.lockId());
         long issued = clock.nanoTime();
         if (g.mode() == Mode.SHARED) {
-            qp.faa(addr, -CasRwLayout.ONE_READER);
+            qp.post(new Verb.Faa(addr, -CasRwLayout.ONE_READER)); // posted: the result is not needed
         } else {
-            qp.maskedFaa(addr, CasRwLayout.exclusiveReleaseAdd(ownerField), CasRwLayout.BOUNDARIES);
+            qp.post(new Verb.MaskedFaa(addr, CasRwLayout.exclusiveReleaseAdd(ownerField), CasRwLayout.BOUNDARIES));
         }
         times.lap(clock, Part.RELEASE, Item.IA, issued);
         times.completed(Part.RELEASE);

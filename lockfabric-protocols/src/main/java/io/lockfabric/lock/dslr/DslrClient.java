@@ -4,6 +4,7 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
@@ -330,7 +331,7 @@ final class DslrClient implements LockClient {
         boolean shared = g.mode() == Mode.SHARED;
         long issued = clock.nanoTime();
         if (!leased() || clock.nanoTime() - g.leaseStart() < leaseNs) {
-            qp.faa(addr, shared ? DslrLayout.ONE_N_S : DslrLayout.ONE_N_X);
+            qp.post(new Verb.Faa(addr, shared ? DslrLayout.ONE_N_S : DslrLayout.ONE_N_X)); // posted: result not needed
             releaseTimed(issued);
             afterRelease(addr, g);
             return;

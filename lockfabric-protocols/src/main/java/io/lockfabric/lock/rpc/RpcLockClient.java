@@ -94,10 +94,16 @@ final class RpcLockClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this rpc client: " + grant);
         }
         long issued = clock.nanoTime();
-        Response r = RpcLockFrame.decodeResponse(
-                qp.rpc(table.service(), RpcLockFrame.release(g.lockId(), g.mode(), g.fencingToken())));
+        // posted: nothing waits for the answer (on tcp the next request leaves at once); a release the
+        // server refuses fails a later call of this queue pair
+        qp.postRpc(table.service(), RpcLockFrame.release(g.lockId(), g.mode(), g.fencingToken()),
+                reply -> checkReleased(g, reply));
         times.lap(clock, Part.RELEASE, Item.IA, issued);
         times.completed(Part.RELEASE);
+    }
+
+    private static void checkReleased(RpcGrant g, byte[] reply) {
+        Response r = RpcLockFrame.decodeResponse(reply);
         if (r.status() != RpcLockFrame.STATUS_RELEASED) {
             throw new IllegalStateException("rpc lock server answered a release of lock " + g.lockId()
                     + " with status " + r.status());

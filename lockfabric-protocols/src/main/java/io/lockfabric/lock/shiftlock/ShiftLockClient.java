@@ -9,6 +9,7 @@ import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
+import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Inbox;
 import io.lockfabric.lock.LockClient;
@@ -438,7 +439,9 @@ final class ShiftLockClient implements LockClient {
         if (g.mode() == Mode.SHARED) {
             long issued = clock.nanoTime();
             if (!timing.leased() || issued - g.leaseStart() < timing.leaseNs()) {
-                qp.maskedFaa128(address(g), ShiftLockLayout.READER_RELEASE_ADD, ShiftLockLayout.BOUNDARIES);
+                // posted: the result is not needed
+                qp.post(new Verb.MaskedFaa128(address(g), ShiftLockLayout.READER_RELEASE_ADD,
+                        ShiftLockLayout.BOUNDARIES));
             } else {
                 lateReleases++;
                 guardedReaderRelease(g);
