@@ -194,8 +194,8 @@ final class BenchCommand implements Callable<Integer> {
         boolean range = kind();
         FabricTiming tcpTiming = tcp && !range ? BenchExecution.checkReachable(choice) : null;
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, --virtual-duration "
-                    + "and --faults apply to --fabric sim only");
+            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, --rpc-transport, "
+                    + "--virtual-duration and --faults apply to --fabric sim only");
         }
         if (range) {
             return RangeBenchCommand.execute(spec, new RangeBenchCommand.Settings(fabric, topology, virtualDurationNs,

@@ -155,8 +155,8 @@ final class RangeBenchCommand implements Callable<Integer> {
         boolean sim = fabric.isSim();
         boolean tcp = fabric.isTcp();
         if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio and "
-                    + "--virtual-duration apply to --fabric sim only");
+            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
+                    + "--rpc-transport and --virtual-duration apply to --fabric sim only");
         }
         if (s.sharedTable() != null && !fabric.isShared()) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");

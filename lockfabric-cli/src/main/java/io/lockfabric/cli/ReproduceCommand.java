@@ -45,7 +45,8 @@ import java.util.concurrent.Callable;
                 "         lockfabric reproduce --all --report report/",
                 "Exit status: 0 every number within its band; 1 some number outside its band (the table marks it "
                         + "OUTSIDE, the JSON has \"within_bands\":false); 2 bad input; 3 a run failed (with --report: "
-                        + "some experiment failed)."})
+                        + "some experiment failed, which wins over 1; the others' results are still written). A plot "
+                        + "that cannot be drawn is named on the report's page and does not change the status."})
 final class ReproduceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,7 +60,10 @@ final class ReproduceCommand implements Callable<Integer> {
     boolean all;
 
     @Option(names = "--report", paramLabel = "DIR",
-            description = "Write the reproduction report into DIR (created if missing): plots, JSON and README.md.")
+            description = "Write the reproduction report into DIR (created if missing; files of the same names are "
+                    + "replaced): plots, JSON and README.md, for --all or the experiments named. --format, "
+                    + "--protocols, --accounts, --threads and --processes do not apply; --seed, --warmup and "
+                    + "--duration do.")
     Path report;
 
     @Option(names = "--list", description = "List the experiments (name, paper, what is measured) and exit.")

@@ -1,6 +1,7 @@
 package io.lockfabric.cli;
 
 import io.lockfabric.fabric.FabricAddress;
+import io.lockfabric.sim.RpcTransport;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabricProvider;
 import picocli.CommandLine.Option;
@@ -12,9 +13,10 @@ import java.util.Map;
  * The simulated cluster's shape, shared by the commands that run on the sim fabric: compute nodes,
  * clients per compute node and memory nodes, and whether the memory node's link bandwidth is
  * modelled ({@code --mn-link-gbps}), and how much slower the CN-to-CN network is
- * ({@code --cn-latency-ratio}). Clients fill compute nodes in order. The same settings may come as
+ * ({@code --cn-latency-ratio}), and what carries the rpc protocols' messages ({@code --rpc-transport}).
+ * Clients fill compute nodes in order. The same settings may come as
  * parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
- * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}, {@code cn-latency-ratio}); a
+ * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}, {@code cn-latency-ratio}, {@code rpc-transport}); a
  * setting given both ways must agree.
  */
 final class SimTopologyOptions {
@@ -45,10 +47,21 @@ final class SimTopologyOptions {
                     + "within a compute node keep their time. Default: 1 (one switch).")
     String cnLatencyRatio;
 
+    @Option(names = "--rpc-transport", paramLabel = "T",
+            description = "What carries every rpc to the memory node's CPU on the sim fabric (the server-CPU "
+                    + "protocols rpc, rpc-range, mt and llc, and any rpc another protocol makes), and its cost on top "
+                    + "of the handler: native (default: nothing added, the "
+                    + "simulator's plain rpcs); tcp (kernel TCP/IP sockets: 3333 ns of server CPU per message and "
+                    + "3333 ns extra one way, from the rdma-dlm-designs report's 10^4 cycles per message at 3 GHz); "
+                    + "send-recv (two-sided RDMA SEND/RECV: 333 ns of server CPU per message, the report's share "
+                    + "outside the kernel); erpc (eRPC, NSDI'19, CITRON's RPC baseline: 50 ns per message, 10 M "
+                    + "rpcs/s per core). One-sided verbs are not affected. Unknown values are an error.")
+    String rpcTransport;
+
     /** Whether any of these options was given. */
     boolean anyGiven() {
         return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null || mnLinkGbps != null
-                || cnLatencyRatio != null;
+                || cnLatencyRatio != null || rpcTransport != null;
     }
 
     /**
@@ -115,6 +128,10 @@ final class SimTopologyOptions {
         if (ratio != null) {
             b.cnLatencyRatio(ratio);
         }
+        RpcTransport transport = transport(address);
+        if (transport != null) {
+            b.rpcTransport(transport);
+        }
         return b.build();
     }
 
@@ -131,6 +148,27 @@ final class SimTopologyOptions {
             double given = SimFabricProvider.cnLatencyRatio(fromAddress, "fabric sim: " + key + "=");
             if (flag != null && flag != given) {
                 throw new BadInputException("--cn-latency-ratio " + cnLatencyRatio + " disagrees with " + key + "="
+                        + fromAddress + " in --fabric " + address.text() + "; give one or the other");
+            }
+            return given;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    /** The transport of --rpc-transport and of the address's {@code rpc-transport}, which must agree; null if neither. */
+    private RpcTransport transport(FabricAddress address) {
+        String key = SimFabricProvider.RPC_TRANSPORT;
+        String fromAddress = address == null ? null : address.parameter(key, null);
+        try {
+            RpcTransport flag = rpcTransport == null ? null
+                    : SimFabricProvider.rpcTransport(rpcTransport, "--rpc-transport ");
+            if (fromAddress == null) {
+                return flag;
+            }
+            RpcTransport given = SimFabricProvider.rpcTransport(fromAddress, "fabric sim: " + key + "=");
+            if (flag != null && !flag.equals(given)) {
+                throw new BadInputException("--rpc-transport " + rpcTransport + " disagrees with " + key + "="
                         + fromAddress + " in --fabric " + address.text() + "; give one or the other");
             }
             return given;
@@ -175,6 +213,9 @@ final class SimTopologyOptions {
         if (cluster.cnLatencyScaled()) {
             p.put(SimFabricProvider.CN_LATENCY_RATIO, Double.toString(cluster.cnLatencyRatio()));
         }
+        if (!cluster.rpcTransport().equals(RpcTransport.NATIVE)) {
+            p.put(SimFabricProvider.RPC_TRANSPORT, cluster.rpcTransport().name());
+        }
         return p;
     }
 
@@ -206,16 +247,21 @@ final class SimTopologyOptions {
         return "--cns " + cluster.computeNodes() + " --clients-per-cn " + cluster.clientsPerComputeNode()
                 + " --mns " + cluster.memoryNodes()
                 + (cluster.mnLinkModelled() ? " --mn-link-gbps " + linkText(cluster.mnLinkGbps()) : "")
-                + (cluster.cnLatencyScaled() ? " --cn-latency-ratio " + linkText(cluster.cnLatencyRatio()) : "");
+                + (cluster.cnLatencyScaled() ? " --cn-latency-ratio " + linkText(cluster.cnLatencyRatio()) : "")
+                + (cluster.rpcTransport().equals(RpcTransport.NATIVE) ? ""
+                        : " --rpc-transport " + cluster.rpcTransport().name());
     }
 
     /**
      * For a report's setup line: {@code ", MN link 100 Gb/s"} when the link is modelled, and
-     * {@code ", CN-to-CN latency 4x"} when that is scaled; else nothing.
+     * {@code ", CN-to-CN latency 4x"} when that is scaled, and {@code ", rpcs over tcp"} for an rpc
+     * transport other than native; else nothing.
      */
     static String linkNote(SimConfig cluster) {
         return (cluster.mnLinkModelled() ? ", MN link " + linkText(cluster.mnLinkGbps()) + " Gb/s" : "")
-                + (cluster.cnLatencyScaled() ? ", CN-to-CN latency " + linkText(cluster.cnLatencyRatio()) + "x" : "");
+                + (cluster.cnLatencyScaled() ? ", CN-to-CN latency " + linkText(cluster.cnLatencyRatio()) + "x" : "")
+                + (cluster.rpcTransport().equals(RpcTransport.NATIVE) ? ""
+                        : ", rpcs over " + cluster.rpcTransport().name());
     }
 
     /** A link rate as a replay command gives it: 100, not 100.0. */

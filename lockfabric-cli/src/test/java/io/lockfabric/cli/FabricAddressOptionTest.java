@@ -87,6 +87,53 @@ class FabricAddressOptionTest {
     }
 
     @Test
+    void theRpcTransportIsAFlagOrAnAddressParameterAndTcpIsSlowerThanNative() {
+        String[] run = {"--protocols", "rpc", "--clients", "4", "--virtual-duration", "1ms", "--warmup", "0s",
+                "--format", "csv"};
+        List<String> plain = new ArrayList<>(List.of("bench", "--fabric", "sim"));
+        plain.addAll(List.of(run));
+        List<String> nativeFlag = new ArrayList<>(plain);
+        nativeFlag.addAll(List.of("--rpc-transport", "native"));
+        List<String> tcp = new ArrayList<>(plain);
+        tcp.addAll(List.of("--rpc-transport", "tcp"));
+        List<String> tcpAddress = new ArrayList<>(List.of("bench", "--fabric", "sim:rpc-transport=TCP"));
+        tcpAddress.addAll(List.of(run));
+        MainTest.Outcome base = MainTest.run(plain.toArray(String[]::new));
+        MainTest.Outcome same = MainTest.run(nativeFlag.toArray(String[]::new));
+        MainTest.Outcome slow = MainTest.run(tcp.toArray(String[]::new));
+        MainTest.Outcome viaAddress = MainTest.run(tcpAddress.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, slow.status(), slow.err());
+        assertEquals(base.out(), same.out(), "native is the default");
+        assertEquals(slow.out(), viaAddress.out());
+        double nativeGoodput = csvGoodput(base.out());
+        double tcpGoodput = csvGoodput(slow.out());
+        assertTrue(tcpGoodput > 0 && tcpGoodput < nativeGoodput / 2,
+                "rpc over tcp (" + tcpGoodput + ") should be well below native (" + nativeGoodput + ")");
+        MainTest.Outcome table = MainTest.run("bench", "--fabric", "sim", "--rpc-transport", "send-recv",
+                "--protocols", "rpc", "--virtual-duration", "1ms", "--warmup", "0s");
+        assertTrue(table.out().startsWith("# sim fabric: 1 CN x 8 clients, 1 MN, rpcs over send-recv, "), table.out());
+        MainTest.Outcome check = MainTest.run("sim", "check", "--seeds", "1", "--protocols", "rpc", "--rpc-transport",
+                "tcp", "--virtual-duration", "2ms");
+        assertEquals(Main.EXIT_OK, check.status(), check.err());
+        assertTrue(check.out().contains(", 1 MN, rpcs over tcp, "), check.out());
+        MainTest.Outcome bad = MainTest.run("sim", "check", "--rpc-transport", "nope");
+        assertEquals(Main.EXIT_BAD_INPUT, bad.status(), bad.err());
+        assertEquals("lockfabric: --rpc-transport nope is not an rpc transport; known: native, tcp, send-recv, erpc",
+                bad.err().strip());
+    }
+
+    /** The goodput of the one protocol of a bench's csv report (the column named goodput...). */
+    private static double csvGoodput(String csv) {
+        List<String> lines = csv.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+        List<String> header = List.of(lines.getFirst().split(","));
+        int col = 0;
+        while (!header.get(col).startsWith("goodput")) {
+            col++;
+        }
+        return Double.parseDouble(lines.get(1).split(",")[col]);
+    }
+
+    @Test
     void theTableHeaderNamesTheAddressAsGiven() {
         MainTest.Outcome o = MainTest.run("bench", "--fabric", "sim:cns=2,clients-per-cn=3", "--protocols", "cas",
                 "--virtual-duration", "1ms", "--warmup", "0s");
@@ -119,7 +166,7 @@ class FabricAddressOptionTest {
     @ParameterizedTest
     @ValueSource(strings = {
             "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, "
-                    + "cn-latency-ratio)",
+                    + "cn-latency-ratio, rpc-transport)",
             "sim:cns=3 --cns 2|--cns 2 disagrees with cns=3 in --fabric sim:cns=3; give one or the other",
             "sim:cns|fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE",
             "sim:mn-link-gbps=fast|fabric sim: mn-link-gbps=fast is not a number of Gb/s",
@@ -127,7 +174,15 @@ class FabricAddressOptionTest {
             "sim:mn-link-gbps=100 --mn-link-gbps 25|--mn-link-gbps 25 disagrees with mn-link-gbps=100 in --fabric "
                     + "sim:mn-link-gbps=100; give one or the other",
             "local --mn-link-gbps 100|--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
-                    + "--virtual-duration and --faults apply to --fabric sim only",
+                    + "--rpc-transport, --virtual-duration and --faults apply to --fabric sim only",
+            "local --rpc-transport tcp|--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
+                    + "--rpc-transport, --virtual-duration and --faults apply to --fabric sim only",
+            "sim --rpc-transport pigeon|--rpc-transport pigeon is not an rpc transport; known: native, tcp, send-recv, "
+                    + "erpc",
+            "sim:rpc-transport=udp|fabric sim: rpc-transport=udp is not an rpc transport; known: native, tcp, "
+                    + "send-recv, erpc",
+            "sim:rpc-transport=tcp --rpc-transport erpc|--rpc-transport erpc disagrees with rpc-transport=tcp in "
+                    + "--fabric sim:rpc-transport=tcp; give one or the other",
             "sim:cn-latency-ratio=0|fabric sim: cn-latency-ratio=0 is not in (0, 1000] (CN-to-CN over CN-to-MN latency; "
                     + "1 = one switch)",
             "sim --cn-latency-ratio slow|--cn-latency-ratio slow is not a number (CN-to-CN over CN-to-MN latency)",

@@ -82,6 +82,8 @@ class ReproduceCommandTest {
         }
         String flat = o.out().replaceAll("\\s+", " ");
         assertTrue(flat.contains("Exit status: 0 every number within its band; 1 some number outside its band"), flat);
+        assertTrue(flat.contains("3 a run failed (with --report: some experiment failed, which wins over 1"), flat);
+        assertTrue(flat.contains("--format, --protocols, --accounts, --threads and --processes do not apply"), flat);
         assertTrue(MainTest.run("--help").out().contains("reproduce"), "listed by lockfabric --help");
     }
 

@@ -7,12 +7,14 @@ import io.lockfabric.fabric.FabricProvider;
 import java.util.List;
 
 /**
- * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R]}: a
+ * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R,rpc-transport=T]}: a
  * {@link SimFabric} of {@code cns} compute nodes of {@code clients-per-cn} clients each (or
  * {@code clients} spread evenly over them), {@code mns} memory nodes, the memory nodes' link
  * bandwidth modelled at {@code mn-link-gbps} Gb/s ({@link SimConfig#mnLinkGbps()}; absent or 0:
  * not modelled), messages between compute nodes {@code cn-latency-ratio} times as slow as verbs to
- * the memory node ({@link SimConfig#cnLatencyRatio()}; absent: 1, one switch), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
+ * the memory node ({@link SimConfig#cnLatencyRatio()}; absent: 1, one switch), rpcs carried by
+ * {@code rpc-transport} ({@link SimConfig#rpcTransport()}: native, tcp, send-recv or erpc, the presets of
+ * {@link RpcTransport}; absent: native), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
  * {@value SimConfig#DEFAULT_CLIENTS_PER_CN} clients unless told otherwise. Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  */
@@ -21,6 +23,11 @@ public final class SimFabricProvider implements FabricProvider {
     public static final String MN_LINK_GBPS = "mn-link-gbps";
     /** The address parameter of {@link SimConfig#cnLatencyRatio()}. */
     public static final String CN_LATENCY_RATIO = "cn-latency-ratio";
+    /** The address parameter of {@link SimConfig#rpcTransport()}. */
+    public static final String RPC_TRANSPORT = "rpc-transport";
+    /** The {@link RpcTransport} presets by name, as {@link #rpcTransport} reads them. */
+    public static final List<RpcTransport> RPC_TRANSPORTS = List.of(RpcTransport.NATIVE, RpcTransport.TCP,
+            RpcTransport.SEND_RECV, RpcTransport.ERPC);
 
     @Override
     public String scheme() {
@@ -29,12 +36,14 @@ public final class SimFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R]";
+        return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R,"
+                + "rpc-transport=native|tcp|send-recv|erpc]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS, CN_LATENCY_RATIO);
+        return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS, CN_LATENCY_RATIO,
+                RPC_TRANSPORT);
     }
 
     @Override
@@ -75,6 +84,10 @@ public final class SimFabricProvider implements FabricProvider {
         if (ratio != null) {
             b.cnLatencyRatio(cnLatencyRatio(ratio, "fabric sim: " + CN_LATENCY_RATIO + "="));
         }
+        String transport = address.parameter(RPC_TRANSPORT, null);
+        if (transport != null) {
+            b.rpcTransport(rpcTransport(transport, "fabric sim: " + RPC_TRANSPORT + "="));
+        }
         return b.build();
     }
 
@@ -100,6 +113,25 @@ public final class SimFabricProvider implements FabricProvider {
             throw new IllegalArgumentException(where + text + " is not in [0, 1e6] Gb/s (0 = not modelled)");
         }
         return v;
+    }
+
+    /**
+     * An rpc transport as given on a command line or in an address: the name of one of
+     * {@link #RPC_TRANSPORTS} (native, tcp, send-recv, erpc; case and {@code _} for {@code -} do not matter).
+     *
+     * @param text  the value given
+     * @param where what an error message starts with, before the value ({@code "--rpc-transport "})
+     * @throws IllegalArgumentException naming the value and the known transports if it is not one
+     */
+    public static RpcTransport rpcTransport(String text, String where) {
+        String name = text.strip().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        for (RpcTransport t : RPC_TRANSPORTS) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException(where + text + " is not an rpc transport; known: "
+                + String.join(", ", RPC_TRANSPORTS.stream().map(RpcTransport::name).toList()));
     }
 
     /**

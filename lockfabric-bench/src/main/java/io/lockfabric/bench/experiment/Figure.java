@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  * @param lines  on a categorical x, our series as lines (a sweep) rather than bars
  * @param paperPart for cells that hold the paper's number and ours ({@code "paper / sim"}): which number of a
  *               cell is the paper's, drawn as the paper's series beside each of ours; -1 if none does
- * @param paper  more of the paper's series, drawn dashed with markers
+ * @param paper  more of the paper's series, drawn dashed with markers, or its single stated numbers
+ *               ({@link PaperSeries#points}, {@link PaperSeries#point}), drawn as markers alone
  */
 public record Figure(String id, String title, String table, boolean xInRows, String xAxis, String yAxis,
                      List<String> series, String only, int part, boolean logX, boolean logY, boolean lines,
@@ -68,23 +69,45 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
 
     /**
      * The paper's numbers for one series of the figure, from the same table (a column or row with the
-     * paper's cells, or the paper's part of "paper / sim" cells) or from the experiment's
+     * paper's cells, or the paper's part of "paper / sim" cells), from the experiment's
      * {@link ExperimentRow}s (one point per row whose metric is {@code metric} and whose case matches
-     * {@code caseX}; its group 1 is the x value).
+     * {@code caseX}; its group 1 is the x value), or one number the paper states ({@link #point}).
      *
-     * @param name    legend name (" (paper)" is added)
+     * <p>A series of {@link #points} is the paper's single stated numbers rather than a curve: drawn as
+     * markers alone, never joined by a line (joining two stated values would invent the curve between
+     * them), with a marker of their own and the legend "paper: name".
+     *
+     * @param name    legend name (" (paper)" is added, or "paper: " before it for {@code points})
      * @param source  a column header (or row label) of the figure's table; null to take rows
      * @param part    which number of the source's cells
      * @param metric  with {@code source} null: the rows' metric
      * @param caseX   with {@code source} null: a pattern over the rows' case, group 1 the x value
      * @param ours    with {@code source} null: also draw the rows' simulated values, as our series {@code name}
+     * @param points  the paper's single numbers: markers alone
+     * @param x       with {@code source} and {@code metric} null: the x labels of the stated points
+     * @param y       with {@code x}: their y values
      */
-    public record PaperSeries(String name, String source, int part, String metric, String caseX, boolean ours) {
+    public record PaperSeries(String name, String source, int part, String metric, String caseX, boolean ours,
+                              boolean points, List<String> x, List<Double> y) {
         public PaperSeries {
             Objects.requireNonNull(name, "name");
-            if (source == null && (metric == null || caseX == null)) {
-                throw new IllegalArgumentException("a paper series needs a source, or a metric and a case pattern");
+            x = List.copyOf(x);
+            y = List.copyOf(y);
+            if (x.size() != y.size()) {
+                throw new IllegalArgumentException(x.size() + " x labels for " + y.size() + " values");
             }
+            if (source == null && (metric == null || caseX == null) && x.isEmpty()) {
+                throw new IllegalArgumentException("a paper series needs a source, a metric and a case pattern, or "
+                        + "a point");
+            }
+            if (caseX != null) {
+                Pattern.compile(caseX); // fails now, not when drawn
+            }
+        }
+
+        /** A series of the table or the rows, drawn as a dashed line with markers. */
+        public PaperSeries(String name, String source, int part, String metric, String caseX, boolean ours) {
+            this(name, source, part, metric, caseX, ours, false, List.of(), List.of());
         }
 
         /** From the figure's table: {@code source}'s cells, number {@code part}. */
@@ -100,6 +123,28 @@ public record Figure(String id, String title, String table, boolean xInRows, Str
         /** As {@link #fromRows}, and the rows' simulated values as our series of the same name. */
         public static PaperSeries fromRowsWithOurs(String name, String metric, String caseX) {
             return new PaperSeries(name, null, 0, metric, caseX, true);
+        }
+
+        /**
+         * The paper's single numbers the rows compare against (metric {@code metric}, case matching
+         * {@code caseX}, group 1 the x value), drawn as markers alone; {@code name} is best the name of our
+         * series they belong to, whose colour they take.
+         */
+        public static PaperSeries points(String name, String metric, String caseX) {
+            return new PaperSeries(name, null, 0, metric, caseX, false, true, List.of(), List.of());
+        }
+
+        /**
+         * One number the paper states that no row carries as it is drawn (a bound, say): the point
+         * ({@code x}, {@code y}), {@code x} an x label as the figure's table has them, drawn as a marker.
+         */
+        public static PaperSeries point(String name, String x, double y) {
+            return new PaperSeries(name, null, 0, null, null, false, true, List.of(x), List.of(y));
+        }
+
+        /** As {@link #point}, several stated numbers in one series: {@code x.get(i)} with {@code y.get(i)}. */
+        public static PaperSeries points(String name, List<String> x, List<Double> y) {
+            return new PaperSeries(name, null, 0, null, null, false, true, x, y);
         }
     }
 

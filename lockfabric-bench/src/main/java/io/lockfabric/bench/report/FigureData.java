@@ -34,11 +34,18 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
     /**
      * One line (or set of bars) of a figure.
      *
-     * @param paper true for the paper's numbers
-     * @param x     x labels, one per point
-     * @param y     y values, one per point (no gaps: cells without a number are left out)
+     * @param paper  true for the paper's numbers
+     * @param x      x labels, one per point
+     * @param y      y values, one per point (no gaps: cells without a number are left out)
+     * @param points true for the paper's single stated numbers ({@link Figure.PaperSeries#points}): markers
+     *               alone, never a line
      */
-    public record Series(String name, boolean paper, List<String> x, List<Double> y) {
+    public record Series(String name, boolean paper, List<String> x, List<Double> y, boolean points) {
+        /** A line (or bars) of ours or of the paper's. */
+        public Series(String name, boolean paper, List<String> x, List<Double> y) {
+            this(name, paper, x, y, false);
+        }
+
         public Series {
             x = List.copyOf(x);
             y = List.copyOf(y);
@@ -86,7 +93,9 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
             }
         }
         for (Figure.PaperSeries p : figure.paper()) {
-            if (p.source() != null) {
+            if (p.source() == null && p.metric() == null) {
+                paper.add(new Series(p.name(), true, p.x(), p.y(), true));
+            } else if (p.source() != null) {
                 ExperimentTable table = result.tables().stream().filter(t -> t.title().startsWith(figure.table()))
                         .findFirst().orElseThrow();
                 paper.add(fromTable(table, figure.xInRows(), p.source(), p.name(), p.part(), true));
@@ -103,7 +112,7 @@ public record FigureData(Figure figure, List<Series> series, boolean numericX) {
                         simY.add(row.sim());
                     }
                 }
-                paper.add(new Series(p.name(), true, xs, paperY));
+                paper.add(new Series(p.name(), true, xs, paperY, p.points()));
                 if (p.ours()) {
                     ours.add(new Series(p.name(), false, xs, simY));
                 }

@@ -10,10 +10,15 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.Paint;
+import java.awt.Stroke;
+import java.awt.geom.Path2D;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -27,7 +32,9 @@ import java.util.Map;
  * Draws {@link Figure}s as PNG files with XChart, headless (it sets {@code java.awt.headless} unless the
  * JVM was told otherwise). A numeric x gives a line chart, a categorical x a bar chart. Our series are
  * solid lines (bars), the paper's dashed lines with diamond markers (markers alone on bars), a paper
- * series in the colour of our series of the same name. Every experiment also gets a band chart: each
+ * series in the colour of our series of the same name. The paper's single stated numbers
+ * ({@link Figure.PaperSeries#points}) are markers alone, a large outlined star in that colour, legend
+ * "paper: name". Every experiment also gets a band chart: each
  * compared number's difference from the paper in units of its band, so that bars inside ±1 agree.
  * Stateless; one chart at a time per thread.
  */
@@ -43,6 +50,7 @@ public final class FigurePlotter {
     private static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
             new float[]{7f, 5f}, 0f);
     private static final String PAPER_SUFFIX = " (paper)";
+    private static final String POINTS_PREFIX = "paper: ";
 
     static {
         if (System.getProperty("java.awt.headless") == null) {
@@ -64,8 +72,13 @@ public final class FigurePlotter {
         if (data.isEmpty()) {
             return false;
         }
-        save(data.numericX() ? xy(data) : category(data), file);
+        save(chart(data), file);
         return true;
+    }
+
+    /** The chart of {@code data}, not yet drawn: an XY chart on a numeric x, else a category chart. */
+    static Chart<?, ?> chart(FigureData data) {
+        return data.numericX() ? xy(data) : category(data);
     }
 
     /**
@@ -148,6 +161,11 @@ public final class FigurePlotter {
             Color c = colour(colours, s.name());
             series.setLineColor(c);
             series.setMarkerColor(c);
+            if (s.points()) {
+                series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                series.setMarker(PaperPointMarker.INSTANCE);
+                continue;
+            }
             series.setLineStyle(s.paper() ? DASHED : SOLID);
             series.setMarker(s.paper() ? SeriesMarkers.DIAMOND : SeriesMarkers.CIRCLE);
         }
@@ -183,7 +201,11 @@ public final class FigurePlotter {
             }
             CategorySeries series = chart.addSeries(legend(s), categories, ys);
             Color c = colour(colours, s.name());
-            if (s.paper()) {
+            if (s.points()) {
+                series.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
+                series.setMarker(PaperPointMarker.INSTANCE);
+                series.setMarkerColor(c);
+            } else if (s.paper()) {
                 series.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
                 series.setMarker(SeriesMarkers.DIAMOND);
                 series.setMarkerColor(c.darker());
@@ -200,7 +222,11 @@ public final class FigurePlotter {
         return chart;
     }
 
-    private static String legend(FigureData.Series s) {
+    /** The legend of a series: the paper's lines get " (paper)", its single numbers "paper: " before. */
+    static String legend(FigureData.Series s) {
+        if (s.points()) {
+            return POINTS_PREFIX + s.name();
+        }
         return s.paper() ? s.name() + PAPER_SUFFIX : s.name();
     }
 
@@ -214,6 +240,45 @@ public final class FigurePlotter {
         styler.setLegendPosition(Styler.LegendPosition.OutsideE);
         styler.setChartTitleFont(styler.getChartTitleFont().deriveFont(15f));
         styler.setAntiAlias(true);
+    }
+
+    /**
+     * The marker of the paper's single numbers: a five-pointed star half again as large as the other
+     * markers, filled in the series' colour and outlined in black, so that it stands out on a line of ours.
+     */
+    static final class PaperPointMarker extends Marker {
+        static final PaperPointMarker INSTANCE = new PaperPointMarker();
+        private static final BasicStroke OUTLINE = new BasicStroke(1.2f);
+
+        private PaperPointMarker() {
+        }
+
+        @Override
+        public void paint(Graphics2D g, double x, double y, int markerSize) {
+            double outer = markerSize * 0.95;
+            double inner = outer * 0.45;
+            Path2D.Double star = new Path2D.Double();
+            for (int i = 0; i < 10; i++) {
+                double r = i % 2 == 0 ? outer : inner;
+                double a = -Math.PI / 2 + i * Math.PI / 5;
+                double px = x + r * Math.cos(a);
+                double py = y + r * Math.sin(a);
+                if (i == 0) {
+                    star.moveTo(px, py);
+                } else {
+                    star.lineTo(px, py);
+                }
+            }
+            star.closePath();
+            g.fill(star);
+            Paint fill = g.getPaint();
+            Stroke stroke = g.getStroke();
+            g.setPaint(Color.BLACK);
+            g.setStroke(OUTLINE);
+            g.draw(star);
+            g.setPaint(fill);
+            g.setStroke(stroke);
+        }
     }
 
     private static void save(Chart<?, ?> chart, Path file) throws IOException {

@@ -88,13 +88,13 @@ public final class CitronRpcQueueingExperiment implements Experiment {
                 Figure.of("queueing-avg", "CITRON Fig. 1(c): average server-side queueing latency", TABLE)
                         .xInRows("clients").y("queueing latency, us (avg)").series("1 server thread", "18 server threads")
                         .part(0)
-                        .paper(Figure.PaperSeries.fromRows("1 thread, avg", "avg queueing, 1 server thread",
+                        .paper(Figure.PaperSeries.points("1 server thread", "avg queueing, 1 server thread",
                                 "(\\d+) clients"))
                         .build(),
                 Figure.of("queueing-p99", "CITRON Fig. 1(c): p99 server-side queueing latency", TABLE)
                         .xInRows("clients").y("queueing latency, us (p99)").series("1 server thread", "18 server threads")
                         .part(1)
-                        .paper(Figure.PaperSeries.fromRows("1 thread, p99", "p99 queueing, 1 server thread",
+                        .paper(Figure.PaperSeries.points("1 server thread", "p99 queueing, 1 server thread",
                                 "(\\d+) clients"))
                         .build());
     }
