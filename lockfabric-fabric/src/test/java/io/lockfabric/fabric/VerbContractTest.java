@@ -97,12 +97,40 @@ public abstract class VerbContractTest {
 
     // ================================================================ helpers
 
+    /**
+     * Table "echo" whose service answers "word0" with its word 0 in hex, "caller" with the caller's
+     * id, anything else with "echo:" and the request (mirrored in the tcp tests' VerbContractServices).
+     */
+    private static TableSpec echoSpec() {
+        return new TableSpec("echo", "test", 1, 64).withService(host -> call -> {
+            String req = utf8(call.request());
+            if (req.equals("word0")) {
+                call.reply(utf8(Long.toHexString(host.table().read8(0))));
+            } else if (req.equals("caller")) {
+                call.reply(utf8(call.caller().toString()));
+            } else {
+                call.reply(utf8("echo:" + req));
+            }
+        });
+    }
+
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String utf8(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Table "failing" whose service fails "fail" with "refused by test" and throws on anything else. */
+    private static TableSpec failingSpec() {
+        return new TableSpec("failing", "test", 1, 64).withService(host -> call -> {
+            if (utf8(call.request()).equals("fail")) {
+                call.fail("refused by test");
+            } else {
+                throw new IllegalStateException("handler crashed");
+            }
+        });
     }
 
     /** Another endpoint of the fabric, closed after the test (closing it twice is harmless). */
@@ -1095,16 +1123,7 @@ public abstract class VerbContractTest {
 
         @Test
         void rpcServiceEchoesAndSeesItsTable() {
-            TableSpec spec = new TableSpec("echo", "test", 1, 64).withService(host -> call -> {
-                String req = utf8(call.request());
-                if (req.equals("word0")) {
-                    call.reply(utf8(Long.toHexString(host.table().read8(0))));
-                } else if (req.equals("caller")) {
-                    call.reply(utf8(call.caller().toString()));
-                } else {
-                    call.reply(utf8("echo:" + req));
-                }
-            });
+            TableSpec spec = echoSpec();
             Table t = endpoint.openTable(spec);
             QueuePair q = endpoint.queuePair(t.memoryNode());
             assertEquals("echo:ping", utf8(q.rpc(t.service(), utf8("ping"))), "the service echoes the request");
@@ -1120,13 +1139,7 @@ public abstract class VerbContractTest {
 
         @Test
         void rpcHandlerFailureThrowsRpcException() {
-            TableSpec spec = new TableSpec("failing", "test", 1, 64).withService(host -> call -> {
-                if (utf8(call.request()).equals("fail")) {
-                    call.fail("refused by test");
-                } else {
-                    throw new IllegalStateException("handler crashed");
-                }
-            });
+            TableSpec spec = failingSpec();
             Table t = endpoint.openTable(spec);
             QueuePair q = endpoint.queuePair(t.memoryNode());
             RpcException e = assertThrows(RpcException.class, () -> q.rpc(t.service(), utf8("fail")),
@@ -1223,16 +1236,7 @@ public abstract class VerbContractTest {
 
         @Test
         void aPostedRpcsReplyReachesItsHandlerInOrderWithLaterCalls() {
-            TableSpec spec = new TableSpec("echo", "test", 1, 64).withService(host -> call -> {
-                String req = utf8(call.request());
-                if (req.equals("word0")) {
-                    call.reply(utf8(Long.toHexString(host.table().read8(0))));
-                } else if (req.equals("caller")) {
-                    call.reply(utf8(call.caller().toString()));
-                } else {
-                    call.reply(utf8("echo:" + req));
-                }
-            });
+            TableSpec spec = echoSpec();
             Table t = endpoint.openTable(spec);
             QueuePair q = endpoint.queuePair(t.memoryNode());
             List<String> replies = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -1251,13 +1255,7 @@ public abstract class VerbContractTest {
 
         @Test
         void aPostedRpcTheHandlerFailsIsThrownOnceByThePostOrALaterCall() {
-            TableSpec spec = new TableSpec("failing", "test", 1, 64).withService(host -> call -> {
-                if (utf8(call.request()).equals("fail")) {
-                    call.fail("refused by test");
-                } else {
-                    throw new IllegalStateException("handler crashed");
-                }
-            });
+            TableSpec spec = failingSpec();
             Table t = endpoint.openTable(spec);
             QueuePair q = endpoint.queuePair(t.memoryNode());
             qp.write8(at(0), 9);

@@ -171,22 +171,8 @@ abstract class ServerLink {
             WaitInterruptedException.throwIfInterrupted("a reply of the memory node");
         }
         boolean deferredInterrupt = false;
-        long id = nextId.getAndIncrement();
-        Frame request = make.apply(id);
-        Waiter w = new Waiter(Thread.currentThread(), id);
-        pending.put(id, w);
-        if (lostBecause != null) {
-            pending.remove(id);
-            throw lostOnceTold();
-        }
-        try {
-            transmit(request, w);
-        } catch (RuntimeException e) {
-            if (pending.remove(id) != null) {
-                settled(w);
-            }
-            throw e;
-        }
+        Waiter w = send(make, null);
+        long id = w.id;
         boolean virtual = Thread.currentThread().isVirtual(); // a virtual thread parks at once: see RealTimeClock
         boolean spun = !spinsBeforeParking() || virtual;
         try {
@@ -256,6 +242,16 @@ abstract class ServerLink {
      * @throws FabricException if the connection is lost already (nothing is sent)
      */
     void post(LongFunction<Frame> make, Consumer<Frame> onReply) {
+        send(make, onReply);
+    }
+
+    /**
+     * Registers the request {@code make} builds for a fresh id (its reply goes to {@code onReply},
+     * or to the calling thread if null) and sends it.
+     *
+     * @throws FabricException if the connection is lost already (nothing is sent)
+     */
+    private Waiter send(LongFunction<Frame> make, Consumer<Frame> onReply) {
         long id = nextId.getAndIncrement();
         Frame request = make.apply(id);
         Waiter w = new Waiter(Thread.currentThread(), id, onReply);
@@ -272,6 +268,7 @@ abstract class ServerLink {
             }
             throw e;
         }
+        return w;
     }
 
     /** Spins, then yields, while the reply is not there (if few other callers of the process do). */
@@ -394,10 +391,6 @@ abstract class ServerLink {
         /** A request the memory node answers at once (not an rpc, which may wait): set before it is sent. */
         boolean prompt;
         volatile Frame reply;
-
-        Waiter(Thread thread, long id) {
-            this(thread, id, null);
-        }
 
         Waiter(Thread thread, long id, Consumer<Frame> onReply) {
             this.thread = thread;
