@@ -124,7 +124,9 @@ import java.util.random.RandomGenerator;
  * generation changes nothing (its lock word is gone) and notifies nobody;</li>
  * <li>before its next operation ({@link #joinGeneration}): reconnect, retrying every
  * {@code signal-poll-ns} while the node is down;</li>
- * <li>wait a lease from the moment it learned of the restart, answering signals meanwhile. This
+ * <li>wait a lease from the moment it learned of the restart (every wait looks at the failure
+ * detector, so that is within {@code signal-poll-ns} of the failure for a client that was waiting
+ * or working, whatever it does next), answering signals meanwhile. This
  * is the reset's step 2 for every lock at once: the restart lost the queues and members that tell
  * who holds what, so instead of asking the holders it waits out the longest they may hold (the
  * lease, the protocol's assumption: a holder past it is the lease hazard as for any reset). No
@@ -198,6 +200,9 @@ final class CqlEngine {
     private final boolean hierarchical;
     /** The memory node's generation this client works in (registered, grants made in it). */
     private long generation;
+    /** The latest generation the failure detector showed this client, and when it first did. */
+    private long seenGeneration;
+    private long seenAtNs;
     private long mnRecoveries;
     /** Our member slot: the client id our queue entries carry. */
     private int mySlot;
@@ -241,12 +246,28 @@ final class CqlEngine {
         this.signalPollNs = settings.signalPollNs();
         this.maxRestarts = settings.maxRestarts();
         this.generation = endpoint.memoryNodeGeneration(table.memoryNode());
+        this.seenGeneration = generation;
         register();
+    }
+
+    /**
+     * The failure detector's generation of the memory node; the first time it shows a new one,
+     * notes when (at or after the failure: the wait for the lost generation's holders runs from
+     * there). Every wait of the client looks, through {@link #serviceControl}, so a client learns
+     * of a failure within {@code signal-poll-ns} even if it makes no verb.
+     */
+    private long noticeGeneration() {
+        long g = endpoint.memoryNodeGeneration(table.memoryNode());
+        if (g != seenGeneration) {
+            seenGeneration = g;
+            seenAtNs = clock.nanoTime();
+        }
+        return g;
     }
 
     /** Whether the memory node restarted since this client joined its generation (a local look). */
     boolean generationChanged() {
-        return endpoint.memoryNodeGeneration(table.memoryNode()) != generation;
+        return noticeGeneration() != generation;
     }
 
     /** Whether grant {@code g} was made in the memory node's current generation. */
@@ -262,7 +283,7 @@ final class CqlEngine {
     void joinGeneration() {
         int mn = table.memoryNode();
         while (generationChanged()) {
-            long learnedAt = clock.nanoTime();
+            long learnedAt = seenAtNs;
             while (true) {
                 try {
                     endpoint.reconnect(mn);
@@ -437,6 +458,10 @@ final class CqlEngine {
             return;
         }
         try {
+            // a hierarchical client may release a grant its node's representative took in a
+            // generation this client has not joined yet (its queue pair still fails): join first
+            // (the wait for the lost generation's holders is over by then, as the grant shows)
+            joinGeneration();
             releaseCurrent(g);
         } catch (MemoryNodeRestartedException e) {
             ignoredReleases++; // it failed meanwhile: same as above
@@ -884,6 +909,7 @@ final class CqlEngine {
      * {@code signal-poll-ns}.
      */
     void serviceControl() {
+        noticeGeneration();
         inbox.drain();
         for (Message m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL); m != null;
              m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL)) {
