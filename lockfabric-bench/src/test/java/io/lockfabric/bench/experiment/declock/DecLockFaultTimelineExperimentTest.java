@@ -3,6 +3,7 @@ package io.lockfabric.bench.experiment.declock;
 import io.lockfabric.bench.experiment.ExperimentResult;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.Experiments;
+import io.lockfabric.bench.report.FigureData;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,5 +56,12 @@ class DecLockFaultTimelineExperimentTest {
             assertTrue(!v.get(5).equals("never") && afterMn > 0.6 * afterCn, "back after the reset: " + what);
         }
         assertTrue(r.discussion().contains("memory node fails"), r.discussion());
+        FigureData plot = FigureData.of(new DecLockFaultTimelineExperiment(SMALL).figures().getFirst(), r);
+        assertTrue(plot.numericX(), "x is time");
+        assertEquals(List.of("low Mops/s", "high Mops/s", "low", "high"),
+                plot.series().stream().map(FigureData.Series::name).toList());
+        assertEquals(16, plot.series().getFirst().y().size());
+        assertTrue(plot.series().get(2).paper() && plot.series().get(2).y().size() < 16,
+                "the paper's levels only where its text gives them");
     }
 }
