@@ -168,26 +168,41 @@ final class SimQueuePair extends CountingQueuePair {
             }
             nic.countRpc(copy.length);
             long finish = cpu.admit(nic.rpcArrives(copy.length, sim.now()));
-            sim.schedule(finish, () -> node.call(service, new PendingRpc(caller, copy) {
-                @Override
-                protected void replied(byte[] response) {
-                    complete(response, null);
+            sim.schedule(finish, () -> {
+                RuntimeException failed = fabric.memoryNodeFailure(node.index(),
+                        endpoint.connectedGeneration(node.index()));
+                if (failed != null) {
+                    fabric.deliverVia(caller, sim.now() + fabric.oneWayNs() + extraNs,
+                            () -> sim.resume(p, token, null, failed));
+                    return;
                 }
-
-                @Override
-                protected void failed(String reason) {
-                    complete(null, new RpcException(reason));
-                }
-
-                private void complete(byte[] response, RuntimeException error) {
-                    sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
-                    long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
-                    fabric.deliverVia(caller, leaves + fabric.oneWayNs() + extraNs,
-                            () -> sim.resume(p, token, response, error));
-                }
-            }));
+                serve(p, token, service, copy, caller, extraNs);
+            });
         });
         return (byte[]) sim.block(p);
+    }
+
+    /** Runs an rpc's handler on the memory node's CPU now and sends its reply back. */
+    private void serve(SimProcess p, long token, int service, byte[] copy, EndpointId caller, long extraNs) {
+        Simulation sim = fabric.simulation();
+        node.call(service, new PendingRpc(caller, copy) {
+            @Override
+            protected void replied(byte[] response) {
+                complete(response, null);
+            }
+
+            @Override
+            protected void failed(String reason) {
+                complete(null, new RpcException(reason));
+            }
+
+            private void complete(byte[] response, RuntimeException error) {
+                sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
+                long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
+                fabric.deliverVia(caller, leaves + fabric.oneWayNs() + extraNs,
+                        () -> sim.resume(p, token, response, error));
+            }
+        });
     }
 
     private static long hashOf(Object result) {
