@@ -79,7 +79,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--faults", paramLabel = "LIST",
             description = "Sim fabric: faults every run suffers, chosen by --seed: crash[=N], pause[=N][@LEN|@MIN..MAX], "
-                    + "mn-pause[=N][@LEN], drop[=P], delay[=P][@LEN]. Turns --check on and reports crashes, "
+                    + "mn-pause[=N][@LEN], drop[=P], delay[=P][@LEN], cn-crash@T[:CN], mn-restart@T[:LEN[:MN]]. Turns --check on and reports crashes, "
                     + "stuck clients, recovery times and lease hazards. See 'lockfabric sim check --help'.")
     String faults;
 

@@ -115,7 +115,7 @@ final class FsCommand implements Callable<Integer> {
 
     @Option(names = "--faults", paramLabel = "LIST",
             description = "Sim fabric: faults every run suffers: crash[=N], pause[=N][@LEN|@MIN..MAX], mn-pause[=N][@LEN], "
-                    + "drop[=P], delay[=P][@LEN] (see 'lockfabric sim check --help').")
+                    + "drop[=P], delay[=P][@LEN], cn-crash@T[:CN], mn-restart@T[:LEN[:MN]] (see 'lockfabric sim check --help').")
     String faults;
 
     @Option(names = "--history",

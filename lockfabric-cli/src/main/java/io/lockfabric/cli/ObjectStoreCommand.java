@@ -100,7 +100,7 @@ final class ObjectStoreCommand implements Callable<Integer> {
 
     @Option(names = "--faults", paramLabel = "LIST",
             description = "Sim fabric: faults every run suffers: crash[=N], pause[=N][@LEN|@MIN..MAX], mn-pause[=N][@LEN], "
-                    + "drop[=P], delay[=P][@LEN] (see 'lockfabric sim check --help'). Also records and checks the holds.")
+                    + "drop[=P], delay[=P][@LEN], cn-crash@T[:CN], mn-restart@T[:LEN[:MN]] (see 'lockfabric sim check --help'). Also records and checks the holds.")
     String faults;
 
     @Option(names = "--history",

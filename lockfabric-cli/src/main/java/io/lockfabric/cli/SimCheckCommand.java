@@ -84,7 +84,10 @@ final class SimCheckCommand implements Callable<Integer> {
             description = "Faults of every run, comma-separated: crash[=N] (clients crash forever, holding what "
                     + "they hold); pause[=N][@LEN|@MIN..MAX] (stop-the-world pauses, default 1us..20ms); "
                     + "mn-pause[=N][@LEN] (memory-node NIC pauses); drop[=P] (lost client-to-client messages, "
-                    + "default 0.01); delay[=P][@LEN] (delayed messages); none. Default: ${DEFAULT-VALUE}.")
+                    + "default 0.01); delay[=P][@LEN] (delayed messages); cn-crash@T[:CN] (at T after the run's start, "
+                    + "every client of a compute node crashes at once); mn-restart@T[:LEN[:MN]] (at T a memory node "
+                    + "fails for LEN, default 1ms: its memory is lost, verbs to it fail, it comes back empty; only "
+                    + "cql and declock-* recover, the others fail); none. Default: ${DEFAULT-VALUE}.")
     String faults;
 
     @CommandLine.Mixin

@@ -71,6 +71,28 @@ public interface Endpoint extends AutoCloseable {
     }
 
     /**
+     * The generation of memory node {@code memoryNode}: how many times it has restarted with its
+     * memory lost, as the cluster's failure detector knows it (DecLock's "reliable coordinator",
+     * Appendix B): it changes the moment the node fails, a local look that costs no verb. A
+     * protocol that survives a memory-node restart compares it with the generation it last joined.
+     * Default: 0, for fabrics whose memory nodes never restart (only the simulator's
+     * {@code mn-restart} fault does).
+     */
+    default long memoryNodeGeneration(int memoryNode) {
+        return 0;
+    }
+
+    /**
+     * Reconnects this endpoint's queue pair to memory node {@code memoryNode} after it restarted
+     * (its verbs failed with {@link MemoryNodeRestartedException} since): later verbs reach the
+     * node of the current generation, whose memory is zeroed. Costs a round trip.
+     *
+     * @throws MemoryNodeRestartedException if the node is still down
+     */
+    default void reconnect(int memoryNode) {
+    }
+
+    /**
      * The calling thread of control takes this endpoint over, between two uses, from the one that
      * used it before: the client API's pool hands its endpoints from one application thread to the
      * next. Default: nothing, for fabrics whose endpoints serve whichever thread calls them. The

@@ -18,6 +18,8 @@ final class SimEndpoint extends CountingEndpoint {
     private final double clockRate;
     private SimProcess owner;
     private boolean closed;
+    /** Per memory node: the generation this endpoint's queue pair to it is connected to. */
+    private final long[] connected;
 
     /** @param computeNode the attachments of the simulated compute node {@code id.node()} */
     SimEndpoint(SimFabric fabric, EndpointId id, int ordinal, double clockRate, long seed, Attachments computeNode) {
@@ -30,6 +32,35 @@ final class SimEndpoint extends CountingEndpoint {
             queuePairs[i] = new SimQueuePair(fabric, this, fabric.memoryNode(i), fabric.nic(i), fabric.cpu(i));
         }
         connect(mailbox, queuePairs);
+        this.connected = new long[fabric.memoryNodes()];
+    }
+
+    /** The generation of memory node {@code mn} that this endpoint's queue pair to it is connected to. */
+    long connectedGeneration(int mn) {
+        return connected[mn];
+    }
+
+    /** The failure detector's view: see {@link SimFabric#restartMemoryNodeAt}. */
+    @Override
+    public long memoryNodeGeneration(int memoryNode) {
+        return fabric.memoryNodeGeneration(memoryNode);
+    }
+
+    /**
+     * Reconnects to a restarted memory node after a round trip (the connection's handshake);
+     * fails if the node is down then.
+     */
+    @Override
+    public void reconnect(int memoryNode) {
+        fabric.memoryNode(memoryNode);
+        if (enter() != null) {
+            fabric.sleepTrue(2 * fabric.config().networkOneWayNs());
+        }
+        var failure = fabric.memoryNodeFailure(memoryNode, fabric.memoryNodeGeneration(memoryNode));
+        if (failure != null) {
+            throw failure;
+        }
+        connected[memoryNode] = fabric.memoryNodeGeneration(memoryNode);
     }
 
     /** The rate of this endpoint's clock relative to true time. */

@@ -8,6 +8,9 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
+import io.lockfabric.fabric.MemoryNodeRestartedException;
+import io.lockfabric.fabric.RemoteAddress;
+import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.Verb;
 import io.lockfabric.fabric.memory.MemoryNode;
 
@@ -49,6 +52,10 @@ public final class SimFabric implements Fabric {
     private final SimulatedRnic[] nics;
     private final SimulatedCpu[] cpus;
     private final PauseWindows[] pauses;
+    /** Per memory node: how many times it restarted ({@link #restartMemoryNodeAt}). */
+    private final long[] generations;
+    /** Per memory node: whether it is down (restarting). */
+    private final boolean[] down;
     private final ComputeNodeNic[] cnNics;
     /** Per simulated compute node: what its clients share. */
     private final Attachments[] computeNodes;
@@ -75,6 +82,8 @@ public final class SimFabric implements Fabric {
         this.nics = new SimulatedRnic[config.memoryNodes()];
         this.cpus = new SimulatedCpu[config.memoryNodes()];
         this.pauses = new PauseWindows[config.memoryNodes()];
+        this.generations = new long[config.memoryNodes()];
+        this.down = new boolean[config.memoryNodes()];
         for (int i = 0; i < memoryNodes.length; i++) {
             memoryNodes[i] = new MemoryNode(i, config.memoryBytesPerNode());
             pauses[i] = new PauseWindows();
@@ -257,6 +266,88 @@ public final class SimFabric implements Fabric {
     }
 
     /**
+     * Crashes every client of compute node {@code cn} at virtual time {@code atNs}, at once: each
+     * process bound to an endpoint of that node stops forever, holding what it holds (the paper's
+     * "shut down 1 CN"). Background processes beside them go with them.
+     */
+    public void crashComputeNodeAt(int cn, long atNs) {
+        if (cn < 0 || cn >= computeNodes.length) {
+            throw new IllegalArgumentException("no compute node " + cn + " (fabric has " + computeNodes.length + ")");
+        }
+        sim.schedule(Math.max(atNs, sim.now()), () -> {
+            sim.record(FAULT_RECORD, Fault.Kind.CN_CRASH.ordinal(), cn, 0);
+            List<SimProcess> victims = new ArrayList<>();
+            for (SimEndpoint e : endpointList) {
+                SimProcess owner = e.owner();
+                if (e.id().node() == cn && owner != null && !owner.finished() && !victims.contains(owner)) {
+                    victims.add(owner);
+                }
+            }
+            victims.forEach(sim::crash);
+        });
+    }
+
+    /**
+     * Restarts memory node {@code mn} at virtual time {@code atNs}, down for {@code lengthNs}: at
+     * {@code atNs} its generation goes up by one ({@link #memoryNodeGeneration}; the failure
+     * detector knows at once) and its memory is lost (every table is zeroed; the tables themselves,
+     * their names and addresses, stay: the node comes back with the same allocation, empty). While
+     * it is down every verb and rpc that reaches it, and every one in service there, fails with a
+     * {@link MemoryNodeRestartedException}; once it is back, a queue pair connected before the
+     * restart fails every verb the same way until its endpoint {@linkplain SimEndpoint#reconnect
+     * reconnects} (an RC queue pair whose peer rebooted is in the error state), so no client works
+     * on the empty memory without having been told.
+     */
+    public void restartMemoryNodeAt(int mn, long atNs, long lengthNs) {
+        memoryNode(mn);
+        if (lengthNs <= 0) {
+            throw new IllegalArgumentException("a memory-node restart needs a positive outage, got " + lengthNs);
+        }
+        sim.schedule(Math.max(atNs, sim.now()), () -> {
+            sim.record(FAULT_RECORD, Fault.Kind.MN_RESTART.ordinal(), mn, lengthNs);
+            generations[mn]++;
+            down[mn] = true;
+            wipe(memoryNodes[mn]);
+            sim.schedule(sim.now() + lengthNs, () -> down[mn] = false);
+        });
+    }
+
+    /** Zeroes every table of {@code node}: its memory is lost. */
+    private static void wipe(MemoryNode node) {
+        byte[] zeros = new byte[1 << 16];
+        for (Table t : node.tables()) {
+            var region = node.region(t.address());
+            long base = RemoteAddress.offset(t.address());
+            for (long off = 0; off < t.spec().bytes(); off += zeros.length) {
+                region.write(base + off, zeros, 0, (int) Math.min(zeros.length, t.spec().bytes() - off));
+            }
+        }
+    }
+
+    /** How many times memory node {@code mn} has restarted (see {@link #restartMemoryNodeAt}). */
+    public long memoryNodeGeneration(int mn) {
+        memoryNode(mn);
+        return generations[mn];
+    }
+
+    /** Whether memory node {@code mn} is down now (restarting). */
+    public boolean memoryNodeDown(int mn) {
+        memoryNode(mn);
+        return down[mn];
+    }
+
+    /**
+     * Null if a verb of a queue pair connected to memory node {@code mn} in generation
+     * {@code connected} may run now; else the error it fails with.
+     */
+    MemoryNodeRestartedException memoryNodeFailure(int mn, long connected) {
+        if (down[mn] || connected != generations[mn]) {
+            return new MemoryNodeRestartedException(mn, generations[mn], down[mn]);
+        }
+        return null;
+    }
+
+    /**
      * Injects a run's faults: the scheduled crashes and pauses ({@link FaultPlan#schedule}), whose
      * client targets index {@code clients}, and the plan's message loss and delay.
      */
@@ -266,6 +357,8 @@ public final class SimFabric implements Fabric {
                 case CRASH -> crashAt(process(clients, f.target()), f.atNs());
                 case PAUSE -> pauseAt(process(clients, f.target()), f.atNs(), f.lengthNs());
                 case MN_PAUSE -> pauseMemoryNodeAt(memoryNode(f.target()).index(), f.atNs(), f.lengthNs());
+                case CN_CRASH -> crashComputeNodeAt(f.target(), f.atNs());
+                case MN_RESTART -> restartMemoryNodeAt(f.target(), f.atNs(), f.lengthNs());
             }
         }
         this.dropProbability = plan.dropProbability();

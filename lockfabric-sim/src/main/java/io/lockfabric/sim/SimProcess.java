@@ -30,6 +30,7 @@ public final class SimProcess implements ClientThread {
     /** While paused, resumes are deferred to this virtual time. */
     long pausedUntilNs;
     Throwable failure;
+    private long crashedAtNs = -1;
 
     SimProcess(Simulation sim, int index, String name, Runnable body) {
         this.sim = sim;
@@ -50,6 +51,11 @@ public final class SimProcess implements ClientThread {
     /** Whether the process crashed (by an injected fault). */
     public boolean crashed() {
         return state == State.CRASHED;
+    }
+
+    /** The virtual time the process crashed, or -1 if it did not. */
+    public long crashedAtNs() {
+        return crashedAtNs;
     }
 
     /** Whether the body returned or threw. */
@@ -162,6 +168,7 @@ public final class SimProcess implements ClientThread {
     }
 
     void markCrashed() {
+        crashedAtNs = sim.now();
         state = State.CRASHED;
         killed = true;
     }

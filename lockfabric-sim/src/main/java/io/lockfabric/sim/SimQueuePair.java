@@ -47,8 +47,19 @@ final class SimQueuePair extends CountingQueuePair {
         long token = sim.token(p);
         long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs();
         sim.schedule(arrival, () -> {
+            RuntimeException lost = fabric.memoryNodeFailure(node.index(), endpoint.connectedGeneration(node.index()));
+            if (lost != null) {
+                // the node is gone (or this connection to it is): the error comes back, nothing is served
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, lost));
+                return;
+            }
             long finish = nic.admit(verb, sim.now(), sim.now());
             sim.schedule(finish, () -> {
+                RuntimeException failed = fabric.memoryNodeFailure(node.index(), endpoint.connectedGeneration(node.index()));
+                if (failed != null) {
+                    fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, failed));
+                    return;
+                }
                 Object result = null;
                 RuntimeException error = null;
                 try {
@@ -84,7 +95,14 @@ final class SimQueuePair extends CountingQueuePair {
             sent = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs());
         }
         long arrival = sent + fabric.oneWayNs();
-        sim.schedule(arrival, () -> runBatchVerb(p, token, verbs, results, 0, sim.now()));
+        sim.schedule(arrival, () -> {
+            RuntimeException lost = fabric.memoryNodeFailure(node.index(), endpoint.connectedGeneration(node.index()));
+            if (lost != null) {
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, lost));
+                return;
+            }
+            runBatchVerb(p, token, verbs, results, 0, sim.now());
+        });
         sim.block(p);
         batch.complete(results);
     }
@@ -105,6 +123,12 @@ final class SimQueuePair extends CountingQueuePair {
         Verb verb = verbs.get(i);
         long finish = nic.admit(verb, sim.now(), notBefore);
         sim.schedule(finish, () -> {
+            RuntimeException lost = fabric.memoryNodeFailure(node.index(), endpoint.connectedGeneration(node.index()));
+            if (lost != null) {
+                // the verbs before i took effect before the node failed; this one and the rest never do
+                fabric.deliverVia(endpoint.id(), sim.now() + fabric.oneWayNs(), () -> sim.resume(p, token, null, lost));
+                return;
+            }
             try {
                 results[i] = node.execute(verb);
                 fabric.executed(node.index(), verb);
@@ -137,28 +161,48 @@ final class SimQueuePair extends CountingQueuePair {
         long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs()) + fabric.oneWayNs() + extraNs;
         EndpointId caller = endpoint.id();
         sim.schedule(arrival, () -> {
+            RuntimeException lost = fabric.memoryNodeFailure(node.index(), endpoint.connectedGeneration(node.index()));
+            if (lost != null) {
+                fabric.deliverVia(caller, sim.now() + fabric.oneWayNs() + extraNs, () -> sim.resume(p, token, null, lost));
+                return;
+            }
             nic.countRpc(copy.length);
             long finish = cpu.admit(nic.rpcArrives(copy.length, sim.now()));
-            sim.schedule(finish, () -> node.call(service, new PendingRpc(caller, copy) {
-                @Override
-                protected void replied(byte[] response) {
-                    complete(response, null);
+            sim.schedule(finish, () -> {
+                RuntimeException failed = fabric.memoryNodeFailure(node.index(),
+                        endpoint.connectedGeneration(node.index()));
+                if (failed != null) {
+                    fabric.deliverVia(caller, sim.now() + fabric.oneWayNs() + extraNs,
+                            () -> sim.resume(p, token, null, failed));
+                    return;
                 }
-
-                @Override
-                protected void failed(String reason) {
-                    complete(null, new RpcException(reason));
-                }
-
-                private void complete(byte[] response, RuntimeException error) {
-                    sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
-                    long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
-                    fabric.deliverVia(caller, leaves + fabric.oneWayNs() + extraNs,
-                            () -> sim.resume(p, token, response, error));
-                }
-            }));
+                serve(p, token, service, copy, caller, extraNs);
+            });
         });
         return (byte[]) sim.block(p);
+    }
+
+    /** Runs an rpc's handler on the memory node's CPU now and sends its reply back. */
+    private void serve(SimProcess p, long token, int service, byte[] copy, EndpointId caller, long extraNs) {
+        Simulation sim = fabric.simulation();
+        node.call(service, new PendingRpc(caller, copy) {
+            @Override
+            protected void replied(byte[] response) {
+                complete(response, null);
+            }
+
+            @Override
+            protected void failed(String reason) {
+                complete(null, new RpcException(reason));
+            }
+
+            private void complete(byte[] response, RuntimeException error) {
+                sim.record(p.index(), VerbKind.RPC.ordinal(), service, response == null ? -1 : response.length);
+                long leaves = nic.rpcReplyLeaves(response == null ? 0 : response.length, sim.now());
+                fabric.deliverVia(caller, leaves + fabric.oneWayNs() + extraNs,
+                        () -> sim.resume(p, token, response, error));
+            }
+        });
     }
 
     private static long hashOf(Object result) {

@@ -14,6 +14,7 @@ import io.lockfabric.bench.experiment.declock.DecLockCapacityExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockClientsExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockSweepExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockCriticalSectionExperiment;
+import io.lockfabric.bench.experiment.declock.DecLockFaultTimelineExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockNetworkExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockRefetchExperiment;
 import io.lockfabric.bench.experiment.declock.DecLockObjectStoreExperiment;
@@ -44,7 +45,7 @@ public final class Experiments {
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCKS),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.SKEW),
             new DecLockSweepExperiment(DecLockSweepExperiment.Panel.LOCALITY), new DecLockCriticalSectionExperiment(),
-            new DecLockPolicyExperiment(), new DecLockRefetchExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockObjectStoreExperiment(),
+            new DecLockPolicyExperiment(), new DecLockRefetchExperiment(), new DecLockCapacityExperiment(), new DecLockResetExperiment(), new DecLockFaultTimelineExperiment(), new DecLockObjectStoreExperiment(),
             new DecLockNetworkExperiment(),
             new CitronRangeSizeExperiment(), new CitronMixedExperiment(), new CitronFastPathExperiment(),
             new CitronScaleUpExperiment(), new CitronFsFig8Experiment(), new CitronFsTable2Experiment(),

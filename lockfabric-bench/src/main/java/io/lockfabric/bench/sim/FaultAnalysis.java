@@ -135,6 +135,9 @@ final class FaultAnalysis {
      *       was paused for 12.2 ms, saw its grant only past its lease and gave it back: the next grant
      *       came 29.6 ms after the crash;</li>
      *   <li><b>memory-node pause</b>: the part inside the recovery (nothing is served meanwhile);</li>
+     *   <li><b>memory-node restart</b>: the part of the outage inside the recovery, plus one bound
+     *       (the recovery from the restart, e.g. DecLock's wait of a lease for the holders of the
+     *       lost generation);</li>
      *   <li><b>delay</b>: the plan's longest message delay, once. No registered protocol has more
      *       than one client-to-client message in sequence between a holder's crash and the next
      *       grant (dslr none; shiftlock none: the reset is an rpc and the first writer to enqueue
@@ -164,6 +167,8 @@ final class FaultAnalysis {
                 case CRASH -> allowance;
                 case PAUSE -> Workload.addTimes(allowance, Math.min(inside, bound));
                 case MN_PAUSE -> Workload.addTimes(allowance, inside);
+                case CN_CRASH -> allowance; // its clients' crashes are counted above
+                case MN_RESTART -> Workload.addTimes(allowance, Workload.addTimes(inside, bound));
             };
         }
         return allowance;

@@ -116,15 +116,17 @@ public final class SimDriver implements RunDriver {
         Phases phases = run.workload().phases();
         long startNs = run.startNs();
         long horizonNs = phases.warmupNs() + phases.durationNs();
+        int perCn = fabric.config().clientsPerComputeNode();
+        int usedCns = Math.max(1, Math.min(fabric.config().computeNodes(), (run.threads().size() + perCn - 1) / perCn));
         List<Fault> schedule = faults.isNone() ? List.of()
-                : faults.schedule(phases.seed(), run.threads().size(), fabric.memoryNodes(), startNs, horizonNs);
+                : faults.schedule(phases.seed(), run.threads().size(), usedCns, fabric.memoryNodes(), startNs, horizonNs);
         fabric.inject(faults, schedule, run.threads());
         long droppedBefore = fabric.droppedMessages();
         long lastFaultEnd = schedule.stream().mapToLong(Fault::endNs).max().orElse(startNs);
         long baseNs = Workload.addTimes(Math.max(startNs + horizonNs, lastFaultEnd), faults.maxDelayNs());
         FailureModel model = run.failureModel();
         long boundNs = phases.byOperations() ? startNs + OPERATION_RUN_LIMIT_NS
-                : Workload.addTimes(baseNs, run.workload().graceNs(model, faults.crashes()));
+                : Workload.addTimes(baseNs, run.workload().graceNs(model, crashAllowance(perCn)));
         List<SimProcess> processes = run.threads().stream().map(SimProcess.class::cast).toList();
         BooleanSupplier finished = () -> processes.stream().allMatch(SimProcess::finished);
         NicQueueing queueing = null;
@@ -153,7 +155,7 @@ public final class SimDriver implements RunDriver {
             RunDriver.Client client = run.clients().get(i);
             if (p.crashed()) {
                 crashed.add(i);
-                crashedAt[i] = crashTime(schedule, i, now);
+                crashedAt[i] = p.crashedAtNs() >= 0 ? p.crashedAtNs() : crashTime(schedule, i, now);
                 client.endAt(crashedAt[i]);
             } else if (!p.finished()) {
                 stuck.add(i);
@@ -212,12 +214,21 @@ public final class SimDriver implements RunDriver {
             }
             long lost = waitingSince == Long.MAX_VALUE ? 0 : fabric.droppedMessagesSince(waitingSince);
             long extendedNs = Workload.addTimes(baseNs, run.workload().graceNs(model,
-                    (int) Math.min(Integer.MAX_VALUE, faults.crashes() + lost)));
+                    (int) Math.min(Integer.MAX_VALUE, crashAllowance(fabric.config().clientsPerComputeNode()) + lost)));
             if (extendedNs <= boundNs || fabric.runUntil(finished, extendedNs, "clients to finish")) {
                 return;
             }
             boundNs = extendedNs;
         }
+    }
+
+    /**
+     * The crashes the liveness bound allows for: the client crashes, each compute-node crash as
+     * its clients' crashes, and each memory-node restart as one more (the recovery after it).
+     */
+    private int crashAllowance(int clientsPerCn) {
+        long n = faults.crashes() + (long) faults.computeNodeCrashes() * clientsPerCn + faults.memoryNodeRestarts();
+        return (int) Math.min(Integer.MAX_VALUE, n);
     }
 
     private static long crashTime(List<Fault> schedule, int client, long otherwise) {

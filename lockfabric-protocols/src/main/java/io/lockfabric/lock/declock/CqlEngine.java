@@ -6,6 +6,7 @@ import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.fabric.Mailbox;
+import io.lockfabric.fabric.MemoryNodeRestartedException;
 import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
@@ -109,12 +110,42 @@ import java.util.random.RandomGenerator;
  * made up for by the waiters' READs of the header. So a lost message costs at most a timeout and a
  * reset, within the recovery bound, and never exclusion.
  *
+ * <p><b>Memory-node restarts</b> (Appendix B "MN failures": "all lock operations towards failed
+ * MNs are paused until the MNs recover. After the recovery, DecLock aborts all paused operations
+ * and resets all locks on the failed MN before executing any new lock operation"). The memory node
+ * comes back with its memory lost: every header, queue and member slot reads as zero. Clients learn
+ * of it from the failure detector, {@link Endpoint#memoryNodeGeneration} (the paper's reliable
+ * coordinator, which clients "check when waiting for the completion of RDMA operations"), and from
+ * their verbs, which fail with {@link MemoryNodeRestartedException} while the node is down and,
+ * after, until they reconnect. What a client does then:
+ * <ol>
+ * <li>abort: the attempt under way returns (an attempt's verb that fails, or a wait that sees the
+ * generation change, aborts it, as a reset signal would); a release of a grant of the lost
+ * generation changes nothing (its lock word is gone) and notifies nobody;</li>
+ * <li>before its next operation ({@link #joinGeneration}): reconnect, retrying every
+ * {@code signal-poll-ns} while the node is down;</li>
+ * <li>wait a lease from the moment it learned of the restart (every wait looks at the failure
+ * detector, so that is within {@code signal-poll-ns} of the failure for a client that was waiting
+ * or working, whatever it does next), answering signals meanwhile. This
+ * is the reset's step 2 for every lock at once: the restart lost the queues and members that tell
+ * who holds what, so instead of asking the holders it waits out the longest they may hold (the
+ * lease, the protocol's assumption: a holder past it is the lease hazard as for any reset). No
+ * grant of the lost generation is made after the restart (every wait checks the generation, and
+ * {@link DecLockClient} makes no local handover under a CQL grant of an older generation), and
+ * every one made before it ends within a lease, so none overlaps a grant of the new one;</li>
+ * <li>register again in the member region (the zeroed table is the reset state of every lock:
+ * a zero header is a free lock of reset count 0, a zero queue never written), and go on.</li>
+ * </ol>
+ * The fencing token carries the generation above the reset count ({@link CqlLayout#token(long,
+ * long, long)}), so tokens still increase across the restart, and a GRANT of the lost generation
+ * never matches an attempt of the new one.
+ *
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CqlEngine {
     /** A CQL grant: reset count and queue index it was granted at, when, and the earliest remote waiter's timestamp. */
     record CqlGrant(long lockId, Mode mode, long fencingToken, long rstcnt, long index, long grantedAtNs,
-                    long earliestRemoteTs) implements Grant {
+                    long earliestRemoteTs, long generation) implements Grant {
     }
 
     /** A reset signal kept until the lock it is about is released. */
@@ -143,10 +174,13 @@ final class CqlEngine {
     private static final int CHECKS_PER_LEASE = 4;
     /** Leases of RST before a waiter takes a reset over. */
     private static final int TAKEOVER_LEASES = 2;
+    /** The wait for the holders of a lost generation is a lease and this fraction of it (clock drift). */
+    private static final int DRIFT_MARGIN_FRACTION = 64;
     /** Retry jitter after an aborted attempt: a few round trips to the memory node. */
     private static final long RETRY_JITTER_NS = 8_000;
 
     private final QueuePair qp;
+    private final Endpoint endpoint;
     private final Table table;
     private final Clock clock;
     private final RandomGenerator random;
@@ -164,6 +198,12 @@ final class CqlEngine {
 
     private final Holds holds;
     private final boolean hierarchical;
+    /** The memory node's generation this client works in (registered, grants made in it). */
+    private long generation;
+    /** The latest generation the failure detector showed this client, and when it first did. */
+    private long seenGeneration;
+    private long seenAtNs;
+    private long mnRecoveries;
     /** Our member slot: the client id our queue entries carry. */
     private int mySlot;
     /** Member addresses by slot, as far as READ (slots are written once). */
@@ -192,6 +232,7 @@ final class CqlEngine {
         this.holds = holds;
         this.hierarchical = hierarchical;
         this.qp = endpoint.queuePair(table.memoryNode());
+        this.endpoint = endpoint;
         this.table = table;
         this.clock = endpoint.clock();
         this.random = endpoint.random();
@@ -204,7 +245,72 @@ final class CqlEngine {
         this.timeoutNs = settings.timeoutNs();
         this.signalPollNs = settings.signalPollNs();
         this.maxRestarts = settings.maxRestarts();
+        this.generation = endpoint.memoryNodeGeneration(table.memoryNode());
+        this.seenGeneration = generation;
         register();
+    }
+
+    /**
+     * The failure detector's generation of the memory node; the first time it shows a new one,
+     * notes when (at or after the failure: the wait for the lost generation's holders runs from
+     * there). Every wait of the client looks, through {@link #serviceControl}, so a client learns
+     * of a failure within {@code signal-poll-ns} even if it makes no verb.
+     */
+    private long noticeGeneration() {
+        long g = endpoint.memoryNodeGeneration(table.memoryNode());
+        if (g != seenGeneration) {
+            seenGeneration = g;
+            seenAtNs = clock.nanoTime();
+        }
+        return g;
+    }
+
+    /** Whether the memory node restarted since this client joined its generation (a local look). */
+    boolean generationChanged() {
+        return noticeGeneration() != generation;
+    }
+
+    /** Whether grant {@code g} was made in the memory node's current generation. */
+    boolean current(CqlGrant g) {
+        return g.generation() == endpoint.memoryNodeGeneration(table.memoryNode());
+    }
+
+    /**
+     * After a restart of the memory node (see the class comment): reconnects once it is back,
+     * waits a lease from now for the holders of the lost generation, registers again. Nothing if
+     * it did not restart.
+     */
+    void joinGeneration() {
+        int mn = table.memoryNode();
+        while (generationChanged()) {
+            long learnedAt = seenAtNs;
+            while (true) {
+                try {
+                    endpoint.reconnect(mn);
+                    break;
+                } catch (MemoryNodeRestartedException down) {
+                    serviceControl();
+                    clock.sleepNanos(signalPollNs);
+                }
+            }
+            long joined = endpoint.memoryNodeGeneration(mn);
+            long until = learnedAt + leaseNs + leaseNs / DRIFT_MARGIN_FRACTION;
+            while (clock.nanoTime() - until < 0) {
+                serviceControl();
+                clock.sleepNanos(Math.min(signalPollNs, until - clock.nanoTime()));
+            }
+            if (endpoint.memoryNodeGeneration(mn) != joined) {
+                continue; // restarted again meanwhile
+            }
+            try {
+                members = new EndpointId[0];
+                generation = joined;
+                register();
+                mnRecoveries++;
+            } catch (MemoryNodeRestartedException again) {
+                generation = -1; // failed again while registering: start over
+            }
+        }
     }
 
     /**
@@ -246,7 +352,13 @@ final class CqlEngine {
     CqlGrant acquire(long lockId, Mode mode, long timestamp) {
         long hdr = headerAddress(lockId);
         for (int restart = 0; ; restart++) {
-            CqlGrant g = attempt(lockId, hdr, mode, timestamp);
+            CqlGrant g;
+            try {
+                joinGeneration();
+                g = attempt(lockId, hdr, mode, timestamp);
+            } catch (MemoryNodeRestartedException e) {
+                g = null; // Appendix B: an operation paused by a memory-node failure is aborted
+            }
             if (g != null) {
                 return g;
             }
@@ -278,7 +390,7 @@ final class CqlEngine {
             resetNow(lockId, hdr, rstcnt); // overflow or version exhaustion
             return null;
         }
-        long token = CqlLayout.token(rstcnt, index);
+        long token = layout.token(generation, rstcnt, index);
         // A new attempt: grants for earlier attempts (another index or epoch), DONEs of resets known
         // to be over and ACKs for resets we no longer run would only be matched by mistake.
         inbox.discard(channel, lockId, m -> (m.type() == CqlMessages.GRANT && m.a() != token)
@@ -294,7 +406,10 @@ final class CqlEngine {
                     awaitReset(lockId, hdr, rstcnt);
                     return null;
                 }
-                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP);
+                if (generationChanged()) {
+                    return null; // the memory node failed since our FAA: its grant is not used
+                }
+                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP, generation);
             }
             qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, mySlot, index, timestamp));
             // Waiting for ever is not an option: a crashed holder or member never notifies (§4.4 "CN failure").
@@ -308,9 +423,12 @@ final class CqlEngine {
                     awaitReset(lockId, hdr, rstcnt);
                     return null;
                 }
+                if (generationChanged()) {
+                    return null; // the memory node failed: its queue is lost, no grant will come
+                }
                 if (m != null) {
                     handovers++;
-                    return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b());
+                    return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b(), generation);
                 }
                 if (clock.nanoTime() - deadline >= 0) {
                     timeouts++;
@@ -330,8 +448,27 @@ final class CqlEngine {
         ignoredReleases++;
     }
 
-    /** Releases {@code g} on the memory node (guarded if late) and notifies the next holder(s). */
+    /**
+     * Releases {@code g} on the memory node (guarded if late) and notifies the next holder(s). A
+     * grant of a generation the memory node lost is released by nothing: its lock word is gone.
+     */
     void release(CqlGrant g) {
+        if (!current(g)) {
+            ignoredReleases++;
+            return;
+        }
+        try {
+            // a hierarchical client may release a grant its node's representative took in a
+            // generation this client has not joined yet (its queue pair still fails): join first
+            // (the wait for the lost generation's holders is over by then, as the grant shows)
+            joinGeneration();
+            releaseCurrent(g);
+        } catch (MemoryNodeRestartedException e) {
+            ignoredReleases++; // it failed meanwhile: same as above
+        }
+    }
+
+    private void releaseCurrent(CqlGrant g) {
         long hdr = headerAddress(g.lockId());
         long delta = g.mode() == Mode.EXCLUSIVE ? layout.releaseExclusiveDelta() : layout.releaseSharedDelta();
         long old;
@@ -570,7 +707,8 @@ final class CqlEngine {
         EndpointId to = member(CqlLayout.entrySlot(entry));
         if (to != null) {
             try {
-                mailbox.send(to, channel, CqlMessages.GRANT, g.lockId(), CqlLayout.token(g.rstcnt(), i), earliestRest);
+                mailbox.send(to, channel, CqlMessages.GRANT, g.lockId(), layout.token(g.generation(), g.rstcnt(), i),
+                        earliestRest);
                 return true;
             } catch (PeerUnreachableException e) {
                 // dead waiter: reset below
@@ -589,9 +727,14 @@ final class CqlEngine {
      */
     void forceReset(long lockId) {
         long hdr = headerAddress(lockId);
-        long h = qp.read8(hdr);
-        forcedResets++;
-        reset(lockId, hdr, layout.rstcnt(h), h);
+        try {
+            joinGeneration();
+            long h = qp.read8(hdr);
+            forcedResets++;
+            reset(lockId, hdr, layout.rstcnt(h), h);
+        } catch (MemoryNodeRestartedException e) {
+            // the memory node failed: every lock on it is reset by the restart
+        }
     }
 
     /** Resets the lock if its reset count is still {@code rstcnt}, reading its header first. */
@@ -677,6 +820,10 @@ final class CqlEngine {
         long probeNs = Math.max(1, leaseNs / PROBES_PER_LEASE);
         long nextProbe = clock.nanoTime() + probeNs;
         while (!silent.isEmpty() && clock.nanoTime() - deadline < 0) {
+            if (generationChanged()) {
+                throw new MemoryNodeRestartedException(table.memoryNode(),
+                        endpoint.memoryNodeGeneration(table.memoryNode()), false); // the lock is gone: so is its reset
+            }
             Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.ACK && x.a() == rstcnt,
                     Math.min(deadline, Math.min(nextProbe, clock.nanoTime() + signalPollNs)));
             if (m != null) {
@@ -727,7 +874,7 @@ final class CqlEngine {
             Message m = inbox.await(channel, lockId, x -> x.type() == CqlMessages.DONE && x.a() > e,
                     Math.min(nextCheck, clock.nanoTime() + signalPollNs));
             serviceControl();
-            if (m != null) {
+            if (m != null || generationChanged()) {
                 return;
             }
             if (clock.nanoTime() - nextCheck < 0) {
@@ -762,6 +909,7 @@ final class CqlEngine {
      * {@code signal-poll-ns}.
      */
     void serviceControl() {
+        noticeGeneration();
         inbox.drain();
         for (Message m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL); m != null;
              m = inbox.take(channel, CqlMessages.CONTROL, x -> x.type() == CqlMessages.SIGNAL)) {
@@ -819,7 +967,11 @@ final class CqlEngine {
      * client; and the counts and reset latencies of {@link DecLockCounters}.
      */
     LockStats.Builder stats() {
-        return LockStats.builder().counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, aborts)
+        LockStats.Builder b = LockStats.builder();
+        if (mnRecoveries > 0) {
+            b.counter(DecLockCounters.MN_RECOVERIES, mnRecoveries); // only in runs with a memory-node restart
+        }
+        return b.counter(LockStats.RETRIES, retries).counter(LockStats.ABORTS, aborts)
                 .counter(LockStats.RESETS, resets).counter(LockStats.HANDOVERS, handovers)
                 .counter(DecLockCounters.FORCED_RESETS, forcedResets)
                 .counter(DecLockCounters.REFETCH_READS, refetchReads).counter(DecLockCounters.MEMBER_READS, memberReads)
@@ -877,6 +1029,11 @@ final class CqlEngine {
     /** Members a reset of this client did not hear from within the lease. */
     long presumedDead() {
         return presumedDead;
+    }
+
+    /** Memory-node restarts this client recovered from ({@link #joinGeneration}). */
+    long mnRecoveries() {
+        return mnRecoveries;
     }
 
     /** Resets this client took over from a resetter that stalled. */

@@ -361,6 +361,26 @@ public final class CqlLayout {
         return (rstcnt << TOKEN_INDEX_BITS) | index;
     }
 
+    /** Bits at the top of the token's reset count that carry the memory node's generation. */
+    public static final int GENERATION_BITS = 4;
+
+    /**
+     * The fencing token of the grant at queue index {@code index} in reset epoch {@code rstcnt} of
+     * memory-node generation {@code generation} (the restarts it lived through, see
+     * {@link CqlEngine}): in generation 0, {@link #token(long, long)}; after a restart, which
+     * zeroes every reset count, the generation takes the top {@link #GENERATION_BITS} bits of the
+     * reset count's place, so tokens keep increasing across up to 15 restarts as long as a lock was
+     * reset fewer than {@code 2^(rstcntBits - 4)} times within a generation.
+     */
+    public long token(long generation, long rstcnt, long index) {
+        if (generation == 0) {
+            return token(rstcnt, index);
+        }
+        int low = rstcntBits - GENERATION_BITS;
+        long epoch = (generation << low) | (rstcnt & ((1L << low) - 1));
+        return token(epoch & ((1L << rstcntBits) - 1), index);
+    }
+
     @Override
     public String toString() {
         return "CqlLayout[capacity=" + capacity + ", maxClients=" + maxClients + ", timestampBits=" + timestampBits + "]";

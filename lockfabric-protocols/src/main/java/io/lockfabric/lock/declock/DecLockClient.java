@@ -4,6 +4,7 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.IdleStrategy;
+import io.lockfabric.fabric.MemoryNodeRestartedException;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
@@ -94,6 +95,16 @@ import java.util.Set;
  * A holder that still answers but has held for {@code 2 x lease} is taken for dead too (hung):
  * the lease hazard, as for {@code cql}. A client taken for dead before it looked at its local
  * grant finds it gone and starts again; its late release changes nothing.
+ *
+ * <p><b>Memory-node restarts</b> (Appendix B): the CQL engine aborts what is under way and, before
+ * the node's next CQL acquisition, waits a lease for the holders of the lost generation and
+ * registers again ({@link CqlEngine}). On the node, no grant of the lost generation is made or
+ * used after the restart: a local handover or a reader joining at once needs the node's CQL grant
+ * to be of the memory node's current generation, and a local grant seen only after the restart is
+ * given back (the acquisition restarts); the last local holder of a lost grant "releases" it
+ * (nothing to do on the memory node) and wakes the next local waiter to acquire anew. A READ of a
+ * prefetch, of the header or of the clock barrier that fails because the node failed counts as
+ * "nothing known".
  *
  * <p>Not thread-safe: one thread at a time, like the endpoint. The local table is thread-safe.
  */
@@ -216,7 +227,7 @@ public final class DecLockClient implements LockClient {
         synchronized (l) {
             aged = mayJoinAtOnce(l, mode, ts) && !withinBudget(l) ? l.cql : null;
         }
-        CqlGrant unwaited = aged != null && engine.noneWaitBehind(aged) ? aged : null;
+        CqlGrant unwaited = aged != null && noneWaitBehind(aged) ? aged : null;
         synchronized (l) {
             if (mayJoinAtOnce(l, mode, ts) && (withinBudget(l) || l.cql == unwaited)) {
                 l.holding.put(me, clock.nanoTime());
@@ -236,7 +247,7 @@ public final class DecLockClient implements LockClient {
         if (w != null) {
             if (prefetch) {
                 prefetches++;
-                long remote = engine.earliestRemoteWaiter(lockId, me.node());
+                long remote = earliestRemoteWaiter(lockId);
                 synchronized (l) {
                     if (l.cql != null && remote != CqlEngine.NO_TIMESTAMP && (l.remoteTs == CqlEngine.NO_TIMESTAMP
                             || Timestamps.earlier(remote, l.remoteTs, CqlLayout.HIERARCHICAL_TIMESTAMP_BITS))) {
@@ -251,7 +262,8 @@ public final class DecLockClient implements LockClient {
                     if (!l.holding.containsKey(me)) {
                         return null; // taken for dead before it looked (paused past the expiry): not granted
                     }
-                    if (l.deferred.isEmpty()) {
+                    // a grant of a generation the memory node lost is not used after the restart
+                    if (l.deferred.isEmpty() && (l.cql == null || engine.current(l.cql))) {
                         l.holding.put(me, clock.nanoTime()); // its lease runs from now
                         localHandovers++;
                         return granted(lockId, mode, w.token);
@@ -396,12 +408,30 @@ public final class DecLockClient implements LockClient {
             if (!l.holding.containsKey(me)) {
                 return null; // paused past the holder expiry while waking the readers: released for it
             }
-            if (l.deferred.isEmpty()) {
+            if (l.deferred.isEmpty() && engine.current(l.cql)) {
                 return granted(lockId, mode, token);
             }
         }
         releaseLocally(lockId, l, me);
         return null;
+    }
+
+    /** {@link CqlEngine#noneWaitBehind}, false if the memory node failed. */
+    private boolean noneWaitBehind(CqlGrant g) {
+        try {
+            return engine.current(g) && engine.noneWaitBehind(g);
+        } catch (MemoryNodeRestartedException e) {
+            return false;
+        }
+    }
+
+    /** {@link CqlEngine#earliestRemoteWaiter}, none known if the memory node failed. */
+    private long earliestRemoteWaiter(long lockId) {
+        try {
+            return engine.earliestRemoteWaiter(lockId, me.node());
+        } catch (MemoryNodeRestartedException e) {
+            return CqlEngine.NO_TIMESTAMP;
+        }
     }
 
     private Grant granted(long lockId, Mode mode, long token) {
@@ -488,7 +518,7 @@ public final class DecLockClient implements LockClient {
             Waiter next = l.queue.peekFirst();
             boolean resetting = !l.deferred.isEmpty();
             if (next != null && !resetting && covers(l.cql.mode(), next.mode) && l.localGrants < MAX_LOCAL_GRANTS
-                    && withinBudget(l) && policyAllowsLocal(l, next)) {
+                    && withinBudget(l) && policyAllowsLocal(l, next) && engine.current(l.cql)) {
                 l.queue.pollFirst();
                 l.streak++;
                 l.mode = next.mode;
@@ -542,7 +572,8 @@ public final class DecLockClient implements LockClient {
      */
     private boolean mayJoinAtOnce(LocalLock l, Mode mode, long ts) {
         return mode == Mode.SHARED && l.holders() > 0 && l.mode == Mode.SHARED && l.cql != null && !l.writerWaiting()
-                && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && mayJoinReaders(l, ts);
+                && l.deferred.isEmpty() && l.localGrants < MAX_LOCAL_GRANTS && mayJoinReaders(l, ts)
+                && engine.current(l.cql);
     }
 
     /**
@@ -659,6 +690,14 @@ public final class DecLockClient implements LockClient {
             return;
         }
         boolean first = local.syncAttempts() == 1;
+        try {
+            passBarrier(first);
+        } catch (MemoryNodeRestartedException e) {
+            local.endSync(false, clock.nanoTime(), syncIntervalNs); // the old origin is kept: fairness only
+        }
+    }
+
+    private void passBarrier(boolean first) {
         long sync = table.at(CqlLayout.SYNC_OFFSET);
         long complete = (qp.faa(sync, 1) / syncCns + 1) * syncCns;
         long deadline = clock.nanoTime() + (first ? engine.leaseNs() * SYNC_GIVE_UP_LEASES

@@ -27,6 +27,8 @@ public record DecLockCounters(long localHandovers, long cqlAcquisitions, long de
     public static final String REFETCH_READS = "refetch-reads";
     /** Statistic: READs of the member list, for a queue entry naming a slot not seen yet. */
     public static final String MEMBER_READS = "member-reads";
+    /** Statistic: memory-node restarts the client recovered from (present only if there was one). */
+    public static final String MN_RECOVERIES = "mn-recoveries";
     /** Histogram statistic: the duration of each reset the client completed, ns. */
     public static final String RESET_LATENCY_NS = "reset-latency-ns";
 

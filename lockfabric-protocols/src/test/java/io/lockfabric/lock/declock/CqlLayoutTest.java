@@ -168,4 +168,20 @@ class CqlLayoutTest {
         assertEquals(72 + 40, l.headerOffset(1));
         assertEquals(8 * (1 + 1), l.entryOffset(5), "index 5 is slot 1");
     }
+
+    @Test
+    void tokensCarryTheMemoryNodeGenerationAndStillIncreaseAcrossRestarts() {
+        for (int c : new int[]{3, 9, 12}) {
+            var l = new CqlLayout(1 << c, (2 << c) - 1);
+            long lowResets = (1L << (l.rstcntBits() - CqlLayout.GENERATION_BITS)) - 1;
+            long lastIndex = l.indexLimit() - 1;
+            assertEquals(CqlLayout.token(5, 7), l.token(0, 5, 7), "generation 0: the token as before");
+            for (long g = 1; g < 1L << CqlLayout.GENERATION_BITS; g++) {
+                assertTrue(l.token(g, 0, 0) > l.token(g - 1, lowResets, lastIndex),
+                        "C=" + c + ": the first grant after restart " + g + " outranks the last before it");
+                assertTrue(l.token(g, 1, 0) > l.token(g, 0, lastIndex));
+                assertTrue(l.token(g, lowResets, lastIndex) > 0, "no overflow into the sign");
+            }
+        }
+    }
 }
