@@ -212,6 +212,7 @@ final class FsCommand implements Callable<Integer> {
                 sharedReads ? ", shared reads" : "", faults == null ? "" : ", faults " + plan.spec(),
                 pairs.isEmpty() ? "" : ", options " + String.join(" ", pairs));
         return new BenchExecution<FsLockManager>(choice, cluster, seed, plan, null, FsLockManager::name, "")
+                .onTestbed(sim ? topology.testbed(choice.address()) : java.util.Optional.empty())
                 .execute(spec, selected, workload, ReportFormat.byName(format), header, output);
     }
 

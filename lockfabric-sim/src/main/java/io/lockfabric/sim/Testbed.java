@@ -110,10 +110,13 @@ public enum Testbed {
      *   <li>{@code rpcTransport} = {@link RpcTransport#ERPC}: §4.1, the type-I baselines "accept
      *       clients' requests using eRPC"; eRPC's per-message CPU from its paper (Kalia et al.,
      *       NSDI'19: "up to 10 million small RPCs per second" per core), see {@link RpcTransport#ERPC}.</li>
-     *   <li>{@code nicNsPerByte} = 0.0635 and {@code mnLinkGbps} = 126: §4.1, the ConnectX-6 sits on
-     *       "PCIe 3.0 x16": 16 lanes × 8 GT/s × 128/130 = 126 Gb/s (PCIe 3.0 base specification), the
-     *       narrower of PCIe and the QM8790's 200 Gb/s HDR ports (NVIDIA QM8700/QM8790 datasheet), so
-     *       the bound on the memory node's bytes.</li>
+     *   <li>{@code mnLinkGbps} = 115 and {@code nicNsPerByte} = 8 / 115: §4.1, the ConnectX-6 sits on
+     *       "PCIe 3.0 x16": 16 lanes × 8 GT/s × 128/130 = 126 Gb/s (PCIe 3.0 base specification), and
+     *       each 256-byte TLP payload (the common maximum payload size) carries about 24 bytes of
+     *       header, sequence number, LCRC and framing, so about 126 × 256 / 280 = 115 Gb/s of data
+     *       reaches memory: below the QM8790's 200 Gb/s HDR ports (NVIDIA QM8700/QM8790 datasheet), so
+     *       the bound on the memory node's bytes (the figure {@code citron-fig8} and
+     *       {@code citron-table2} already use).</li>
      *   <li>{@code cnMessageOneWayNs} = {@code networkOneWayNs}: §4.1, every machine on one QM8790
      *       switch; §3 (T_wait): "the RDMA RTT is around 2 µs", which the default network meets.</li>
      * </ul>
@@ -132,17 +135,20 @@ public enum Testbed {
             new Setting("cnMessageOneWayNs", String.valueOf(SimConfig.DEFAULT_NETWORK_ONE_WAY_NS),
                     "CITRON §4.1: all machines on one QM8790 switch",
                     b -> b.cnMessageOneWayNs(SimConfig.DEFAULT_NETWORK_ONE_WAY_NS)),
-            new Setting("mnLinkGbps", "126", "CITRON §4.1: ConnectX-6 'via PCIe 3.0 x16': 16 x 8 GT/s x "
-                    + "128/130 = 126 Gb/s (PCIe 3.0 spec), below the QM8790's 200 Gb/s HDR ports",
-                    b -> b.mnLinkGbps(Testbed.PCIE3_X16_GBPS)),
-            new Setting("nicNsPerByte", "0.0635", "the same 126 Gb/s bound: 8 / 126.03 ns per byte",
-                    b -> b.nicNsPerByte(8 / Testbed.PCIE3_X16_GBPS))),
+            new Setting("mnLinkGbps", "115", "CITRON §4.1: ConnectX-6 'via PCIe 3.0 x16': 16 x 8 GT/s x "
+                    + "128/130 = 126 Gb/s (PCIe 3.0 spec), x 256/280 for TLP overhead = 115 Gb/s of data, below "
+                    + "the QM8790's 200 Gb/s HDR ports", b -> b.mnLinkGbps(Testbed.CITRON_PCIE_DATA_GBPS)),
+            new Setting("nicNsPerByte", "0.0696", "the same 115 Gb/s bound: 8 / 115 ns per byte",
+                    b -> b.nicNsPerByte(8 / Testbed.CITRON_PCIE_DATA_GBPS))),
             List.of("networkOneWayNs", "networkJitterNs", "intraCnMessageNs", "cnNicUnits", "cnNicServiceNs",
                     "nicUnits", "readServiceNs", "writeServiceNs", "atomicServiceNs", "atomic128ServiceNs",
                     "sameWordSerialNs", "clientVerbCpuNs", "clientMessageCpuNs", "rpcServiceNs", "clockDrift"));
 
-    /** PCIe 3.0 x16's data rate, Gb/s: 16 lanes x 8 GT/s x 128/130 (PCIe 3.0 base specification). */
-    public static final double PCIE3_X16_GBPS = 16 * 8 * 128.0 / 130;
+    /**
+     * The data rate of CITRON's ConnectX-6 on PCIe 3.0 x16, Gb/s: 16 lanes x 8 GT/s x 128/130 = 126
+     * (PCIe 3.0 base specification), x 256/280 for each 256-byte TLP's 24 bytes of overhead = 115.
+     */
+    public static final double CITRON_PCIE_DATA_GBPS = 115;
 
     /**
      * One parameter a profile sets.

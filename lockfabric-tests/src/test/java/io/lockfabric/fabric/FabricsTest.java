@@ -96,7 +96,7 @@ class FabricsTest {
                 && scheme.getMessage().contains("local"), scheme.getMessage());
         IllegalArgumentException parameter = assertThrows(IllegalArgumentException.class,
                 () -> Fabrics.open("sim:cns=2,colour=red"));
-        assertEquals("fabric sim has no parameter 'colour' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, cn-latency-ratio)",
+        assertEquals("fabric sim has no parameter 'colour' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, cn-latency-ratio, testbed)",
                 parameter.getMessage());
         IllegalArgumentException value = assertThrows(IllegalArgumentException.class, () -> Fabrics.open("sim:cns=0"));
         assertEquals("fabric sim: cns=0 is not in [1, 65536]", value.getMessage());

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
@@ -190,7 +191,7 @@ public final class CitronRpcQueueingExperiment implements Experiment {
 
     /** One run: {@code clients} synchronous clients, a CPU of {@code threads} cores; the queueing of the measured window. */
     static Point run(int clients, int threads, ExperimentSettings settings) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(1).clientsPerComputeNode(clients)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(1).clientsPerComputeNode(clients)
                 .mnCpuCores(threads).rpcServiceNs(HANDLER_NS).rpcTransport(RpcTransport.ERPC).seed(settings.seed())
                 .build();
         long warmup = settings.warmupOr(WARMUP_NS);

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.ExperimentResult;
@@ -137,7 +138,7 @@ public final class CitronScaleUpExperiment implements Experiment {
     }
 
     static Replay replay(ExperimentSettings settings, long units, long durationNs) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(2).clientsPerComputeNode(WRITERS / 2)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(2).clientsPerComputeNode(WRITERS / 2)
                 .seed(settings.seed()).build();
         var protocol = new CitronProtocol();
         LockOptions options = LockOptions.parse(List.of("units=" + units, "fencing=0",

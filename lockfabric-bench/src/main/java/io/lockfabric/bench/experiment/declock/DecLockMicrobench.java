@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.declock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
@@ -183,7 +184,8 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * the unprobed one.
      */
     RunResult run(ExperimentSettings settings, Consumer<LockStats> observer, Probe probe) {
-        SimConfig.Builder clusterBuilder = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
+        SimConfig.Builder clusterBuilder = settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder())
+                .computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed());
         if (cnLatencyRatio != 1) {
             clusterBuilder.cnLatencyRatio(cnLatencyRatio);

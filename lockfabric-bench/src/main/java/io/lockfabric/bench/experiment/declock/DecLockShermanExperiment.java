@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.declock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.Phases;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
@@ -165,7 +166,7 @@ public final class DecLockShermanExperiment implements Experiment {
     }
 
     private RunResult run(ExperimentSettings settings, BTreeMix mix, String lock, int cn) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cn).clientsPerComputeNode(clientsPerCn)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder()).computeNodes(cn).clientsPerComputeNode(clientsPerCn)
                 .seed(settings.seed()).mnLinkGbps(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS).build();
         String protocol = BTreeLocks.protocolName(lock);
         List<String> options = new ArrayList<>();

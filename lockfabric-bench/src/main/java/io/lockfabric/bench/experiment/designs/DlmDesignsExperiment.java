@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.designs;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
@@ -301,7 +302,7 @@ public final class DlmDesignsExperiment implements Experiment {
     /** One run on a fresh simulated cluster with {@code design}'s transport. */
     static RunResult run(Design design, int clients, long items, ExperimentSettings settings) {
         int cns = clients % COMPUTE_NODES == 0 ? COMPUTE_NODES : 1;
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(clients / cns)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.REPORT, SimConfig.defaults().toBuilder()).computeNodes(cns).clientsPerComputeNode(clients / cns)
                 .mnCpuCores(SERVER_CORES).rpcServiceNs(0).rpcTransport(design.transport()).seed(settings.seed())
                 .build();
         PointWorkload workload = PointWorkload.builder().clients(clients).locks(items).zipf(0).readRatio(0).cs(0)
