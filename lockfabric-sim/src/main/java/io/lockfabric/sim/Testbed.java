@@ -47,6 +47,9 @@ public enum Testbed {
      *       at once (15.5 Kops/s, 99.4% retries) on this ConnectX-5.</li>
      *   <li>{@code mnLinkGbps} = 100 and {@code nicNsPerByte} = 0.08: §4.1, "a Mellanox ConnectX-5
      *       100 Gbps RNIC" (100 Gb/s is the EDR data rate after 64b/66b coding).</li>
+     *   <li>{@code cnCores} = 48: §4.1, "two 24-core Intel Xeon E5-2650v4 CPUs"; "each client machine
+     *       runs a client on each core", so the paper's 48 clients per compute node never share a
+     *       core.</li>
      * </ul>
      * Kept defaults: the compute-node NIC, the per-kind verb service times and NIC units (the paper
      * gives no per-verb rate for ConnectX-5), client CPU per verb and message, the memory node's
@@ -68,7 +71,9 @@ public enum Testbed {
             new Setting("mnLinkGbps", "100", "ShiftLock §4.1: 'a Mellanox ConnectX-5 100 Gbps RNIC'",
                     b -> b.mnLinkGbps(100)),
             new Setting("nicNsPerByte", "0.08", "ShiftLock §4.1: 100 Gb/s RNIC = 0.08 ns per byte",
-                    b -> b.nicNsPerByte(0.08))),
+                    b -> b.nicNsPerByte(0.08)),
+            new Setting("cnCores", "48", "ShiftLock §4.1: 'two 24-core Intel Xeon E5-2650v4 CPUs' per machine, "
+                    + "'a client on each core'", b -> b.cnCores(48))),
             List.of("cnNicUnits", "cnNicServiceNs", "intraCnMessageNs", "nicUnits", "readServiceNs",
                     "writeServiceNs", "atomicServiceNs", "atomic128ServiceNs", "clientVerbCpuNs",
                     "clientMessageCpuNs", "mnCpuCores", "rpcServiceNs", "rpcTransport", "clockDrift")),
@@ -81,6 +86,9 @@ public enum Testbed {
      *       logical node, "connected to a Mellanox 100 Gbps switch".</li>
      *   <li>{@code cnMessageOneWayNs} = {@code networkOneWayNs}: §6, all RNICs on one switch, "forming
      *       a unified network" (Appendix C's slower CN-CN network is its own experiment).</li>
+     *   <li>{@code cnCores} = 16: §6, "Each CN dedicates 16 cores to running application clients.
+     *       Each core runs multiple clients as coroutines": the 32 clients per CN of its experiments
+     *       take turns, two per core.</li>
      * </ul>
      * Kept defaults: the network latency (the paper gives only "one RDMA READ (typically less than 3
      * µs)" ("Synchronized time"), an upper bound the default's ≈ 2.3 µs meets), the same-word serialization and the
@@ -96,7 +104,9 @@ public enum Testbed {
             new Setting("mnLinkGbps", "100", "DecLock §6: 'two ConnectX-4 100 Gbps RDMA NICs', one per logical "
                     + "node, the MN included", b -> b.mnLinkGbps(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS)),
             new Setting("nicNsPerByte", "0.08", "DecLock §6: 100 Gb/s RNIC = 0.08 ns per byte",
-                    b -> b.nicNsPerByte(0.08))),
+                    b -> b.nicNsPerByte(0.08)),
+            new Setting("cnCores", "16", "DecLock §6: 'Each CN dedicates 16 cores to running application clients. "
+                    + "Each core runs multiple clients as coroutines'", b -> b.cnCores(16))),
             List.of("networkOneWayNs", "networkJitterNs", "intraCnMessageNs", "cnNicUnits", "cnNicServiceNs",
                     "nicUnits", "readServiceNs", "writeServiceNs", "atomicServiceNs", "atomic128ServiceNs",
                     "sameWordSerialNs", "clientVerbCpuNs", "clientMessageCpuNs", "mnCpuCores", "rpcServiceNs",
@@ -119,6 +129,12 @@ public enum Testbed {
      *       {@code citron-table2} already use).</li>
      *   <li>{@code cnMessageOneWayNs} = {@code networkOneWayNs}: §4.1, every machine on one QM8790
      *       switch; §3 (T_wait): "the RDMA RTT is around 2 µs", which the default network meets.</li>
+     *   <li>{@code cnCores} = 36: two Xeon Gold 5220 of 18 cores each (Intel's product specification;
+     *       §4.1 names the CPU and its 2.20 GHz). The paper runs "up to 64 worker threads in each
+     *       client machine, each thread on a separate logical core" with hyperthreading on; the
+     *       simulator has no SMT model, so two hyperthreads of one physical core take turns on it (a
+     *       pessimistic reading: real siblings overlap in part). Its 96 clients on 3 machines (32
+     *       each) never share a core; past 108 clients they do.</li>
      * </ul>
      * Kept defaults: the per-kind verb service times, NIC units and same-word serialization (§1 quotes
      * the ConnectX-6 datasheet's 215 M packets/s, a packet rate rather than a one-sided verb service
@@ -139,7 +155,10 @@ public enum Testbed {
                     + "128/130 = 126 Gb/s (PCIe 3.0 spec), x 256/280 for TLP overhead = 115 Gb/s of data, below "
                     + "the QM8790's 200 Gb/s HDR ports", b -> b.mnLinkGbps(Testbed.CITRON_PCIE_DATA_GBPS)),
             new Setting("nicNsPerByte", "0.0696", "the same 115 Gb/s bound: 8 / 115 ns per byte",
-                    b -> b.nicNsPerByte(8 / Testbed.CITRON_PCIE_DATA_GBPS))),
+                    b -> b.nicNsPerByte(8 / Testbed.CITRON_PCIE_DATA_GBPS)),
+            new Setting("cnCores", "36", "CITRON §4.1: two Xeon Gold 5220 per client machine, 18 cores each "
+                    + "(Intel spec); hyperthread siblings modelled as taking turns (no SMT model)",
+                    b -> b.cnCores(36))),
             List.of("networkOneWayNs", "networkJitterNs", "intraCnMessageNs", "cnNicUnits", "cnNicServiceNs",
                     "nicUnits", "readServiceNs", "writeServiceNs", "atomicServiceNs", "atomic128ServiceNs",
                     "sameWordSerialNs", "clientVerbCpuNs", "clientMessageCpuNs", "rpcServiceNs", "clockDrift"));

@@ -58,6 +58,7 @@ class TestbedTest {
         assertTrue(citron.mnLinkModelled());
         SimConfig declock = Testbed.DECLOCK.applyTo(SimConfig.defaults());
         assertEquals(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS, declock.mnLinkGbps());
+        assertEquals(16, declock.cnCores(), "DecLock §6: 16 cores per CN");
         SimConfig shiftlock = Testbed.SHIFTLOCK.applyTo(SimConfig.defaults());
         assertEquals(SimConfig.DEFAULT_SAME_WORD_SERIAL_NS, shiftlock.sameWordSerialNs());
         assertNotEquals(SimConfig.defaults(), shiftlock, "the ShiftLock profile models its 100 Gb/s link");
