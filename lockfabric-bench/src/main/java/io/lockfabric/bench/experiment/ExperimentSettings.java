@@ -79,6 +79,14 @@ public record ExperimentSettings(long seed, long warmupNs, long durationNs, bool
     }
 
     /**
+     * What the simulated cases run on, for a setup line: {@code "sim defaults"}, or
+     * {@code "sim testbed NAME"} on a testbed profile ({@code own} unless one was asked for).
+     */
+    public String simModel(Optional<Testbed> own) {
+        return testbedOr(own).map(t -> "sim testbed " + t.cliName()).orElse("sim defaults");
+    }
+
+    /**
      * {@code builder} with the hardware of {@link #testbedOr the testbed the cases run on} ({@code own}
      * unless one was asked for); the builder unchanged on none.
      */

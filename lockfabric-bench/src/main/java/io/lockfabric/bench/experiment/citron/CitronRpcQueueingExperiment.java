@@ -169,7 +169,7 @@ public final class CitronRpcQueueingExperiment implements Experiment {
                 + "the spread of the handler's time; the p99 is therefore mostly the queue's length, not the "
                 + "service times' variance.");
         String setup = String.format(Locale.ROOT,
-                "sim defaults but the memory node's CPU: 1 or 18 cores, %d ns handler, rpc transport erpc (%d ns per "
+                settings.simModel(OwnTestbeds.CITRON) + " but the memory node's CPU: 1 or 18 cores, %d ns handler, rpc transport erpc (%d ns per "
                         + "message); rpc lock manager, %,d locks uniform, exclusive, cs 0; clients %s on one CN; measured "
                         + "%.1f ms after %.1f ms; seed %d",
                 HANDLER_NS, RpcTransport.ERPC.serverCpuNsPerMessage(), LOCKS,

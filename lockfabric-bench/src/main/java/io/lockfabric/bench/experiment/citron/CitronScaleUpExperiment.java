@@ -126,7 +126,7 @@ public final class CitronScaleUpExperiment implements Experiment {
                 small.meanMops(0, (int) (SCALE_POLL_NS / 1_000_000 / BUCKET_MS)), SCALE_POLL_NS / 1_000_000, ratio,
                 durationNs / 1_000_000);
         return new ExperimentResult(NAME, reference(), description(),
-                String.format(Locale.ROOT, "sim defaults, %d writers over 2 CNs, 1 MN, %d B writes in 4 KiB units, "
+                String.format(Locale.ROOT, settings.simModel(OwnTestbeds.CITRON) + ", %d writers over 2 CNs, 1 MN, %d B writes in 4 KiB units, "
                                 + "lock/unlock only, citron fencing=0, scale-poll %d ms; %d ms of virtual time "
                                 + "(reduced from the paper's 12.8 M writes); seed %d", WRITERS, WRITE_BYTES,
                         SCALE_POLL_NS / 1_000_000, durationNs / 1_000_000, settings.seed()),

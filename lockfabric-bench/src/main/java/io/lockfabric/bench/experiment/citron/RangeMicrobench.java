@@ -161,7 +161,7 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
 
     static String setup(ExperimentSettings settings, String what) {
         return String.format(Locale.ROOT,
-                "sim defaults, clients over 3 CNs (1 CN if not a multiple of 3), 1 MN, N = 2^28, exclusive ranges, "
+                settings.simModel(OwnTestbeds.CITRON) + ", clients over 3 CNs (1 CN if not a multiple of 3), 1 MN, N = 2^28, exclusive ranges, "
                         + "lock/unlock only, citron as in the paper (fencing=0), %s; measured %.1f ms after %.1f ms (virtual; reduced from the paper's "
                         + "seconds); seed %d",
                 what, settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6, settings.seed());

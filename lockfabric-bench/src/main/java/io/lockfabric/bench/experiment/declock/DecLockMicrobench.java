@@ -236,7 +236,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */
     static String setup(ExperimentSettings settings, String extra, long warmupNs, long durationNs) {
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
+                settings.simModel(OwnTestbeds.DECLOCK) + ", %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
                         + "declock cns = the run's CNs, %s; measured %.0f ms after %.0f ms; seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, ZIPF, READ_RATIO * 100, extra,
                 DECLOCK_TIMEOUT, ArtifactOptions.DECLOCK_SETUP_NOTE,

@@ -198,7 +198,7 @@ public final class DlmDesignsExperiment implements Experiment {
                 new ExperimentRow(where, "TCP throughput", PAPER_TCP_PEAK / 1e6, tcpPeak / 1e6, "Mlocks/s", BAND));
         String discussion = discussion(runs, designs, srPeak, tcpPeak, rows);
         String setup = String.format(Locale.ROOT,
-                "sim defaults but a %d-core memory node CPU and rpc transports tcp (%d ns server CPU and %d ns "
+                settings.simModel(OwnTestbeds.REPORT) + " but a %d-core memory node CPU and rpc transports tcp (%d ns server CPU and %d ns "
                         + "extra latency per message) and send-recv (%d ns, %d ns); %d CNs, clients %s with %d items "
                         + "and %d clients with %s items; uniform, exclusive, cs 0; measured %.0f ms after %.0f ms; "
                         + "seed %d",

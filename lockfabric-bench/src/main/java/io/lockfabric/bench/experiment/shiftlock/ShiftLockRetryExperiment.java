@@ -129,7 +129,7 @@ public final class ShiftLockRetryExperiment implements Experiment {
                     millis(warmup)));
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, 1 lock, cs 0; measured %s; seed %d", COMPUTE_NODES,
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients, 1 lock, cs 0; measured %s; seed %d", COMPUTE_NODES,
                 CLIENTS_PER_COMPUTE_NODE, String.join(", ", windows), settings.seed());
         List<ExperimentTable> tables = profile == null ? List.of() : List.of(profile);
         return new ExperimentResult(NAME, reference(), description(), setup, tables, rows, DISCUSSION,

@@ -131,7 +131,7 @@ public final class ShiftLockTransactionsExperiment implements Experiment {
             }
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients; TATP %,d locks (%s), TPC-C %,d locks (%s); locks taken in "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients; TATP %,d locks (%s), TPC-C %,d locks (%s); locks taken in "
                         + "ascending order, work in virtual time; options %s, %s; measured %.1f ms after %.1f ms; "
                         + "seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, Tatp.paper().locks(),

@@ -111,7 +111,7 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                                 long durationNs) {
         long warmup = settings.warmupOr(warmupNs);
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s, %s; measured %.0f ms after %.0f ms "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients, %,d locks, %s, cs 0%s, %s; measured %.0f ms after %.0f ms "
                         + "(cas: %.0f ms, its backoff adapts); seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, workload,
                 options.isEmpty() ? "" : ", options " + String.join(" ", options), ArtifactOptions.SETUP_NOTE,
