@@ -50,6 +50,9 @@ package io.lockfabric.sim;
  *       verbs to the memory node and messages within a compute node keep their times.</li>
  * </ul>
  *
+ * <p>Testbed profiles ({@link Testbed}: {@code shiftlock}, {@code declock}, {@code citron}) set the
+ * hardware values each paper states on top of these defaults, each with its source.
+ *
  * <p>Calibration. The defaults model the ShiftLock testbed (§4.1: ConnectX-5 100 Gb/s RNICs, one
  * InfiniBand switch) and are calibrated on its §2.3 experiment, {@code lockfabric reproduce
  * shiftlock-2.3}: 240 clients (5 compute nodes × 48) acquire and at once release one CAS lock.
