@@ -205,6 +205,7 @@ final class BTreeCommand implements Callable<Integer> {
                 plan.isNone() ? "" : ", faults " + plan.spec(),
                 pairs.isEmpty() ? "" : ", options " + String.join(" ", pairs));
         return new BenchExecution<String>(choice, cluster, seed, plan, null, v -> v, "")
+                .onTestbed(sim ? topology.testbed(choice.address()) : java.util.Optional.empty())
                 .execute(spec, variants, config, reportFormat, header, output);
     }
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -194,8 +195,7 @@ final class BenchCommand implements Callable<Integer> {
         boolean range = kind();
         FabricTiming tcpTiming = tcp && !range ? BenchExecution.checkReachable(choice) : null;
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, --rpc-transport, "
-                    + "--virtual-duration and --faults apply to --fabric sim only");
+            throw SimTopologyOptions.simOnly("--virtual-duration", "--faults");
         }
         if (range) {
             return RangeBenchCommand.execute(spec, new RangeBenchCommand.Settings(fabric, topology, virtualDurationNs,
@@ -220,7 +220,8 @@ final class BenchCommand implements Callable<Integer> {
         PointWorkload config = config(protocolOptions, cluster);
 
         return new BenchExecution<LockProtocol>(choice, cluster, seed, plan, sharedTable, LockProtocol::name,
-                "other --locks or options?").recording(recording, "lockfabric bench --seed " + seed).execute(spec, selected, config, reportFormat, describe(config, cluster),
+                "other --locks or options?").onTestbed(sim ? topology.testbed(choice.address()) : Optional.empty())
+                .recording(recording, "lockfabric bench --seed " + seed).execute(spec, selected, config, reportFormat, describe(config, cluster, choice),
                 output);
     }
 
@@ -306,7 +307,7 @@ final class BenchCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private String describe(PointWorkload c, SimConfig cluster) {
+    private String describe(PointWorkload c, SimConfig cluster, FabricChoice choice) {
         String virtual = cluster == null ? "" : " virtual";
         String phase = c.byOperations()
                 ? String.format(Locale.ROOT, "%,d ops", c.operations())
@@ -314,7 +315,8 @@ final class BenchCommand implements Callable<Integer> {
         String clientsText = cluster == null ? c.clients() + " clients"
                 : String.format(Locale.ROOT, "%d CN%s x %d clients, %d MN%s", cluster.computeNodes(),
                         cluster.computeNodes() == 1 ? "" : "s", cluster.clientsPerComputeNode(), cluster.memoryNodes(),
-                        cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster);
+                        cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster)
+                        + SimTopologyOptions.testbedNote(topology.testbed(choice.address()));
         return String.format(Locale.ROOT,
                 "# %s fabric: %s, %,d locks, zipf %s, %.0f%% reads, cs %d, %s after %s%s warmup, seed %d%s%s%s",
                 fabric, clientsText, c.locks(), c.zipf(), c.readRatio() * 100, c.cs(), phase,

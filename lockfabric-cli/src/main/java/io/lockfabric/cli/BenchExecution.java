@@ -20,6 +20,7 @@ import io.lockfabric.lock.LockOption;
 import io.lockfabric.lock.LockOptions;
 import io.lockfabric.sim.FaultPlan;
 import io.lockfabric.sim.SimConfig;
+import io.lockfabric.sim.Testbed;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -49,7 +51,8 @@ import java.util.function.Function;
  */
 final class BenchExecution<P> {
     private final FabricChoice fabric;
-    private final Map<String, String> fabricDefaults;
+    private Map<String, String> fabricDefaults;
+    private final SimConfig cluster;
     private final FaultPlan faults;
     private final String sharedTable;
     private final Function<P, String> names;
@@ -70,12 +73,21 @@ final class BenchExecution<P> {
     BenchExecution(FabricChoice fabric, SimConfig cluster, long seed, FaultPlan faults, String sharedTable,
                    Function<P, String> names, String shapeHint) {
         this.fabric = fabric;
+        this.cluster = cluster;
         this.fabricDefaults = cluster != null ? SimTopologyOptions.parameters(cluster)
                 : Map.of("seed", Long.toString(seed));
         this.faults = faults;
         this.sharedTable = sharedTable;
         this.names = names;
         this.shapeHint = shapeHint;
+    }
+
+    /** This execution, opening the simulated cluster on {@code testbed}'s hardware (sim only; empty: none). */
+    BenchExecution<P> onTestbed(Optional<Testbed> testbed) {
+        if (cluster != null) {
+            this.fabricDefaults = SimTopologyOptions.parameters(cluster, testbed);
+        }
+        return this;
     }
 
     /**

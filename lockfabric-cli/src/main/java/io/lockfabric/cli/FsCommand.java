@@ -145,8 +145,7 @@ final class FsCommand implements Callable<Integer> {
         boolean sim = choice.isSim();
         boolean tcp = choice.isTcp();
         if (!sim && (topology.anyGiven() || virtualDurationNs != null || faults != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --virtual-duration and --faults "
-                    + "apply to --fabric sim only");
+            throw SimTopologyOptions.simOnly("--virtual-duration", "--faults");
         }
         if (sim && durationNs != null) {
             throw new BadInputException("--duration is wall-clock time; on the sim fabric give --virtual-duration");
@@ -212,6 +211,7 @@ final class FsCommand implements Callable<Integer> {
                 sharedReads ? ", shared reads" : "", faults == null ? "" : ", faults " + plan.spec(),
                 pairs.isEmpty() ? "" : ", options " + String.join(" ", pairs));
         return new BenchExecution<FsLockManager>(choice, cluster, seed, plan, null, FsLockManager::name, "")
+                .onTestbed(sim ? topology.testbed(choice.address()) : java.util.Optional.empty())
                 .execute(spec, selected, workload, ReportFormat.byName(format), header, output);
     }
 

@@ -164,6 +164,7 @@ final class ObjectStoreCommand implements Callable<Integer> {
                 sim ? " virtual" : "", seed, faults == null ? "" : ", faults " + plan.spec(),
                 protocolOptions.isEmpty() ? "" : ", options " + protocolOptions);
         return new BenchExecution<LockProtocol>(choice, cluster, seed, plan, null, LockProtocol::name, "")
+                .onTestbed(sim ? topology.testbed(choice.address()) : java.util.Optional.empty())
                 .execute(spec, selected, workload, reportFormat, header, output);
     }
 

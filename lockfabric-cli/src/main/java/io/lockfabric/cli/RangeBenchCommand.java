@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -155,8 +156,7 @@ final class RangeBenchCommand implements Callable<Integer> {
         boolean sim = fabric.isSim();
         boolean tcp = fabric.isTcp();
         if (!sim && (s.topology().anyGiven() || s.virtualDurationNs() != null)) {
-            throw new BadInputException("--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
-                    + "--rpc-transport and --virtual-duration apply to --fabric sim only");
+            throw SimTopologyOptions.simOnly("--virtual-duration");
         }
         if (s.sharedTable() != null && !fabric.isShared()) {
             throw new BadInputException("--shared-table applies to --fabric tcp://HOST:PORT or shm:/PATH only");
@@ -177,8 +177,11 @@ final class RangeBenchCommand implements Callable<Integer> {
         FaultPlan faults = s.faults() == null ? FaultPlan.NONE : FaultPlan.parse(s.faults());
         return new BenchExecution<RangeLockProtocol>(fabric, cluster, s.seed(), faults, s.sharedTable(),
                 RangeLockProtocol::name, "other --units, --range-size or options?")
+                .onTestbed(sim ? s.topology().testbed(fabric.address()) : Optional.empty())
                 .recording(recording, "lockfabric range-bench --seed " + s.seed())
-                .execute(spec, selected, config, reportFormat, describe(s, config, cluster, faults), s.output());
+                .execute(spec, selected, config, reportFormat,
+                        describe(s, config, cluster, faults, sim ? SimTopologyOptions.testbedNote(
+                                s.topology().testbed(fabric.address())) : ""), s.output());
     }
 
     private static List<RangeLockProtocol> select(List<String> protocols) {
@@ -232,12 +235,14 @@ final class RangeBenchCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private static String describe(Settings s, RangeWorkload c, SimConfig cluster, FaultPlan faults) {
+    private static String describe(Settings s, RangeWorkload c, SimConfig cluster, FaultPlan faults,
+                                   String testbedNote) {
         String phase = c.byOperations() ? String.format(Locale.ROOT, "%,d ops", c.operations())
                 : Durations.format(c.durationNs()) + (cluster == null ? "" : " virtual");
         String who = cluster == null ? c.clients() + " clients"
                 : String.format(Locale.ROOT, "%d CN(s) x %d clients, %d MN(s)", cluster.computeNodes(),
-                        cluster.clientsPerComputeNode(), cluster.memoryNodes()) + SimTopologyOptions.linkNote(cluster);
+                        cluster.clientsPerComputeNode(), cluster.memoryNodes()) + SimTopologyOptions.linkNote(cluster)
+                        + testbedNote;
         return String.format(Locale.ROOT, "# %s fabric: %s, N %,d, L %s, zipf %s, cs %s, %s after %s warmup, seed %d, "
                         + "range exclusion checked%s%s%s",
                 s.fabric(), who, c.units(), c.sizeName(), c.zipf(), Durations.format(c.csNs()), phase,

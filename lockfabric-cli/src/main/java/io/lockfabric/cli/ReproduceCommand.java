@@ -78,6 +78,12 @@ final class ReproduceCommand implements Callable<Integer> {
             description = "Seed of the simulated clusters and the workloads. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = "--testbed", paramLabel = "NAME",
+            description = "Run the simulated cases on this testbed's hardware: shiftlock, declock, citron (the "
+                    + "README's \"Testbed profiles\": each value and its source), or none (the simulator's defaults). "
+                    + "Default: each experiment's own.")
+    String testbed;
+
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Override every case's warmup (virtual time, with a unit: 20ms). Default: each case's "
                     + "own, which the bands are meant for.")
@@ -136,6 +142,10 @@ final class ReproduceCommand implements Callable<Integer> {
             case "json" -> true;
             default -> throw new BadInputException("unknown format '" + format + "'; known: table, json");
         };
+        if (SmallBankReproduction.NAME.equals(experiment) && testbed != null) {
+            throw new BadInputException("--testbed applies to simulated experiments; " + SmallBankReproduction.NAME
+                    + " runs real processes");
+        }
         if (SmallBankReproduction.NAME.equals(experiment)) {
             return SmallBankReproduction.run(out, json, seed, positive("--warmup", warmupNs), positive("--duration", durationNs),
                     protocols, accounts, threads, processes);
@@ -147,6 +157,7 @@ final class ReproduceCommand implements Callable<Integer> {
         ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)
                 .withWarmupNs(positive("--warmup", warmupNs)).withDurationNs(positive("--duration", durationNs))
                 .withProgress(ProgressDisplay.consoleIsTerminal(), System.err);
+        settings = onTestbed(settings);
         if (protocols != null && !protocols.isEmpty()) {
             if (!e.selectsProtocols()) {
                 throw new BadInputException("experiment " + e.name() + " runs a fixed set of protocols; --protocols "
@@ -158,6 +169,18 @@ final class ReproduceCommand implements Callable<Integer> {
         out.print(json ? ExperimentReport.json(result) : ExperimentReport.table(result, e.simulated()));
         out.flush();
         return result.withinBands() ? Main.EXIT_OK : Main.EXIT_VIOLATIONS;
+    }
+
+    /** {@code settings} on the --testbed asked for, if any. */
+    private ExperimentSettings onTestbed(ExperimentSettings settings) {
+        if (testbed == null) {
+            return settings;
+        }
+        try {
+            return settings.withTestbed(testbed);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--testbed: " + e.getMessage());
+        }
     }
 
     /** {@code --report DIR} with {@code --all} or names: runs them and writes the report. */
@@ -191,6 +214,7 @@ final class ReproduceCommand implements Callable<Integer> {
         ExperimentSettings settings = ExperimentSettings.defaults().withSeed(seed)
                 .withWarmupNs(positive("--warmup", warmupNs)).withDurationNs(positive("--duration", durationNs))
                 .withProgress(ProgressDisplay.consoleIsTerminal(), System.err);
+        settings = onTestbed(settings);
         ReproductionReport.Summary summary;
         try {
             summary = ReproductionReport.run(run, settings, report, spec.commandLine().getErr(), System::nanoTime);

@@ -251,7 +251,7 @@ final class SimCheckCommand implements Callable<Integer> {
      * A sweep per selected protocol, in order: a lock protocol runs the point {@code workload}, a
      * range protocol the {@code ranges} workload, each checked on {@code cluster} under {@code plan}.
      */
-    private static List<Target> targets(List<Object> selected, SimConfig cluster, FaultPlan plan,
+    private List<Target> targets(List<Object> selected, SimConfig cluster, FaultPlan plan,
                                         PointWorkload workload, ProtocolOptions protocolOptions,
                                         RangeWorkload ranges) {
         SimCheck<LockProtocol> pointCheck = new SimCheck<>(cluster, workload, plan);
@@ -394,12 +394,13 @@ final class SimCheckCommand implements Callable<Integer> {
         RangeWorkload.validateOptions(qualifiedRange, range);
     }
 
-    private static String header(int count, long first, FaultPlan plan, SimConfig cluster, long duration,
+    private String header(int count, long first, FaultPlan plan, SimConfig cluster, long duration,
                                  PointWorkload point, RangeWorkload ranges) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "# sim check: %d seed%s from %d, faults %s, "
                         + "%d CN%s x %d clients, %d MN%s", count, count == 1 ? "" : "s", first, plan.spec(),
                 cluster.computeNodes(), cluster.computeNodes() == 1 ? "" : "s", cluster.clientsPerComputeNode(),
-                cluster.memoryNodes(), cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster));
+                cluster.memoryNodes(), cluster.memoryNodes() == 1 ? "" : "s") + SimTopologyOptions.linkNote(cluster)
+                + SimTopologyOptions.testbedNote(topology.testbed(null)));
         if (point != null) {
             sb.append(String.format(Locale.ROOT, ", %,d locks, zipf %s, %.0f%% reads, cs %d", point.locks(),
                     point.zipf(), point.readRatio() * 100, point.cs()));
@@ -435,7 +436,7 @@ final class SimCheckCommand implements Callable<Integer> {
     }
 
     /** The command that runs exactly this protocol and seed again: its kind's workload and its options. */
-    private static String replay(LockProtocol protocol, long s, SimCheck<LockProtocol> check, PointWorkload w) {
+    private String replay(LockProtocol protocol, long s, SimCheck<LockProtocol> check, PointWorkload w) {
         StringBuilder sb = replayOf(protocol.name(), s, check.faults(), check.cluster())
                 .append(" --locks ").append(w.locks())
                 .append(" --zipf ").append(w.zipf())
@@ -448,7 +449,7 @@ final class SimCheckCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    private static String replay(RangeLockProtocol protocol, long s, SimCheck<RangeLockProtocol> check,
+    private String replay(RangeLockProtocol protocol, long s, SimCheck<RangeLockProtocol> check,
                                  RangeWorkload w) {
         StringBuilder sb = replayOf(protocol.name(), s, check.faults(), check.cluster())
                 .append(" --units ").append(w.units())
@@ -462,10 +463,11 @@ final class SimCheckCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    private static StringBuilder replayOf(String protocol, long s, FaultPlan faults, SimConfig cluster) {
+    private StringBuilder replayOf(String protocol, long s, FaultPlan faults, SimConfig cluster) {
         return new StringBuilder("lockfabric sim check --protocols ").append(protocol)
                 .append(" --seed ").append(s)
                 .append(" --faults ").append(faults.spec())
-                .append(' ').append(SimTopologyOptions.replay(cluster));
+                .append(' ').append(SimTopologyOptions.replay(cluster))
+                .append(SimTopologyOptions.replayTestbed(topology.testbed(null)));
     }
 }

@@ -4,20 +4,26 @@ import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.sim.RpcTransport;
 import io.lockfabric.sim.SimConfig;
 import io.lockfabric.sim.SimFabricProvider;
+import io.lockfabric.sim.Testbed;
 import picocli.CommandLine.Option;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The simulated cluster's shape, shared by the commands that run on the sim fabric: compute nodes,
  * clients per compute node and memory nodes, and whether the memory node's link bandwidth is
- * modelled ({@code --mn-link-gbps}), and how much slower the CN-to-CN network is
- * ({@code --cn-latency-ratio}), and what carries the rpc protocols' messages ({@code --rpc-transport}).
- * Clients fill compute nodes in order. The same settings may come as
- * parameters of a {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn},
- * {@code clients}, {@code mns}, {@code seed}, {@code mn-link-gbps}, {@code cn-latency-ratio}, {@code rpc-transport}); a
- * setting given both ways must agree.
+ * modelled ({@code --mn-link-gbps}), how much slower the CN-to-CN network is
+ * ({@code --cn-latency-ratio}), what carries the rpc protocols' messages ({@code --rpc-transport}),
+ * and the hardware of a paper's testbed ({@code --testbed}, a {@link Testbed} profile;
+ * {@code --mn-link-gbps} and {@code --cn-latency-ratio} override its values).
+ * Clients fill compute nodes in order. The same settings may come as parameters of a
+ * {@code sim:...} fabric address ({@code cns}, {@code clients-per-cn}, {@code clients}, {@code mns},
+ * {@code seed}, {@code mn-link-gbps}, {@code cn-latency-ratio}, {@code rpc-transport},
+ * {@code testbed}); a setting given both ways must agree.
  */
 final class SimTopologyOptions {
     @Option(names = "--cns", paramLabel = "N",
@@ -58,10 +64,54 @@ final class SimTopologyOptions {
                     + "rpcs/s per core). One-sided verbs are not affected. Unknown values are an error.")
     String rpcTransport;
 
+    @Option(names = "--testbed", paramLabel = "NAME",
+            description = "Simulate a paper's testbed hardware (sim fabric): shiftlock (ConnectX-5, 100 Gb/s), "
+                    + "declock (ConnectX-4, 100 Gb/s, 16 cores per compute node), citron (ConnectX-6 on PCIe 3.0 x16, "
+                    + "18 eRPC threads on the memory node), or none. Each profile's values and their sources: the "
+                    + "README's \"Testbed profiles\". The topology stays the command's. Default: none (the simulator's "
+                    + "defaults).")
+    String testbed;
+
+    /**
+     * The error for these options and {@code more} (the command's own sim-only options, e.g.
+     * {@code --virtual-duration}) given on a fabric other than sim.
+     */
+    static BadInputException simOnly(String... more) {
+        List<String> all = new ArrayList<>(List.of("--cns", "--clients-per-cn", "--mns", "--mn-link-gbps",
+                "--cn-latency-ratio", "--rpc-transport", "--testbed"));
+        all.addAll(List.of(more));
+        return new BadInputException(String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.getLast()
+                + " apply to --fabric sim only");
+    }
+
     /** Whether any of these options was given. */
     boolean anyGiven() {
         return computeNodes != null || clientsPerComputeNode != null || memoryNodes != null || mnLinkGbps != null
-                || cnLatencyRatio != null || rpcTransport != null;
+                || cnLatencyRatio != null || rpcTransport != null
+                || testbed != null;
+    }
+
+    /**
+     * The testbed of --testbed and of the address's {@code testbed}, which must agree; empty if
+     * neither gives one, or {@code none}.
+     */
+    Optional<Testbed> testbed(FabricAddress address) {
+        String fromAddress = address == null ? null : address.parameter(SimFabricProvider.TESTBED, null);
+        try {
+            Optional<Testbed> flag = SimFabricProvider.testbed(testbed, "--testbed ");
+            if (fromAddress == null) {
+                return flag;
+            }
+            Optional<Testbed> given = SimFabricProvider.testbed(fromAddress, "fabric sim: " + SimFabricProvider.TESTBED
+                    + "=");
+            if (testbed != null && !flag.equals(given)) {
+                throw new BadInputException("--testbed " + testbed + " disagrees with " + SimFabricProvider.TESTBED + "="
+                        + fromAddress + " in --fabric " + address.text() + "; give one or the other");
+            }
+            return given;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     /**
@@ -123,7 +173,14 @@ final class SimTopologyOptions {
             }
         }
         SimConfig.Builder b = SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn).memoryNodes(mns)
-                .seed(clusterSeed).mnLinkGbps(linkGbps(address));
+                .seed(clusterSeed);
+        Optional<Testbed> profile = testbed(address);
+        profile.ifPresent(t -> t.apply(b));
+        boolean linkGiven = mnLinkGbps != null
+                || (address != null && address.parameter(SimFabricProvider.MN_LINK_GBPS, null) != null);
+        if (linkGiven || profile.isEmpty()) {
+            b.mnLinkGbps(linkGbps(address));
+        }
         Double ratio = latencyRatio(address);
         if (ratio != null) {
             b.cnLatencyRatio(ratio);
@@ -202,7 +259,13 @@ final class SimTopologyOptions {
      * the address does not say itself comes from them, so the fabric opened is {@code cluster}.
      */
     static Map<String, String> parameters(SimConfig cluster) {
+        return parameters(cluster, Optional.empty());
+    }
+
+    /** As {@link #parameters(SimConfig)}, with {@code testbed}'s hardware under the cluster's own values. */
+    static Map<String, String> parameters(SimConfig cluster, Optional<Testbed> testbed) {
         Map<String, String> p = new LinkedHashMap<>();
+        testbed.ifPresent(t -> p.put(SimFabricProvider.TESTBED, t.cliName()));
         p.put("cns", Integer.toString(cluster.computeNodes()));
         p.put("clients-per-cn", Integer.toString(cluster.clientsPerComputeNode()));
         p.put("mns", Integer.toString(cluster.memoryNodes()));
@@ -240,6 +303,16 @@ final class SimTopologyOptions {
             }
             return new Setting(parameter + " (in --fabric " + address.text() + ")", fromAddress);
         }
+    }
+
+    /** {@code " --testbed NAME"} for a replay command, or nothing. */
+    static String replayTestbed(Optional<Testbed> testbed) {
+        return testbed.map(t -> " --testbed " + t.cliName()).orElse("");
+    }
+
+    /** {@code ", testbed NAME"} for a report's setup line, or nothing. */
+    static String testbedNote(Optional<Testbed> testbed) {
+        return testbed.map(t -> ", testbed " + t.cliName()).orElse("");
     }
 
     /** The options that rebuild {@code cluster}'s shape, for a replay command. */

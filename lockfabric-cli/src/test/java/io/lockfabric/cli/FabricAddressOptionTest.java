@@ -134,6 +134,40 @@ class FabricAddressOptionTest {
     }
 
     @Test
+    void theTestbedIsAFlagOrAnAddressParameterAndNoneIsTheDefault() {
+        String[] run = {"--protocols", "cas", "--virtual-duration", "1ms", "--warmup", "0s", "--format", "csv"};
+        List<String> viaFlag = new ArrayList<>(List.of("bench", "--fabric", "sim", "--cns", "2", "--clients-per-cn", "4",
+                "--testbed", "citron"));
+        viaFlag.addAll(List.of(run));
+        List<String> viaAddress = new ArrayList<>(List.of("bench", "--fabric", "sim:cns=2,clients-per-cn=4,testbed=citron"));
+        viaAddress.addAll(List.of(run));
+        List<String> plain = new ArrayList<>(List.of("bench", "--fabric", "sim", "--cns", "2", "--clients-per-cn", "4"));
+        plain.addAll(List.of(run));
+        List<String> none = new ArrayList<>(plain);
+        none.addAll(List.of("--testbed", "none"));
+        MainTest.Outcome flag = MainTest.run(viaFlag.toArray(String[]::new));
+        MainTest.Outcome address = MainTest.run(viaAddress.toArray(String[]::new));
+        MainTest.Outcome base = MainTest.run(plain.toArray(String[]::new));
+        MainTest.Outcome same = MainTest.run(none.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, flag.status(), flag.err());
+        assertEquals(flag.out(), address.out());
+        assertEquals(base.out(), same.out(), "--testbed none is the simulator's defaults");
+        assertFalse(flag.out().equals(base.out()), "citron's 115 Gb/s link changes cas's run");
+        MainTest.Outcome table = MainTest.run("bench", "--fabric", "sim", "--testbed", "declock", "--protocols", "cas",
+                "--virtual-duration", "1ms", "--warmup", "0s");
+        assertTrue(table.out().startsWith("# sim fabric: 1 CN x 8 clients, 1 MN, MN link 100 Gb/s, testbed declock, "),
+                table.out());
+        MainTest.Outcome bad = MainTest.run("bench", "--fabric", "sim", "--testbed", "cx9");
+        assertEquals(Main.EXIT_BAD_INPUT, bad.status());
+        assertTrue(bad.err().contains("--testbed cx9 is no testbed (one of none, shiftlock, declock, citron)"), bad.err());
+        MainTest.Outcome disagree = MainTest.run("bench", "--fabric", "sim:testbed=citron", "--testbed", "declock");
+        assertEquals(Main.EXIT_BAD_INPUT, disagree.status());
+        MainTest.Outcome local = MainTest.run("bench", "--testbed", "declock");
+        assertEquals(Main.EXIT_BAD_INPUT, local.status());
+        assertTrue(local.err().contains("--testbed"), local.err());
+    }
+
+    @Test
     void theTableHeaderNamesTheAddressAsGiven() {
         MainTest.Outcome o = MainTest.run("bench", "--fabric", "sim:cns=2,clients-per-cn=3", "--protocols", "cas",
                 "--virtual-duration", "1ms", "--warmup", "0s");
@@ -166,7 +200,7 @@ class FabricAddressOptionTest {
     @ParameterizedTest
     @ValueSource(strings = {
             "sim:nope=1|fabric sim has no parameter 'nope' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, "
-                    + "cn-latency-ratio, rpc-transport)",
+                    + "cn-latency-ratio, rpc-transport, testbed)",
             "sim:cns=3 --cns 2|--cns 2 disagrees with cns=3 in --fabric sim:cns=3; give one or the other",
             "sim:cns|fabric sim: 'cns' in 'sim:cns' is not NAME=VALUE",
             "sim:mn-link-gbps=fast|fabric sim: mn-link-gbps=fast is not a number of Gb/s",
@@ -174,9 +208,9 @@ class FabricAddressOptionTest {
             "sim:mn-link-gbps=100 --mn-link-gbps 25|--mn-link-gbps 25 disagrees with mn-link-gbps=100 in --fabric "
                     + "sim:mn-link-gbps=100; give one or the other",
             "local --mn-link-gbps 100|--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
-                    + "--rpc-transport, --virtual-duration and --faults apply to --fabric sim only",
+                    + "--rpc-transport, --testbed, --virtual-duration and --faults apply to --fabric sim only",
             "local --rpc-transport tcp|--cns, --clients-per-cn, --mns, --mn-link-gbps, --cn-latency-ratio, "
-                    + "--rpc-transport, --virtual-duration and --faults apply to --fabric sim only",
+                    + "--rpc-transport, --testbed, --virtual-duration and --faults apply to --fabric sim only",
             "sim --rpc-transport pigeon|--rpc-transport pigeon is not an rpc transport; known: native, tcp, send-recv, "
                     + "erpc",
             "sim:rpc-transport=udp|fabric sim: rpc-transport=udp is not an rpc transport; known: native, tcp, "

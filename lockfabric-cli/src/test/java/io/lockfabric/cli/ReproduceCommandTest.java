@@ -50,6 +50,20 @@ class ReproduceCommandTest {
     }
 
     @Test
+    void aTestbedIsNamedOrBadInput() {
+        MainTest.Outcome none = reproduce(quick("shiftlock-2.3", "--testbed", "none", "--format", "json"));
+        assertTrue(none.status() == Main.EXIT_OK || none.status() == Main.EXIT_VIOLATIONS, none.err());
+        MainTest.Outcome declock = reproduce(quick("shiftlock-2.3", "--testbed", "declock", "--format", "json"));
+        assertTrue(declock.status() == Main.EXIT_OK || declock.status() == Main.EXIT_VIOLATIONS, declock.err());
+        assertFalse(none.out().equals(declock.out()), "declock's 100 Gb/s link moves the numbers");
+        MainTest.Outcome bad = reproduce(quick("shiftlock-2.3", "--testbed", "cx9"));
+        assertEquals(Main.EXIT_BAD_INPUT, bad.status());
+        assertTrue(bad.err().contains("unknown testbed 'cx9'"), bad.err());
+        MainTest.Outcome smallBank = reproduce("shiftlock-fig11", "--testbed", "shiftlock");
+        assertEquals(Main.EXIT_BAD_INPUT, smallBank.status());
+    }
+
+    @Test
     void anUnknownExperimentIsBadInputAndListsTheKnownOnes() {
         MainTest.Outcome o = reproduce("nope");
         assertEquals(Main.EXIT_BAD_INPUT, o.status());

@@ -34,12 +34,24 @@ package io.lockfabric.sim;
  *       transfers queue behind each other at the link rate. Only the memory node's port: the
  *       compute nodes' NICs keep their per-pass cost, and client-to-client messages cost no
  *       bandwidth. DecLock's testbed: {@link #DECLOCK_TESTBED_MN_LINK_GBPS}.</li>
+ *   <li>Compute-node cores, when {@code cnCores} &gt; 0 (off by default: every client has a core of
+ *       its own): each compute node has {@code cnCores} cores, and its clients run on them as
+ *       coroutines (DecLock §6: "Each core runs multiple clients as coroutines"). A client's CPU
+ *       work, the {@code clientVerbCpuNs} of each verb it posts (one after another for a batch) and
+ *       the {@code clientMessageCpuNs} of each message it sends, waits for the node's earliest free
+ *       core and holds it; waiting (a verb in flight, a sleep or backoff, a message wait) holds none.
+ *       With more clients than cores the CPU work runs in turns ({@link ComputeNodeCores}). Nothing
+ *       else a client does costs CPU in the model (receiving a message, the workload's own
+ *       bookkeeping, critical sections, which are remote verbs or sleeps).</li>
  *   <li>A slower CN-to-CN network (DecLock Appendix C, Fig. 18: a heterogeneous network where
  *       CN-CN communication has higher latency than CN-MN communication): {@link #cnLatencyRatio()}
  *       is {@code cnMessageOneWayNs} over {@code networkOneWayNs}, 1 by default (one switch);
  *       {@link Builder#cnLatencyRatio} sets it. Only messages between compute nodes slow down;
  *       verbs to the memory node and messages within a compute node keep their times.</li>
  * </ul>
+ *
+ * <p>Testbed profiles ({@link Testbed}: {@code shiftlock}, {@code declock}, {@code citron}) set the
+ * hardware values each paper states on top of these defaults, each with its source.
  *
  * <p>Calibration. The defaults model the ShiftLock testbed (§4.1: ConnectX-5 100 Gb/s RNICs, one
  * InfiniBand switch) and are calibrated on its §2.3 experiment, {@code lockfabric reproduce
@@ -100,7 +112,8 @@ public record SimConfig(
         double clockDrift,
         long memoryBytesPerNode,
         double mnLinkGbps,
-        RpcTransport rpcTransport) {
+        RpcTransport rpcTransport,
+        int cnCores) {
 
     public static final int DEFAULT_COMPUTE_NODES = 1;
     public static final int DEFAULT_CLIENTS_PER_CN = 8;
@@ -125,6 +138,8 @@ public record SimConfig(
     public static final long DEFAULT_MEMORY_BYTES_PER_NODE = 4L << 30;
     /** The memory node's link is not modelled by default ({@code mnLinkGbps} = 0): runs as before it existed. */
     public static final double DEFAULT_MN_LINK_GBPS = 0;
+    /** Compute-node cores are not modelled by default ({@code cnCores} = 0): every client has a core of its own. */
+    public static final int DEFAULT_CN_CORES = 0;
     /** The largest {@link Builder#cnLatencyRatio} taken. */
     public static final double MAX_CN_LATENCY_RATIO = 1000;
     /**
@@ -173,6 +188,7 @@ public record SimConfig(
         nonNegative("128-bit atomic service", atomic128ServiceNs);
         nonNegative("same-word serialization", sameWordSerialNs);
         nonNegative("rpc service", rpcServiceNs);
+        nonNegative("CN cores", cnCores);
         if (!(nicNsPerByte >= 0) || !(clockDrift >= 0 && clockDrift < 0.01)) {
             throw new IllegalArgumentException("NIC ns/byte must be >= 0 and clock drift in [0, 0.01)");
         }
@@ -250,6 +266,7 @@ public record SimConfig(
         b.memoryBytesPerNode = memoryBytesPerNode;
         b.mnLinkGbps = mnLinkGbps;
         b.rpcTransport = rpcTransport;
+        b.cnCores = cnCores;
         return b;
     }
 
@@ -285,6 +302,7 @@ public record SimConfig(
         private long memoryBytesPerNode = DEFAULT_MEMORY_BYTES_PER_NODE;
         private double mnLinkGbps = DEFAULT_MN_LINK_GBPS;
         private RpcTransport rpcTransport = RpcTransport.NATIVE;
+        private int cnCores = DEFAULT_CN_CORES;
         private double cnLatencyRatio = Double.NaN;
 
         public Builder computeNodes(int v) { computeNodes = v; return this; }
@@ -314,6 +332,8 @@ public record SimConfig(
         public Builder mnLinkGbps(double v) { mnLinkGbps = v; return this; }
         /** What carries rpcs and its costs; {@link RpcTransport#NATIVE} (the default) adds none. */
         public Builder rpcTransport(RpcTransport v) { rpcTransport = v; return this; }
+        /** Cores per compute node that its clients' CPU work shares; 0 (the default) = not modelled. */
+        public Builder cnCores(int v) { cnCores = v; return this; }
 
         /**
          * Makes the CN-to-CN network {@code ratio} times as slow as the CN-to-MN one: at
@@ -339,7 +359,7 @@ public record SimConfig(
                     networkJitterNs, cnMessageNs, intraCnMessageNs, clientVerbCpuNs, clientMessageCpuNs,
                     cnNicUnits, cnNicServiceNs, nicUnits, readServiceNs, writeServiceNs, atomicServiceNs,
                     atomic128ServiceNs, nicNsPerByte, sameWordSerialNs, mnCpuCores, rpcServiceNs, clockDrift,
-                    memoryBytesPerNode, mnLinkGbps, rpcTransport);
+                    memoryBytesPerNode, mnLinkGbps, rpcTransport, cnCores);
         }
     }
 }

@@ -57,6 +57,7 @@ public final class SimFabric implements Fabric {
     /** Per memory node: whether it is down (restarting). */
     private final boolean[] down;
     private final ComputeNodeNic[] cnNics;
+    private final ComputeNodeCores[] cnCores;
     /** Per simulated compute node: what its clients share. */
     private final Attachments[] computeNodes;
     private final Attachments attachments = new Attachments();
@@ -92,8 +93,10 @@ public final class SimFabric implements Fabric {
         }
         this.cnNics = new ComputeNodeNic[config.computeNodes()];
         this.computeNodes = new Attachments[config.computeNodes()];
+        this.cnCores = new ComputeNodeCores[config.computeNodes()];
         for (int i = 0; i < cnNics.length; i++) {
             cnNics[i] = new ComputeNodeNic(config);
+            cnCores[i] = new ComputeNodeCores(config);
             computeNodes[i] = new Attachments();
         }
         sim.timeLimitNs(DEFAULT_TIME_LIMIT_NS);
@@ -182,7 +185,21 @@ public final class SimFabric implements Fabric {
      * order, which the NIC tolerates.
      */
     long sendVia(EndpointId from, long cpuNs) {
-        return cnNics[from.node()].admit(sim.now() + cpuNs);
+        return cnNics[from.node()].admit(cpuDone(from, sim.now(), cpuNs));
+    }
+
+    /**
+     * When CPU work of {@code cpuNs} that client {@code from} is ready to run at {@code readyAt}
+     * ends: {@code readyAt + cpuNs}, or later when its compute node's cores are shared and busy
+     * ({@link SimConfig#cnCores()}).
+     */
+    long cpuDone(EndpointId from, long readyAt, long cpuNs) {
+        return cnCores[from.node()].run(readyAt, cpuNs);
+    }
+
+    /** When a work request (or message) that reaches client {@code from}'s compute-node NIC at {@code at} leaves it. */
+    long leaveNic(EndpointId from, long at) {
+        return cnNics[from.node()].admit(at);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.lockfabric.fabric.FabricAddress;
 import io.lockfabric.fabric.FabricProvider;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Opens {@code sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R,rpc-transport=T]}: a
@@ -14,7 +15,10 @@ import java.util.List;
  * not modelled), messages between compute nodes {@code cn-latency-ratio} times as slow as verbs to
  * the memory node ({@link SimConfig#cnLatencyRatio()}; absent: 1, one switch), rpcs carried by
  * {@code rpc-transport} ({@link SimConfig#rpcTransport()}: native, tcp, send-recv or erpc, the presets of
- * {@link RpcTransport}; absent: native), everything else {@link SimConfig}'s defaults (the calibrated testbed). As the command line builds it: one compute node of
+ * {@link RpcTransport}; absent: native), the hardware of testbed profile {@code testbed}
+ * ({@link Testbed}; absent or {@code none}: none; {@code mn-link-gbps} and {@code cn-latency-ratio},
+ * when given, override the profile's), everything else {@link SimConfig}'s defaults (the calibrated
+ * testbed). As the command line builds it: one compute node of
  * {@value SimConfig#DEFAULT_CLIENTS_PER_CN} clients unless told otherwise. Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  */
@@ -28,6 +32,8 @@ public final class SimFabricProvider implements FabricProvider {
     /** The {@link RpcTransport} presets by name, as {@link #rpcTransport} reads them. */
     public static final List<RpcTransport> RPC_TRANSPORTS = List.of(RpcTransport.NATIVE, RpcTransport.TCP,
             RpcTransport.SEND_RECV, RpcTransport.ERPC);
+    /** The address parameter naming a {@link Testbed} profile ({@code none}: the defaults). */
+    public static final String TESTBED = "testbed";
 
     @Override
     public String scheme() {
@@ -37,13 +43,13 @@ public final class SimFabricProvider implements FabricProvider {
     @Override
     public String usage() {
         return "sim[:cns=N,clients-per-cn=N,clients=N,mns=N,seed=N,mn-link-gbps=G,cn-latency-ratio=R,"
-                + "rpc-transport=native|tcp|send-recv|erpc]";
+                + "rpc-transport=native|tcp|send-recv|erpc,testbed=NAME]";
     }
 
     @Override
     public List<String> parameters() {
         return List.of("cns", "clients-per-cn", "clients", "mns", "seed", MN_LINK_GBPS, CN_LATENCY_RATIO,
-                RPC_TRANSPORT);
+                RPC_TRANSPORT, TESTBED);
     }
 
     @Override
@@ -78,8 +84,13 @@ public final class SimFabricProvider implements FabricProvider {
         }
         SimConfig.Builder b = SimConfig.builder().computeNodes(cns).clientsPerComputeNode(perCn)
                 .memoryNodes(address.intParameter("mns", 1, 1, 1024))
-                .seed(address.longParameter("seed", SimConfig.defaults().seed(), Long.MIN_VALUE, Long.MAX_VALUE))
-                .mnLinkGbps(mnLinkGbps(address.parameter(MN_LINK_GBPS, null), "fabric sim: " + MN_LINK_GBPS + "="));
+                .seed(address.longParameter("seed", SimConfig.defaults().seed(), Long.MIN_VALUE, Long.MAX_VALUE));
+        Optional<Testbed> testbed = testbed(address.parameter(TESTBED, null), "fabric sim: " + TESTBED + "=");
+        testbed.ifPresent(t -> t.apply(b));
+        String link = address.parameter(MN_LINK_GBPS, null);
+        if (link != null || testbed.isEmpty()) {
+            b.mnLinkGbps(mnLinkGbps(link, "fabric sim: " + MN_LINK_GBPS + "="));
+        }
         String ratio = address.parameter(CN_LATENCY_RATIO, null);
         if (ratio != null) {
             b.cnLatencyRatio(cnLatencyRatio(ratio, "fabric sim: " + CN_LATENCY_RATIO + "="));
@@ -89,6 +100,25 @@ public final class SimFabricProvider implements FabricProvider {
             b.rpcTransport(rpcTransport(transport, "fabric sim: " + RPC_TRANSPORT + "="));
         }
         return b.build();
+    }
+
+    /**
+     * A testbed profile as given on a command line or in an address; empty for null (not given) and
+     * {@code none}.
+     *
+     * @param where what an error message starts with ({@code "--testbed "})
+     * @throws IllegalArgumentException naming the value and the valid names if it is no profile
+     */
+    public static Optional<Testbed> testbed(String text, String where) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Testbed.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + text + " is no testbed (one of "
+                    + String.join(", ", Testbed.names()) + ")", e);
+        }
     }
 
     /**

@@ -71,8 +71,8 @@ final class SimMailbox extends CountingMailbox {
         Simulation sim = fabric.simulation();
         long latency = to.node() == endpoint.id().node() ? fabric.config().intraCnMessageNs()
                 : fabric.config().cnMessageOneWayNs();
-        long arrival = fabric.sendVia(endpoint.id(), fabric.config().clientMessageCpuNs()) + latency
-                + fabric.jitterNs();
+        long cpuDone = fabric.cpuDone(endpoint.id(), sim.now(), fabric.config().clientMessageCpuNs());
+        long arrival = fabric.leaveNic(endpoint.id(), cpuDone) + latency + fabric.jitterNs();
         long fault = fabric.messageFaultNs();
         sim.record(p.index(), VerbKind.SEND.ordinal(), to.pack(), traceType);
         if (fault >= 0) {
@@ -80,7 +80,7 @@ final class SimMailbox extends CountingMailbox {
             lastArrival.put(to, arrival);
             fabric.deliverVia(to, arrival, arrive);
         }
-        fabric.sleepTrue(fabric.config().clientMessageCpuNs());
+        fabric.sleepTrue(cpuDone - sim.now());
     }
 
     void deliver(Message m) {

@@ -91,8 +91,16 @@ final class SimQueuePair extends CountingQueuePair {
         long token = sim.token(p);
         Object[] results = new Object[verbs.size()];
         long sent = sim.now();
-        for (int i = 0; i < verbs.size(); i++) {
-            sent = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs());
+        if (fabric.config().cnCores() == 0) {
+            for (int i = 0; i < verbs.size(); i++) {
+                sent = fabric.sendVia(endpoint.id(), fabric.config().clientVerbCpuNs());
+            }
+        } else {
+            long posted = sim.now(); // one client posts its batch's verbs one after another on a shared core
+            for (int i = 0; i < verbs.size(); i++) {
+                posted = fabric.cpuDone(endpoint.id(), posted, fabric.config().clientVerbCpuNs());
+                sent = fabric.leaveNic(endpoint.id(), posted);
+            }
         }
         long arrival = sent + fabric.oneWayNs();
         sim.schedule(arrival, () -> {

@@ -96,7 +96,8 @@ class FabricsTest {
                 && scheme.getMessage().contains("local"), scheme.getMessage());
         IllegalArgumentException parameter = assertThrows(IllegalArgumentException.class,
                 () -> Fabrics.open("sim:cns=2,colour=red"));
-        assertEquals("fabric sim has no parameter 'colour' (its parameters: cns, clients-per-cn, clients, mns, seed, mn-link-gbps, cn-latency-ratio, rpc-transport)",
+        assertEquals("fabric sim has no parameter 'colour' (its parameters: cns, clients-per-cn, clients, mns, seed, "
+                + "mn-link-gbps, cn-latency-ratio, rpc-transport, testbed)",
                 parameter.getMessage());
         IllegalArgumentException value = assertThrows(IllegalArgumentException.class, () -> Fabrics.open("sim:cns=0"));
         assertEquals("fabric sim: cns=0 is not in [1, 65536]", value.getMessage());

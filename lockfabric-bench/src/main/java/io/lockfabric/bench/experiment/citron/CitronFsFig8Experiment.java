@@ -108,8 +108,7 @@ public final class CitronFsFig8Experiment implements Experiment {
             FsTrace.BtIo trace = FsTrace.BtIo.classD(p, rows, STEPS);
             for (CitronFsRuns.Manager m : managers) {
                 settings.progress(++done, total, "btio " + p + " " + label(m));
-                runs.put(key(m, p), CitronFsRuns.run(m, trace, cns(p), p / cns(p), warmup, duration, settings.seed(),
-                        settings.progressOut()));
+                runs.put(key(m, p), CitronFsRuns.run(m, trace, cns(p), p / cns(p), warmup, duration, settings));
             }
         }
         List<String> columns = new ArrayList<>(List.of("lock manager"));

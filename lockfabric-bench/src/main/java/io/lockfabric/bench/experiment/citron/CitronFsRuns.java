@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.apps.fs.FsLockManager;
 import io.lockfabric.bench.Phases;
 import io.lockfabric.bench.RunResult;
@@ -91,9 +92,11 @@ final class CitronFsRuns {
     }
 
     /** One run of {@code trace} under {@code m} on {@code cns} x {@code perCn} clients. */
-    static RunResult run(Manager m, FsTrace trace, int cns, int perCn, long warmupNs, long durationNs, long seed,
-                         java.io.PrintStream progressOut) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(perCn)
+    static RunResult run(Manager m, FsTrace trace, int cns, int perCn, long warmupNs, long durationNs,
+                         ExperimentSettings settings) {
+        long seed = settings.seed();
+        java.io.PrintStream progressOut = settings.progressOut();
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(cns).clientsPerComputeNode(perCn)
                 .memoryNodes(1 + DATA_NODES).mnLinkGbps(CITRON_TESTBED_MN_LINK_GBPS).seed(seed).build();
         FsLockManager manager = FsLockManager.byName(m.name());
         List<String> pairs = m.options().apply(trace.granularity()).stream().map(p -> manager.name() + "." + p).toList();

@@ -107,8 +107,7 @@ public final class CitronFsTable2Experiment implements Experiment {
         int done = 0;
         for (CitronFsRuns.Manager m : managers) {
             settings.progress(++done, managers.size(), "oltp " + label(m));
-            runs.put(label(m), CitronFsRuns.run(m, trace, cns, trace.clientsPerGroup(), warmup, duration, settings.seed(),
-                    settings.progressOut()));
+            runs.put(label(m), CitronFsRuns.run(m, trace, cns, trace.clientsPerGroup(), warmup, duration, settings));
         }
         ExperimentTable.Builder t = new ExperimentTable.Builder(TABLE + ": " + cns + " CNs x " + trace.clientsPerGroup()
                 + " clients", "lock manager", "paper throughput, Kops/s", "throughput, Kops/s", "MB/s",

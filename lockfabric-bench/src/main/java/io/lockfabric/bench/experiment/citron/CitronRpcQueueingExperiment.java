@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
@@ -168,7 +169,7 @@ public final class CitronRpcQueueingExperiment implements Experiment {
                 + "the spread of the handler's time; the p99 is therefore mostly the queue's length, not the "
                 + "service times' variance.");
         String setup = String.format(Locale.ROOT,
-                "sim defaults but the memory node's CPU: 1 or 18 cores, %d ns handler, rpc transport erpc (%d ns per "
+                settings.simModel(OwnTestbeds.CITRON) + " but the memory node's CPU: 1 or 18 cores, %d ns handler, rpc transport erpc (%d ns per "
                         + "message); rpc lock manager, %,d locks uniform, exclusive, cs 0; clients %s on one CN; measured "
                         + "%.1f ms after %.1f ms; seed %d",
                 HANDLER_NS, RpcTransport.ERPC.serverCpuNsPerMessage(), LOCKS,
@@ -190,7 +191,7 @@ public final class CitronRpcQueueingExperiment implements Experiment {
 
     /** One run: {@code clients} synchronous clients, a CPU of {@code threads} cores; the queueing of the measured window. */
     static Point run(int clients, int threads, ExperimentSettings settings) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(1).clientsPerComputeNode(clients)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(1).clientsPerComputeNode(clients)
                 .mnCpuCores(threads).rpcServiceNs(HANDLER_NS).rpcTransport(RpcTransport.ERPC).seed(settings.seed())
                 .build();
         long warmup = settings.warmupOr(WARMUP_NS);

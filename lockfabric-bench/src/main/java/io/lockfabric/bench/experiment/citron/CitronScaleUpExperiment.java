@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.ExperimentResult;
@@ -125,7 +126,7 @@ public final class CitronScaleUpExperiment implements Experiment {
                 small.meanMops(0, (int) (SCALE_POLL_NS / 1_000_000 / BUCKET_MS)), SCALE_POLL_NS / 1_000_000, ratio,
                 durationNs / 1_000_000);
         return new ExperimentResult(NAME, reference(), description(),
-                String.format(Locale.ROOT, "sim defaults, %d writers over 2 CNs, 1 MN, %d B writes in 4 KiB units, "
+                String.format(Locale.ROOT, settings.simModel(OwnTestbeds.CITRON) + ", %d writers over 2 CNs, 1 MN, %d B writes in 4 KiB units, "
                                 + "lock/unlock only, citron fencing=0, scale-poll %d ms; %d ms of virtual time "
                                 + "(reduced from the paper's 12.8 M writes); seed %d", WRITERS, WRITE_BYTES,
                         SCALE_POLL_NS / 1_000_000, durationNs / 1_000_000, settings.seed()),
@@ -137,7 +138,7 @@ public final class CitronScaleUpExperiment implements Experiment {
     }
 
     static Replay replay(ExperimentSettings settings, long units, long durationNs) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(2).clientsPerComputeNode(WRITERS / 2)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(2).clientsPerComputeNode(WRITERS / 2)
                 .seed(settings.seed()).build();
         var protocol = new CitronProtocol();
         LockOptions options = LockOptions.parse(List.of("units=" + units, "fencing=0",

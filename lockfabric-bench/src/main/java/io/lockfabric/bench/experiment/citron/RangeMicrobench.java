@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.citron;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
@@ -92,7 +93,7 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
     /** Runs on a fresh simulated cluster: clients over as many of the 3 CNs as they fill evenly. */
     RunResult run(ExperimentSettings settings) {
         int cns = clients % TESTBED_COMPUTE_NODES == 0 ? TESTBED_COMPUTE_NODES : 1;
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(clients / cns)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.CITRON, SimConfig.defaults().toBuilder()).computeNodes(cns).clientsPerComputeNode(clients / cns)
                 .sameWordSerialNs(sameWordSerialNs).rpcServiceNs(rpcServiceNs(protocol)).seed(settings.seed()).build();
         RangeWorkload workload = RangeWorkload.builder().clients(clients).sizes(sizes).zipf(zipf)
                 .warmupNs(settings.warmupOr(warmupNs)).durationNs(settings.durationOr(durationNs))
@@ -160,7 +161,7 @@ record RangeMicrobench(String protocol, List<Long> sizes, double zipf, int clien
 
     static String setup(ExperimentSettings settings, String what) {
         return String.format(Locale.ROOT,
-                "sim defaults, clients over 3 CNs (1 CN if not a multiple of 3), 1 MN, N = 2^28, exclusive ranges, "
+                settings.simModel(OwnTestbeds.CITRON) + ", clients over 3 CNs (1 CN if not a multiple of 3), 1 MN, N = 2^28, exclusive ranges, "
                         + "lock/unlock only, citron as in the paper (fencing=0), %s; measured %.1f ms after %.1f ms (virtual; reduced from the paper's "
                         + "seconds); seed %d",
                 what, settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6, settings.seed());

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.declock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
@@ -183,7 +184,8 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
      * the unprobed one.
      */
     RunResult run(ExperimentSettings settings, Consumer<LockStats> observer, Probe probe) {
-        SimConfig.Builder clusterBuilder = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
+        SimConfig.Builder clusterBuilder = settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder())
+                .computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed());
         if (cnLatencyRatio != 1) {
             clusterBuilder.cnLatencyRatio(cnLatencyRatio);
@@ -234,7 +236,7 @@ record DecLockMicrobench(String protocol, List<String> options, double readRatio
     /** One line on the testbed: topology, locks, distribution, reads, windows, seed, plus {@code extra}. */
     static String setup(ExperimentSettings settings, String extra, long warmupNs, long durationNs) {
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
+                settings.simModel(OwnTestbeds.DECLOCK) + ", %d CNs x %d clients, %,d locks, Zipf %.2f, %.0f%% reads, %s; DecLock timeout-ns=%s, "
                         + "declock cns = the run's CNs, %s; measured %.0f ms after %.0f ms; seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, ZIPF, READ_RATIO * 100, extra,
                 DECLOCK_TIMEOUT, ArtifactOptions.DECLOCK_SETUP_NOTE,

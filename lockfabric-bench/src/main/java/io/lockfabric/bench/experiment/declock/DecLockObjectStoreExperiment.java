@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.declock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.apps.objstore.ObjectTrace;
 import io.lockfabric.bench.NicProbe;
 import io.lockfabric.bench.Phases;
@@ -163,8 +164,9 @@ public final class DecLockObjectStoreExperiment implements Experiment {
     }
 
     /** The simulated testbed of {@code cns} × {@code perCn} clients and one memory node. */
-    static SimConfig cluster(int cns, int perCn, long seed) {
-        return SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(perCn).seed(seed)
+    static SimConfig cluster(int cns, int perCn, ExperimentSettings settings) {
+        long seed = settings.seed();
+        return settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder()).computeNodes(cns).clientsPerComputeNode(perCn).seed(seed)
                 .mnLinkGbps(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS).build();
     }
 
@@ -186,7 +188,7 @@ public final class DecLockObjectStoreExperiment implements Experiment {
                 for (String protocol : protocols) {
                     String key = key(t, protocol, point);
                     settings.progress(++done, total, "objstore " + key);
-                    SimConfig cluster = cluster(point[0], point[1], settings.seed());
+                    SimConfig cluster = cluster(point[0], point[1], settings);
                     ObjectStoreWorkload w = new ObjectStoreWorkload(new Phases(cluster.clients(), duration, 0,
                             t == traces.getLast() ? largeWarmup : warmup,
                             settings.seed()), t, false, true, ProtocolOptions.parse(runOptions(protocol, point[0])));

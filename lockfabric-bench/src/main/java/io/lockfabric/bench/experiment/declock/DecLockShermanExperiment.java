@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.declock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.Phases;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
@@ -155,7 +156,7 @@ public final class DecLockShermanExperiment implements Experiment {
                 maxP99Cut(runs, "sherman-nh"), "%", SHARE_BAND));
         rows.add(new ExperimentRow("search-mostly, " + cns[cns.length - 1] + " CNs", "goodput DecLock / Sherman", 1.0,
                 ratio(runs, BTreeMix.SEARCH_MOSTLY, "declock", "sherman", cns[cns.length - 1]), "x", RATIO_BAND));
-        String setup = String.format(Locale.ROOT, "sim defaults, %s CNs x %d clients, %,d keys all loaded, fan-out 32, "
+        String setup = String.format(Locale.ROOT, settings.simModel(OwnTestbeds.DECLOCK) + ", %s CNs x %d clients, %,d keys all loaded, fan-out 32, "
                         + "Zipf 0.99, index cache on, unchecked; declock = declock-pf, cns = the run's CNs, timeout-ns=%s; "
                         + "measured %.1f ms after %.1f ms; seed %d",
                 java.util.Arrays.toString(cns), clientsPerCn, keys, DecLockMicrobench.DECLOCK_TIMEOUT,
@@ -165,7 +166,7 @@ public final class DecLockShermanExperiment implements Experiment {
     }
 
     private RunResult run(ExperimentSettings settings, BTreeMix mix, String lock, int cn) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cn).clientsPerComputeNode(clientsPerCn)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder()).computeNodes(cn).clientsPerComputeNode(clientsPerCn)
                 .seed(settings.seed()).mnLinkGbps(SimConfig.DECLOCK_TESTBED_MN_LINK_GBPS).build();
         String protocol = BTreeLocks.protocolName(lock);
         List<String> options = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.designs;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.ProtocolOptions;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.Runner;
@@ -202,7 +203,7 @@ public final class DlmDesignsExperiment implements Experiment {
                 new ExperimentRow(where, "TCP throughput", PAPER_TCP_PEAK / 1e6, tcpPeak / 1e6, "Mlocks/s", BAND));
         String discussion = discussion(runs, designs, srPeak, tcpPeak, rows);
         String setup = String.format(Locale.ROOT,
-                "sim defaults but a %d-core memory node CPU and rpc transports tcp (%d ns server CPU and %d ns "
+                settings.simModel(OwnTestbeds.REPORT) + " but a %d-core memory node CPU and rpc transports tcp (%d ns server CPU and %d ns "
                         + "extra latency per message) and send-recv (%d ns, %d ns); %d CNs, clients %s with %d items "
                         + "and %d clients with %s items; uniform, exclusive, cs 0; measured %.0f ms after %.0f ms; "
                         + "seed %d",
@@ -306,7 +307,7 @@ public final class DlmDesignsExperiment implements Experiment {
     /** One run on a fresh simulated cluster with {@code design}'s transport. */
     static RunResult run(Design design, int clients, long items, ExperimentSettings settings) {
         int cns = clients % COMPUTE_NODES == 0 ? COMPUTE_NODES : 1;
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(cns).clientsPerComputeNode(clients / cns)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.REPORT, SimConfig.defaults().toBuilder()).computeNodes(cns).clientsPerComputeNode(clients / cns)
                 .mnCpuCores(SERVER_CORES).rpcServiceNs(0).rpcTransport(design.transport()).seed(settings.seed())
                 .build();
         PointWorkload workload = PointWorkload.builder().clients(clients).locks(items).zipf(0).readRatio(0).cs(0)

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
@@ -312,7 +313,7 @@ public final class ShiftLockBreakdownExperiment implements Experiment {
         }
         rows.addAll(rows4);
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs, %,d locks, Zipf %.2f, cs 0, %s; measured %.0f ms after %.0f ms; seed %d",
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs, %,d locks, Zipf %.2f, cs 0, %s; measured %.0f ms after %.0f ms; seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, locks, SimMicrobench.ZIPF,
                 ArtifactOptions.SETUP_NOTE, settings.durationOr(DURATION_NS) / 1e6, settings.warmupOr(WARMUP_NS) / 1e6,
                 settings.seed());

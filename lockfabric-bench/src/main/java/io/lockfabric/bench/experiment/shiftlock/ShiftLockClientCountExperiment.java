@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Band;
@@ -160,7 +161,7 @@ public final class ShiftLockClientCountExperiment implements Experiment {
                     runs.get(key("shiftlock", 0.5, most))));
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %s clients on %d CNs, %,d locks, Zipf %.2f, WI (50%% reads) and RI (95%%), cs 0, %s; "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %s clients on %d CNs, %,d locks, Zipf %.2f, WI (50%% reads) and RI (95%%), cs 0, %s; "
                         + "%s; seed %d",
                 clients[0] + " ... " + clients[clients.length - 1], SimMicrobench.TESTBED_COMPUTE_NODES, locks,
                 SimMicrobench.ZIPF, ArtifactOptions.SETUP_NOTE,

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Experiment;
@@ -129,7 +130,7 @@ public final class ShiftLockFailureExperiment implements Experiment {
                     Long.toString(skipped(d)), Long.toString(d.resets()), Long.toString(d.aborts()));
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d clients on %d CNs, %,d locks, Zipf %.2f, 50%% reads, cs 0, %s, options %s, leases "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d clients on %d CNs, %,d locks, Zipf %.2f, 50%% reads, cs 0, %s, options %s, leases "
                         + "10 ms unless set; p = releases skipped per acquisition; measured %.0f ms after %.0f ms; "
                         + "seed %d",
                 clients, SimMicrobench.TESTBED_COMPUTE_NODES, locks, SimMicrobench.ZIPF, ArtifactOptions.SETUP_NOTE,

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Band;
@@ -126,7 +127,7 @@ public final class ShiftLockLockCountExperiment implements Experiment {
         rows.add(new ExperimentRow("every lock count", "counts where shiftlock's goodput is highest", locks.length,
                 leads, "of " + locks.length, Band.absolute(0.5)));
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d clients on %d CNs, %s locks, Zipf %.2f, 50%% reads (WI), cs 0, %s; %s; seed %d",
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d clients on %d CNs, %s locks, Zipf %.2f, 50%% reads (WI), cs 0, %s; %s; seed %d",
                 clients, SimMicrobench.TESTBED_COMPUTE_NODES, labels(), SimMicrobench.ZIPF, ArtifactOptions.SETUP_NOTE,
                 ShiftLockSweep.windows(settings, casWarmupNs, protocols.contains("cas")), settings.seed());
         return new ExperimentResult(NAME, reference(), description(), setup, List.of(goodput.build(), p99.build()),

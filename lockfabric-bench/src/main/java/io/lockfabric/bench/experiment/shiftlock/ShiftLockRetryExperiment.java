@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
 import io.lockfabric.bench.experiment.ExperimentResult;
@@ -94,8 +95,13 @@ public final class ShiftLockRetryExperiment implements Experiment {
 
     /** The simulated testbed: the default model with the §4.1 topology. */
     public static SimConfig testbed(long seed) {
-        return SimConfig.defaults().toBuilder().computeNodes(COMPUTE_NODES)
-                .clientsPerComputeNode(CLIENTS_PER_COMPUTE_NODE).seed(seed).build();
+        return testbed(ExperimentSettings.defaults().withSeed(seed));
+    }
+
+    /** The simulated testbed of {@code settings}: the §4.1 topology on the testbed the cases run on. */
+    static SimConfig testbed(ExperimentSettings settings) {
+        return settings.onTestbed(OwnTestbeds.SHIFTLOCK, SimConfig.defaults().toBuilder()).computeNodes(COMPUTE_NODES)
+                .clientsPerComputeNode(CLIENTS_PER_COMPUTE_NODE).seed(settings.seed()).build();
     }
 
     @Override
@@ -123,7 +129,7 @@ public final class ShiftLockRetryExperiment implements Experiment {
                     millis(warmup)));
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, 1 lock, cs 0; measured %s; seed %d", COMPUTE_NODES,
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients, 1 lock, cs 0; measured %s; seed %d", COMPUTE_NODES,
                 CLIENTS_PER_COMPUTE_NODE, String.join(", ", windows), settings.seed());
         List<ExperimentTable> tables = profile == null ? List.of() : List.of(profile);
         return new ExperimentResult(NAME, reference(), description(), setup, tables, rows, DISCUSSION,
@@ -178,7 +184,7 @@ public final class ShiftLockRetryExperiment implements Experiment {
     }
 
     private Measured measure(Case c, ExperimentSettings settings, long warmupNs, long durationNs) {
-        SimConfig testbed = testbed(settings.seed());
+        SimConfig testbed = testbed(settings);
         PointWorkload workload = PointWorkload.builder().clients(testbed.clients()).locks(1).zipf(0)
                 .readRatio(0).cs(0).warmupNs(warmupNs).durationNs(durationNs).seed(settings.seed()).build();
         try (SimFabric fabric = new SimFabric(testbed)) {

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.RunResult;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Experiment;
@@ -144,7 +145,7 @@ public final class ShiftLockSkewExperiment implements Experiment {
                 + "shiftlock keeps against the baselines depends, as in shiftlock-fig4, on the simulator's default "
                 + "NIC model, which is not the testbed's ConnectX-5.");
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d clients on %d CNs, %,d locks, Zipf θ %s ... %s, WI (50%% reads) and RI (95%%), cs 0, "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d clients on %d CNs, %,d locks, Zipf θ %s ... %s, WI (50%% reads) and RI (95%%), cs 0, "
                         + "%s; %s; seed %d",
                 clients, SimMicrobench.TESTBED_COMPUTE_NODES, locks, theta(zipfs[0]), theta(zipfs[zipfs.length - 1]),
                 ArtifactOptions.SETUP_NOTE, ShiftLockSweep.windows(settings, 0, false), settings.seed());

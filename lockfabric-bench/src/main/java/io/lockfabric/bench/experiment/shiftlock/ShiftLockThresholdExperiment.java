@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.Band;
 import io.lockfabric.bench.experiment.Experiment;
@@ -87,7 +88,7 @@ public final class ShiftLockThresholdExperiment implements Experiment {
         rows.add(new ExperimentRow("N = inf vs 32", "acquire p50 ratio", 1.365,
                 inf.acquireLatency().p50Us() / n32.acquireLatency().p50Us(), "x", LATENCY_RATIO_BAND));
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, Zipf %.2f, 50%% reads, cs 0, %s; measured %.0f ms "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients, %,d locks, Zipf %.2f, 50%% reads, cs 0, %s; measured %.0f ms "
                         + "after %.0f ms; seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, SimMicrobench.TESTBED_LOCKS,
                 SimMicrobench.ZIPF, ArtifactOptions.SETUP_NOTE, settings.durationOr(DURATION_NS) / 1e6,

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.KindMeasures;
 import io.lockfabric.bench.Phases;
 import io.lockfabric.bench.ProtocolOptions;
@@ -85,7 +86,8 @@ public final class ShiftLockTransactionsExperiment implements Experiment {
     /** One protocol on one workload, on a fresh testbed. */
     static RunResult run(String protocol, TxnWorkload generator, ExperimentSettings settings, long warmupNs,
                          long durationNs) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(SimMicrobench.TESTBED_COMPUTE_NODES)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.SHIFTLOCK, SimConfig.defaults().toBuilder())
+                .computeNodes(SimMicrobench.TESTBED_COMPUTE_NODES)
                 .clientsPerComputeNode(SimMicrobench.TESTBED_CLIENTS_PER_CN).seed(settings.seed()).build();
         int clients = SimMicrobench.TESTBED_COMPUTE_NODES * SimMicrobench.TESTBED_CLIENTS_PER_CN;
         TransactionWorkload w = TransactionWorkload.of(generator, new Phases(clients, settings.durationOr(durationNs), 0,
@@ -129,7 +131,7 @@ public final class ShiftLockTransactionsExperiment implements Experiment {
             }
         }
         String setup = String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients; TATP %,d locks (%s), TPC-C %,d locks (%s); locks taken in "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients; TATP %,d locks (%s), TPC-C %,d locks (%s); locks taken in "
                         + "ascending order, work in virtual time; options %s, %s; measured %.1f ms after %.1f ms; "
                         + "seed %d",
                 SimMicrobench.TESTBED_COMPUTE_NODES, SimMicrobench.TESTBED_CLIENTS_PER_CN, Tatp.paper().locks(),

@@ -1,5 +1,6 @@
 package io.lockfabric.bench.experiment.shiftlock;
 
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.experiment.ArtifactOptions;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 
@@ -90,7 +91,7 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
      * {@code skipRelease} (ShiftLock's Figure 13 fault, {@link PointWorkload#skipRelease()}).
      */
     RunResult run(ExperimentSettings settings, double skipRelease) {
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(computeNodes)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.SHIFTLOCK, SimConfig.defaults().toBuilder()).computeNodes(computeNodes)
                 .clientsPerComputeNode(clientsPerComputeNode).seed(settings.seed()).build();
         PointWorkload workload = PointWorkload.builder().clients(clients()).locks(locks).zipf(zipf)
                 .readRatio(readRatio).cs(0).warmupNs(settings.warmupOr(warmupNs))
@@ -110,7 +111,7 @@ record SimMicrobench(String protocol, List<String> options, double readRatio, do
                                 long durationNs) {
         long warmup = settings.warmupOr(warmupNs);
         return String.format(Locale.ROOT,
-                "sim defaults, %d CNs x %d clients, %,d locks, %s, cs 0%s, %s; measured %.0f ms after %.0f ms "
+                settings.simModel(OwnTestbeds.SHIFTLOCK) + ", %d CNs x %d clients, %,d locks, %s, cs 0%s, %s; measured %.0f ms after %.0f ms "
                         + "(cas: %.0f ms, its backoff adapts); seed %d",
                 TESTBED_COMPUTE_NODES, TESTBED_CLIENTS_PER_CN, TESTBED_LOCKS, workload,
                 options.isEmpty() ? "" : ", options " + String.join(" ", options), ArtifactOptions.SETUP_NOTE,
