@@ -4,7 +4,6 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
@@ -74,10 +73,9 @@ final class CasClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this cas client: " + grant);
         }
         long issued = clock.nanoTime();
-        // posted: its result is not needed (a lost lock's word is not ours to restore), and on a fabric
-        // with unsignaled verbs (tcp) the next acquire need not wait for it; it still executes before it
-        qp.post(new Verb.Cas(address(g.lockId()), CasLayout.held(g.fencingToken(), owner),
-                CasLayout.releasedAfter(g.fencingToken())));
+        // signaled, not posted: a releaser that went on at once would win its next contended CAS
+        // against the waiters backing off (on tcp, Zipf 0.99: p99 up by 1.4-1.6x, no gain in goodput)
+        qp.cas(address(g.lockId()), CasLayout.held(g.fencingToken(), owner), CasLayout.releasedAfter(g.fencingToken()));
         times.lap(clock, Part.RELEASE, Item.IA, issued);
         times.completed(Part.RELEASE);
     }

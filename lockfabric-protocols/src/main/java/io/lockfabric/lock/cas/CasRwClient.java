@@ -4,7 +4,6 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
@@ -97,9 +96,9 @@ final class CasRwClient implements LockClient {
         long addr = address(g.lockId());
         long issued = clock.nanoTime();
         if (g.mode() == Mode.SHARED) {
-            qp.post(new Verb.Faa(addr, -CasRwLayout.ONE_READER)); // posted: the result is not needed
+            qp.faa(addr, -CasRwLayout.ONE_READER); // signaled, as cas's release: see CasClient.release
         } else {
-            qp.post(new Verb.MaskedFaa(addr, CasRwLayout.exclusiveReleaseAdd(ownerField), CasRwLayout.BOUNDARIES));
+            qp.maskedFaa(addr, CasRwLayout.exclusiveReleaseAdd(ownerField), CasRwLayout.BOUNDARIES);
         }
         times.lap(clock, Part.RELEASE, Item.IA, issued);
         times.completed(Part.RELEASE);

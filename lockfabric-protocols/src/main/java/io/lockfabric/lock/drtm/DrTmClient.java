@@ -4,7 +4,6 @@ import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.QueuePair;
 import io.lockfabric.fabric.Table;
-import io.lockfabric.fabric.Verb;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LatencyBreakdown;
 import io.lockfabric.lock.LatencyBreakdown.Item;
@@ -208,7 +207,7 @@ final class DrTmClient implements LockClient {
         }
         if (g.mode() == Mode.EXCLUSIVE) {
             long issued = clock.nanoTime();
-            qp.post(new Verb.Write8(DrTmProtocol.lockAddress(table, g.lockId()), 0)); // posted: nothing to wait for
+            qp.write8(DrTmProtocol.lockAddress(table, g.lockId()), 0); // signaled, as cas's release: see CasClient
             times.lap(clock, Part.RELEASE, Item.IA, issued);
             times.completed(Part.RELEASE);
             return;
