@@ -344,26 +344,19 @@ final class DirectServerLink extends ServerLink {
     /**
      * Makes sure a caller that still waits takes the reader role, if nobody has it: a spinning one
      * will (it tries once it stops, and stops when it sees the role free), else a parked one is woken.
-     * Nobody is woken for posted requests alone: their replies come before those of later requests,
-     * so the next reader reads them, and the watcher does within {@link #WATCH_NS} if no call comes.
      */
     private void handOff() {
         if (reading.get() || spinners.get() > 0) {
             return;
         }
         Thread self = Thread.currentThread();
-        boolean waited = false;
         for (Waiter p : pending.values()) {
-            if (!p.waited()) {
-                continue; // a posted request's reply: the next reader reads it before its own, or the watcher
-            }
-            waited = true;
-            if (p.reply == null && p.thread != self && !p.thread.isVirtual()) {
+            if (p.waited() && p.reply == null && p.thread != self && !p.thread.isVirtual()) {
                 LockSupport.unpark(p.thread);
                 return;
             }
         }
-        if (waited) {
+        if (!pending.isEmpty()) {
             LockSupport.unpark(watcher);
         }
     }
