@@ -10,6 +10,7 @@ import io.lockfabric.bench.experiment.ExperimentRow;
 import io.lockfabric.bench.experiment.ExperimentSettings;
 import io.lockfabric.bench.experiment.ExperimentTable;
 import io.lockfabric.bench.experiment.Figure;
+import io.lockfabric.bench.experiment.OwnTestbeds;
 import io.lockfabric.bench.sim.SimDriver;
 import io.lockfabric.bench.point.PointWorkload;
 import io.lockfabric.check.Hold;
@@ -154,7 +155,8 @@ public final class DecLockFaultTimelineExperiment implements Experiment {
     public ExperimentResult run(ExperimentSettings settings) {
         long wallStart = System.nanoTime();
         Scenario s = scenario;
-        String setup = String.format(Locale.ROOT, "sim defaults + a second memory node for the data, %d CNs x %d "
+        String setup = String.format(Locale.ROOT, settings.simModel(OwnTestbeds.DECLOCK)
+                        + " + a second memory node for the data, %d CNs x %d "
                         + "(low) or x %d (high) clients, %,d locks, Zipf %.2f, %.0f%% reads, cs 1, %s timeout-ns=%s "
                         + "lease-ns=%s cns=%d; faults %s (after the run's start); %.0f ms after %.0f ms warmup, bins of "
                         + "%s; seed %d", s.computeNodes, s.lowPerCn, s.highPerCn, s.locks, DecLockMicrobench.ZIPF,
@@ -251,7 +253,8 @@ public final class DecLockFaultTimelineExperiment implements Experiment {
     /** Runs one configuration with the scenario's faults and bins its releases. */
     Timeline timeline(ExperimentSettings settings, String label, int perCn) {
         Scenario s = scenario;
-        SimConfig cluster = SimConfig.defaults().toBuilder().computeNodes(s.computeNodes).clientsPerComputeNode(perCn)
+        SimConfig cluster = settings.onTestbed(OwnTestbeds.DECLOCK, SimConfig.defaults().toBuilder())
+                .computeNodes(s.computeNodes).clientsPerComputeNode(perCn)
                 .memoryNodes(2).seed(settings.seed()).build();
         List<String> options = new ArrayList<>(DecLockMicrobench.testbed(PROTOCOL, s.warmupNs, s.durationNs)
                 .withClients(s.computeNodes, perCn)
