@@ -1,18 +1,7 @@
 package io.lockfabric.lock.rpcrange;
 
-import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.RegionAccess;
-import io.lockfabric.fabric.RpcCall;
-import io.lockfabric.fabric.RpcHandler;
 import io.lockfabric.lock.Mode;
-import io.lockfabric.lock.rpcrange.RpcRangeFrame.Request;
-
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The server of {@code mt} (CITRON FAST'23 Table 1, baseline "MT": a Maple tree of disjoint ranges
@@ -46,111 +35,52 @@ import java.util.Map;
  *
  * <p>Thread-safe.
  */
-public final class MtServer implements RpcHandler {
-    public static final int FENCE_OFFSET = 0;
+public final class MtServer extends FifoRangeServer {
+    public static final int FENCE_OFFSET = FifoRangeServer.FENCE_OFFSET;
     public static final int TABLE_BYTES = ServerCpuRangeProtocol.TABLE_BYTES;
 
-    private final RegionAccess region;
-    private final RangeBTree held = new RangeBTree();
-    private final RangeBTree waiting = new RangeBTree();
-    private final ArrayDeque<Waiter> fifo = new ArrayDeque<>();
-    private final Map<Long, Holder> grants = new HashMap<>();
-    private long nextId = 1;
+    private final RangeBTree heldTree;
 
     /** The service of the table whose region is {@code region} (at least {@link #TABLE_BYTES}). */
     public MtServer(RegionAccess region) {
-        if (region.size() < TABLE_BYTES) {
-            throw new IllegalArgumentException("region of " + region.size() + " bytes cannot hold the fencing count");
-        }
-        this.region = region;
+        this(region, new RangeBTree());
     }
 
-    @Override
-    public void handle(RpcCall call) {
-        Request r = RpcRangeFrame.validRequest(call, "mt server");
-        if (r == null) {
-            return;
-        }
-        if (r.op() == RpcRangeFrame.OP_ACQUIRE) {
-            acquire(call, r);
-        } else {
-            release(call, r);
-        }
+    private MtServer(RegionAccess region, RangeBTree heldTree) {
+        super(region, "mt server", counted(heldTree), counted(new RangeBTree()), () -> counted(new RangeBTree()));
+        this.heldTree = heldTree;
     }
 
-    private void acquire(RpcCall call, Request r) {
-        byte[] response;
-        synchronized (this) {
-            long id = nextId++;
-            boolean x = r.mode() == Mode.EXCLUSIVE;
-            if (held.conflicts(r.start(), r.end(), x) || waiting.conflicts(r.start(), r.end(), x)) {
-                fifo.add(new Waiter(call, id, r.start(), r.end(), r.mode()));
-                count(waiting, r.start(), r.end(), r.mode(), 1);
-                return; // the release that grants it replies
+    /** A tree of segments counting the readers and writers on each, as a set of ranges. */
+    private static Ranges counted(RangeBTree tree) {
+        return new Ranges() {
+            @Override
+            public boolean conflicts(long start, long end, Mode mode) {
+                return tree.conflicts(start, end, mode == Mode.EXCLUSIVE);
             }
-            response = grant(call.caller(), id, r.start(), r.end(), r.mode());
-        }
-        call.reply(response);
-    }
 
-    private void release(RpcCall call, Request r) {
-        List<RpcCall> woken = new ArrayList<>();
-        List<byte[]> responses = new ArrayList<>();
-        synchronized (this) {
-            Holder h = grants.get(r.grantId());
-            if (h == null || !h.caller.equals(call.caller()) || h.start != r.start() || h.end != r.end()
-                    || h.mode != r.mode() || h.token != r.token()) {
-                call.fail("mt server: " + call.caller() + " released [" + r.start() + ", " + r.end() + ") "
-                        + r.mode() + " (grant " + r.grantId() + ", token " + r.token() + ") that it does not hold"
-                        + (h == null ? "" : ": grant " + r.grantId() + " is " + h));
-                return;
+            @Override
+            public void add(long start, long end, Mode mode, long id) {
+                count(start, end, mode, 1);
             }
-            grants.remove(r.grantId());
-            count(held, h.start, h.end, h.mode, -1);
-            RangeBTree blocked = new RangeBTree();
-            for (Iterator<Waiter> it = fifo.iterator(); it.hasNext(); ) {
-                Waiter w = it.next();
-                boolean x = w.mode == Mode.EXCLUSIVE;
-                if (held.conflicts(w.start, w.end, x) || blocked.conflicts(w.start, w.end, x)) {
-                    count(blocked, w.start, w.end, w.mode, 1);
-                    continue;
+
+            @Override
+            public void remove(long start, long end, Mode mode, long id) {
+                count(start, end, mode, -1);
+            }
+
+            private void count(long start, long end, Mode mode, int delta) {
+                if (mode == Mode.EXCLUSIVE) {
+                    tree.adjust(start, end, 0, delta);
+                } else {
+                    tree.adjust(start, end, delta, 0);
                 }
-                it.remove();
-                count(waiting, w.start, w.end, w.mode, -1);
-                woken.add(w.call);
-                responses.add(grant(w.call.caller(), w.id, w.start, w.end, w.mode));
             }
-        }
-        for (int i = 0; i < woken.size(); i++) {
-            woken.get(i).reply(responses.get(i));
-        }
-        call.reply(RpcRangeFrame.response(RpcRangeFrame.STATUS_RELEASED, r.mode(), r.token(), r.grantId()));
-    }
-
-    /** Records a grant (the monitor held) and returns its response frame. */
-    private byte[] grant(EndpointId to, long id, long start, long end, Mode mode) {
-        long token = mode == Mode.EXCLUSIVE ? region.faa(FENCE_OFFSET, 1) + 1 : region.read8(FENCE_OFFSET);
-        count(held, start, end, mode, 1);
-        grants.put(id, new Holder(to, start, end, mode, token));
-        return RpcRangeFrame.response(RpcRangeFrame.STATUS_GRANTED, mode, token, id);
-    }
-
-    private static void count(RangeBTree tree, long start, long end, Mode mode, int delta) {
-        if (mode == Mode.EXCLUSIVE) {
-            tree.adjust(start, end, 0, delta);
-        } else {
-            tree.adjust(start, end, delta, 0);
-        }
+        };
     }
 
     /** Grants, waiters and held segments now: for tests and diagnostics. */
     synchronized int[] counts() {
-        return new int[] {grants.size(), fifo.size(), held.size()};
-    }
-
-    private record Waiter(RpcCall call, long id, long start, long end, Mode mode) {
-    }
-
-    private record Holder(EndpointId caller, long start, long end, Mode mode, long token) {
+        return new int[] {grantCount(), waitingCount(), heldTree.size()};
     }
 }
