@@ -88,13 +88,14 @@ class JfrEventsTest {
         assertEquals("EXCLUSIVE", holds.get(2).getString("mode"));
         assertFalse(holds.get(2).getBoolean("lost"));
         assertTrue(holds.get(3).getBoolean("lost"), "the late hold was lost before its release");
-        assertTrue(holds.get(3).getDuration().toMillis() >= 50, holds.get(3).toString());
+        // lost when the 50 ms lease, counted from the acquisition and less the 2% clock allowance, ran out
+        assertTrue(holds.get(3).getDuration().toMillis() >= 48, holds.get(3).toString());
 
         List<RecordedEvent> leaseLost = named(events, LostEvent.NAME, "jfr");
         assertEquals(1, leaseLost.size(), leaseLost.toString());
         assertEquals("lease", leaseLost.getFirst().getString("why"));
         assertEquals("late", leaseLost.getFirst().getString("key"));
-        assertTrue(leaseLost.getFirst().getDuration("heldFor").toMillis() >= 50);
+        assertTrue(leaseLost.getFirst().getDuration("heldFor").toMillis() >= 48);
         List<RecordedEvent> serverLost = named(events, LostEvent.NAME, "jfr-tcp");
         assertEquals(1, serverLost.size(), serverLost.toString());
         assertEquals("server", serverLost.getFirst().getString("why"));

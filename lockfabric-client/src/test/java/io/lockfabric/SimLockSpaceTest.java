@@ -288,6 +288,164 @@ class SimLockSpaceTest {
         }
     }
 
+    /**
+     * A hold's lease counts from its protocol's lease start, not from the moment the grant reached
+     * the holder. On cql that is the enqueueing FAA: a request that waited 1.5 ms in the queue of a
+     * busy lock with a 4 ms lease is valid until 4 ms (less the 2% clock allowance) after it was
+     * made, and is told lost by then. A reset waits a lease from its flag, which may be set after
+     * that FAA and before the grant reaches the holder; counting from the grant, as before, let
+     * {@code isValid()} say true after the resetter could give the lock away.
+     */
+    @Test
+    void aCqlHoldsLeaseCountsFromItsEnqueueNotItsGrant() {
+        try (SimFabric fabric = simulator(12); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, "cql", "4ms");
+            long validFor = Leases.validForNs(4_000_000);
+            List<Long> toldAt = new ArrayList<>();
+            s.onLoss(h -> toldAt.add(fabric.simulation().now()));
+            long[] at = new long[3];
+            boolean[] valid = new boolean[3];
+            runAll(fabric, List.of(() -> {
+                try (Held _ = s.acquire("k")) {
+                    work(fabric, 1_600_000);
+                }
+            }, () -> {
+                work(fabric, 100_000);
+                at[0] = fabric.simulation().now();
+                Held h = s.acquire("k");
+                at[1] = fabric.simulation().now();
+                valid[0] = h.isValid();
+                work(fabric, at[0] + validFor - fabric.simulation().now() - 50_000);
+                valid[1] = h.isValid(); // 50 us before the end: still valid
+                work(fabric, 150_000);
+                at[2] = fabric.simulation().now();
+                valid[2] = h.isValid();
+                h.close();
+            }));
+            assertTrue(at[1] - at[0] > 1_000_000, "the request waited for the busy lock: " + (at[1] - at[0]));
+            assertTrue(valid[0] && valid[1], "valid from the grant until its lease from the enqueue ran out");
+            assertFalse(valid[2], "invalid " + (at[2] - at[0]) + " ns after the request, granted "
+                    + (at[1] - at[0]) + " ns after it, with a lease of 4 ms");
+            assertEquals(1, toldAt.size(), "told once: " + toldAt);
+            // the sweep runs on the virtual clock, the lease on the endpoint's, which drifts by 1e-4 at most
+            assertTrue(toldAt.get(0) <= at[0] + validFor + validFor / 1000 + 1_000,
+                    "told by the end of the lease counted from the request: " + (toldAt.get(0) - at[0]));
+            assertTrue(toldAt.get(0) >= at[0] + validFor - validFor / 1000, "not before it: " + (toldAt.get(0) - at[0]));
+        }
+    }
+
+    /**
+     * A DecLock local handover is made under the node's CQL grant, and a reset of that grant waits a
+     * lease from its flag, which may come before the handover (even before the request that gets
+     * it): so the local holder's lease counts from the node's CQL acquisition, not from its own
+     * request, let alone its grant. One compute node: the second process's hold, handed over
+     * locally, is invalid a lease after the first process acquired.
+     */
+    @Test
+    void aDecLockLocalHandoverCountsFromTheNodesCqlAcquisition() {
+        SimFabric sim = new SimFabric(SimConfig.builder().computeNodes(1).clientsPerComputeNode(4).seed(13).build());
+        try (SimFabric fabric = sim; LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, "declock-tf", "8ms");
+            long validFor = Leases.validForNs(8_000_000);
+            long[] at = new long[3];
+            boolean[] valid = new boolean[2];
+            runAll(fabric, List.of(() -> {
+                try (Held _ = s.acquire("k")) {
+                    at[0] = fabric.simulation().now(); // the CQL acquisition began before this
+                    work(fabric, 900_000);
+                }
+            }, () -> {
+                work(fabric, 400_000);
+                at[1] = fabric.simulation().now();
+                Held h = s.acquire("k"); // handed over locally at the first's release (within its budget, 2 ms)
+                at[2] = fabric.simulation().now();
+                valid[0] = h.isValid();
+                work(fabric, at[0] + validFor + 50_000 - fabric.simulation().now());
+                valid[1] = h.isValid();
+                h.close();
+            }));
+            assertTrue(s.stats().handovers() > 0, "handed over locally: " + s.stats());
+            assertTrue(at[2] - at[1] > 400_000, "the second waited for the first: " + (at[2] - at[1]));
+            assertTrue(valid[0], "valid when granted");
+            assertFalse(valid[1], "invalid a lease after the node's CQL acquisition, "
+                    + (at[0] + validFor + 50_000 - at[1]) + " ns after its own request (lease 8 ms)");
+        }
+    }
+
+    /**
+     * A session's holds expire as plain holds do: a session holding two slots (one of them through
+     * two keys) is stopped for 30 ms with a 2 ms lease; another process takes one of its locks
+     * through the protocol's recovery meanwhile, each of the three holds is told lost once while the
+     * session is stopped and is invalid when it resumes, and closing them tells nothing more.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cql", "declock-tf"})
+    void aSessionHoldPastItsLeaseIsToldOnceAndInvalid(String protocol) {
+        try (SimFabric fabric = simulator(9); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = space(lf, protocol, "2ms");
+            String a = "a";
+            String b = "b";
+            String a2 = null;
+            for (int i = 0; a2 == null || s.slotOf(b) == s.slotOf(a); i++) { // two keys of a's slot, one of another
+                String k = "k" + i;
+                if (s.slotOf(k) == s.slotOf(a) && a2 == null) {
+                    a2 = k;
+                } else if (s.slotOf(k) != s.slotOf(a)) {
+                    b = k;
+                }
+            }
+            String nestedKey = a2;
+            String otherKey = b;
+            List<String> told = new ArrayList<>();
+            List<Long> toldAt = new ArrayList<>();
+            s.onLoss(h -> {
+                told.add(h.key());
+                toldAt.add(fabric.simulation().now());
+            });
+            long pauseAt = 1_000_000;
+            long pause = 30_000_000;
+            boolean[] validAfterPause = {true, true, true};
+            long[] newGrantAt = new long[1];
+            int[] toldBeforeClose = new int[1];
+            List<ClientThread> threads = new ArrayList<>();
+            threads.add(fabric.spawn("session", () -> {
+                try (LockSession session = s.session()) {
+                    Held ha = session.acquire(a);
+                    Held hn = session.acquire(nestedKey); // same slot: nested in a's grant
+                    Held hb = session.acquire(otherKey, Mode.SHARED);
+                    assertEquals(2, session.heldSlots());
+                    assertTrue(ha.isValid() && hn.isValid() && hb.isValid());
+                    work(fabric, 1_500_000); // stopped at 1 ms, for 30 ms, in the middle of this
+                    validAfterPause[0] = ha.isValid();
+                    validAfterPause[1] = hn.isValid();
+                    validAfterPause[2] = hb.isValid();
+                    toldBeforeClose[0] = told.size();
+                    hn.close();
+                } // closes the rest
+            }));
+            threads.add(fabric.spawn("next", () -> {
+                work(fabric, 500_000);
+                try (Held _ = s.acquire(a)) {
+                    newGrantAt[0] = fabric.simulation().now();
+                    work(fabric, 500_000);
+                }
+            }));
+            fabric.pauseAt((SimProcess) threads.get(0), pauseAt, pause);
+            threads.forEach(ClientThread::join);
+            threads.forEach(t -> assertNull(((SimProcess) t).failure(), () -> t.name() + ": " + ((SimProcess) t).failure()));
+            assertTrue(newGrantAt[0] > 0 && newGrantAt[0] < pauseAt + pause, "recovery gave the lock away during the pause");
+            assertEquals(List.of(false, false, false), List.of(validAfterPause[0], validAfterPause[1], validAfterPause[2]),
+                    "every hold of the session is invalid when it resumes");
+            assertEquals(3, told.size(), "each hold told once: " + told);
+            assertEquals(java.util.Set.of(a, nestedKey, otherKey), java.util.Set.copyOf(told));
+            assertEquals(3, toldBeforeClose[0], "told before they were closed");
+            assertTrue(toldAt.stream().allMatch(t -> t < pauseAt + pause), "told while the session was stopped: " + toldAt);
+            assertTrue(toldAt.stream().allMatch(t -> t <= newGrantAt[0]),
+                    "told no later than the lock was granted to another: " + toldAt + " vs " + newGrantAt[0]);
+            assertEquals(3, s.stats().losses());
+        }
+    }
+
     /** A resource that refuses writes with a fencing token older than the newest it accepted. */
     private static final class FencedStore {
         private long newest = Long.MIN_VALUE;
