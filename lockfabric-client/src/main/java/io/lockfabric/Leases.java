@@ -40,6 +40,11 @@ import io.lockfabric.lock.Mode;
  * for {@code 3L(1 + δ)} since they saw it; the lease start (the last look before the grant, after
  * a Reask no later than a lease after RelCnt took the grant's value) ends its lease before that,
  * by the protocol's argument.</li>
+ * <li>{@code drtm}'s shared holds (its writers hold no lease and are never recovered): a reader
+ * shares a read lease only while {@code tx-time-ns} and DrTM's skew margin are left of it, and a
+ * writer takes the lease only once its end, plus the margin, passed on the writer's clock; so a
+ * reader may hold {@code tx-time-ns} (its failure model's lease) from its grant, which comes after
+ * its request.</li>
  * <li>Without a lease start (ranges: {@code citron} resets a node after it stayed unchanged for a
  * lease unit {@code L + hold-wait + T_wait}, counted from a sight after the holder's changes;
  * {@code ss} locks segments with dslr): from the request, which precedes every change the holder
@@ -90,8 +95,12 @@ final class Leases {
         return start == Grant.UNKNOWN_LEASE_START ? requestNs : start;
     }
 
-    /** The protocol's lease for a hold granted in {@code mode}, 0 if such holds never expire. */
+    /**
+     * The protocol's lease for a hold granted in {@code mode}, 0 if such holds never expire: the
+     * lease of a recovering protocol, and a time lease that others wait out without recovering
+     * anything (drtm's readers: {@code tx-time-ns}, after which a writer may take the lease).
+     */
     static long protocolLeaseNs(FailureModel model, Mode mode) {
-        return model.recoversFromCrash() && model.leases(mode) ? model.leaseNs() : 0;
+        return model.leases(mode) ? model.leaseNs() : 0;
     }
 }

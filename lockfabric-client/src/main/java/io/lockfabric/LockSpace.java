@@ -51,8 +51,10 @@ public interface LockSpace {
     boolean strictFencing();
 
     /**
-     * The lease of this space's protocol, or empty if its holds never expire. A hold is valid for
-     * 2% less than that, counted from its lease start, not its grant (see {@link Held#isValid()}).
+     * The lease of this space's recovering protocol, or empty if it recovers nothing. A hold is
+     * valid for 2% less than that, counted from its lease start, not its grant (see
+     * {@link Held#isValid()}). drtm recovers nothing, but its shared holds expire after its
+     * {@code tx-time-ns}, when writers may take the read lease.
      */
     Optional<Duration> lease();
 

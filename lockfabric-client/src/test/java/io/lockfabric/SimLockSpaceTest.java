@@ -373,6 +373,41 @@ class SimLockSpaceTest {
     }
 
     /**
+     * DrTM's readers hold a time lease that a writer waits out ({@code tx-time-ns} of it is theirs):
+     * a shared hold is invalid, and told lost, no later than a writer is granted the lock after it,
+     * although drtm recovers nothing (a hold of it never expired before).
+     */
+    @Test
+    void aDrTmSharedHoldIsInvalidOnceAWriterMayTakeItsLease() {
+        try (SimFabric fabric = simulator(14); LockFabric lf = LockFabric.builder(fabric).poolSize(4).open()) {
+            LockSpace s = lf.lockSpace("s", SpaceOptions.builder().protocol("drtm").slots(64)
+                    .option("lease-ns", "2ms").option("tx-time-ns", "1ms").build());
+            List<Long> toldAt = new ArrayList<>();
+            s.onLoss(h -> toldAt.add(fabric.simulation().now()));
+            long[] writerAt = new long[1];
+            boolean[] readerValid = {true, false};
+            Held[] reader = new Held[1];
+            runAll(fabric, List.of(() -> {
+                reader[0] = s.acquire("k", Mode.SHARED);
+                readerValid[1] = reader[0].isValid();
+                work(fabric, 5_000_000); // longer than its tx-time: a writer takes the lease meanwhile
+                reader[0].close();
+            }, () -> {
+                work(fabric, 100_000);
+                try (Held _ = s.acquire("k", Mode.EXCLUSIVE)) {
+                    writerAt[0] = fabric.simulation().now();
+                    readerValid[0] = reader[0].isValid();
+                }
+            }));
+            assertTrue(readerValid[1], "valid when granted");
+            assertTrue(writerAt[0] > 0 && writerAt[0] < 5_000_000, "the writer took the lock while the reader held: " + writerAt[0]);
+            assertFalse(readerValid[0], "the reader's hold is invalid when the writer is granted");
+            assertEquals(1, toldAt.size(), "told once: " + toldAt);
+            assertTrue(toldAt.get(0) <= writerAt[0], "told no later than the writer's grant: " + toldAt + " vs " + writerAt[0]);
+        }
+    }
+
+    /**
      * A session's holds expire as plain holds do: a session holding two slots (one of them through
      * two keys) is stopped for 30 ms with a 2 ms lease; another process takes one of its locks
      * through the protocol's recovery meanwhile, each of the three holds is told lost once while the
