@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link LockSession} of a {@link PointSpace}: one endpoint checked out while anything is held,
@@ -25,17 +26,27 @@ final class EndpointSession implements LockSession {
     private static final class SlotHold {
         final Request request;
         final Grant grant;
-        final Held pooled;
+        final PooledHold pooled;
+        /** When the acquisition began on the session's clock: the lease counts from here ({@link Leases}). */
+        final long leaseFromNs;
+        /** When the grant was had on the session's clock (for the loss's {@code heldFor}). */
         final long grantNs;
+        /** How long the grant is valid from {@link #leaseFromNs}; 0: it never expires (or a try's: its own). */
         final long leaseNs;
         int holds;
 
-        SlotHold(Request request, Grant grant, Held pooled, long grantNs, long leaseNs) {
+        SlotHold(Request request, Grant grant, PooledHold pooled, long leaseFromNs, long grantNs, long leaseNs) {
             this.request = request;
             this.grant = grant;
             this.pooled = pooled;
+            this.leaseFromNs = leaseFromNs;
             this.grantNs = grantNs;
             this.leaseNs = leaseNs;
+        }
+
+        /** What is left of this grant's lease on {@code clock}; {@link Long#MAX_VALUE} if it has none to watch here. */
+        long leaseLeftNs(Clock clock) {
+            return grant == null || leaseNs <= 0 ? Long.MAX_VALUE : leaseNs - (clock.nanoTime() - leaseFromNs);
         }
 
         Mode mode() {
@@ -44,6 +55,8 @@ final class EndpointSession implements LockSession {
     }
 
     private final PointSpace space;
+    /** The order in which the lease sweep visits sessions (their creation order). */
+    final long sequence;
     /**
      * Held by the session's thread while it acquires or releases, and by {@link #closeByFabric}:
      * a LockFabric closing releases the locks of a session that is between operations.
@@ -53,14 +66,15 @@ final class EndpointSession implements LockSession {
     /** The holds given out and not closed, for the loss watcher. */
     private final List<SessionHold> open = new CopyOnWriteArrayList<>();
     private EndpointPool.Worker worker;
-    private Clock clock;
+    private volatile Clock clock;
     /** Why the endpoint lost its memory node while checked out, or null. */
     private volatile FabricException lost;
     /** The endpoint of which {@link #lost} tells. */
     private EndpointPool.Worker lostWorker;
 
-    EndpointSession(PointSpace space) {
+    EndpointSession(PointSpace space, long sequence) {
         this.space = space;
+        this.sequence = sequence;
     }
 
     @Override
@@ -90,6 +104,10 @@ final class EndpointSession implements LockSession {
         s.holds++;
         SessionHold h = new SessionHold(s, r.key());
         open.add(h);
+        long left = s.leaseLeftNs(clock);
+        if (left != Long.MAX_VALUE) {
+            space.fabric.watchLease(Math.max(0, left));
+        }
         return h;
     }
 
@@ -114,10 +132,12 @@ final class EndpointSession implements LockSession {
         long submittedNs = space.nowNs();
         EndpointPool.Worker w;
         Grant g;
+        long leaseFrom;
         try {
             boolean waitedForEndpoint = worker == null && !space.fabric.hasFreeEndpoint();
             w = endpoint();
             long startedNs = space.nowNs();
+            leaseFrom = clock.nanoTime(); // before the protocol's first verb: see Leases
             try {
                 g = w.runProtocol(() -> space.acquireOn(w, r));
             } catch (RuntimeException e) {
@@ -135,7 +155,7 @@ final class EndpointSession implements LockSession {
             throw e;
         }
         space.deliveredToSession();
-        SlotHold held = new SlotHold(r, g, null, clock.nanoTime(), space.leaseNs(g.mode()));
+        SlotHold held = new SlotHold(r, g, null, Leases.leaseFrom(g, leaseFrom), clock.nanoTime(), space.leaseNs(g.mode()));
         slots.put(r.slot(), held);
         return nested(held, r);
     }
@@ -161,8 +181,17 @@ final class EndpointSession implements LockSession {
         if (got.isEmpty()) {
             return got;
         }
-        SlotHold held = new SlotHold(r, null, got.get(), 0, 0);
+        PooledHold pooled = (PooledHold) got.get();
+        SlotHold held = new SlotHold(r, null, pooled, 0, 0, 0);
         slots.put(r.slot(), held);
+        // its loss (lease or memory node) is told as the loss of the session's holds of the slot
+        pooled.reportLossTo((why, heldForNs) -> {
+            for (SessionHold h : open) {
+                if (h.slot == held) {
+                    h.tellLost(why, heldForNs);
+                }
+            }
+        });
         return Optional.of(nested(held, r));
     }
 
@@ -188,8 +217,35 @@ final class EndpointSession implements LockSession {
     private void memoryNodeLost(FabricException why) {
         lost = why;
         for (SessionHold h : open) {
-            h.reportLost();
+            if (h.slot.grant != null) {
+                h.tellLost("server", clock.nanoTime() - h.slot.grantNs);
+            }
         }
+    }
+
+    /**
+     * For the lease sweep (the scheduler's thread): tells the loss of every open hold of a grant on
+     * the session's endpoint whose lease ran out (once per hold), and returns how long the next
+     * lease has left; {@code -1} if there is none to watch. A try's grant is watched as its own
+     * {@link PooledHold}.
+     */
+    long checkLeases() {
+        long next = -1;
+        for (SessionHold h : open) {
+            if (h.closed || h.told.get()) {
+                continue;
+            }
+            long left = h.slot.leaseLeftNs(clock);
+            if (left == Long.MAX_VALUE) {
+                continue;
+            }
+            if (left <= 0) {
+                h.tellLost("lease", clock.nanoTime() - h.slot.grantNs);
+            } else if (next < 0 || left < next) {
+                next = left;
+            }
+        }
+        return next;
     }
 
     /** Forgets the grants on an endpoint that lost its memory node (they went with it) and gives it back. */
@@ -313,17 +369,18 @@ final class EndpointSession implements LockSession {
         private final SlotHold slot;
         private final String key;
         private volatile boolean closed;
-        private volatile boolean reported;
+        /** Its loss was told (its lease ran out, or its endpoint lost the memory node): once per hold. */
+        private final AtomicBoolean told = new AtomicBoolean();
 
         SessionHold(SlotHold slot, String key) {
             this.slot = slot;
             this.key = key;
         }
 
-        void reportLost() {
-            if (!closed && !reported && slot.grant != null) {
-                reported = true;
-                space.lost(this, slot.request.slot(), "server", clock.nanoTime() - slot.grantNs);
+        /** Tells the space's loss listeners of this hold, unless closed or told already. */
+        void tellLost(String why, long heldForNs) {
+            if (!closed && told.compareAndSet(false, true)) {
+                space.lost(this, slot.request.slot(), why, heldForNs);
             }
         }
 
@@ -350,8 +407,7 @@ final class EndpointSession implements LockSession {
             if (slot.pooled != null) {
                 return slot.pooled.isValid();
             }
-            return !reported && lost == null
-                    && (slot.leaseNs <= 0 || slot.leaseNs == Long.MAX_VALUE || clock.nanoTime() - slot.grantNs < slot.leaseNs);
+            return !told.get() && lost == null && slot.leaseLeftNs(clock) > 0;
         }
 
         @Override
@@ -360,6 +416,12 @@ final class EndpointSession implements LockSession {
             try {
                 if (closed) {
                     return;
+                }
+                // a stall of the whole process may have kept the sweep from telling: tell now
+                if (slot.leaseLeftNs(clock) <= 0) {
+                    tellLost("lease", clock.nanoTime() - slot.grantNs);
+                } else if (slot.pooled != null) {
+                    slot.pooled.reportLeaseOutlived(); // told to this session's holds of the slot
                 }
                 closed = true;
                 open.remove(this);

@@ -29,12 +29,21 @@ public interface Held extends AutoCloseable {
     long fencingToken();
 
     /**
-     * Whether the lock is still held: false once closed, and, on a protocol with leases, once the
-     * hold is older than the lease (measured on the endpoint's clock from the grant), after which
-     * other clients may take the lock and a write with this hold's {@link #fencingToken()} should be
-     * refused; and once its endpoint has lost the memory node (the server died or was stopped: the
-     * lock went with it). Such a loss is also told to the space's {@link LockSpace#onLoss loss
-     * listeners}, once.
+     * Whether the lock is still held: false once closed; on a protocol with leases, once the lease
+     * ran out, after which the protocol's recovery may give the lock to other clients and a write
+     * with this hold's {@link #fencingToken()} should be refused; and once its endpoint has lost the
+     * memory node (the server died or was stopped: the lock went with it). Such a loss is also told
+     * to the space's {@link LockSpace#onLoss loss listeners}, once per hold. The same for a hold of a
+     * {@link LockSession}.
+     *
+     * <p>It may turn false early, never late: the lease is counted on the endpoint's clock from the
+     * start of the acquisition (before the protocol's first verb, so the time the request waited
+     * for the lock counts too), not from the grant, and shortened by 2% for clock rates (a 1 s lease
+     * is valid for 980 ms after the request). Every recovery of the protocols waits out a lease
+     * that starts after that moment, so no other client is granted the lock while this says true.
+     * A hold whose request waited longer than that is lost as soon as it is granted. It is a hint
+     * all the same: it can turn false right after it returned true, and a stall of the holder after
+     * it looked is not seen; the fencing token is the defence.
      */
     boolean isValid();
 

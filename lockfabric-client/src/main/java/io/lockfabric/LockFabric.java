@@ -456,6 +456,11 @@ public final class LockFabric implements AutoCloseable {
         return pool.hasFreeEndpoint();
     }
 
+    /** A fresh number in this fabric's order of requests and sessions (the lease sweep's order). */
+    long nextSequence() {
+        return sequence.incrementAndGet();
+    }
+
     /** Tracks a request until it ends, so that {@link #close} can end it. */
     void track(PooledHold h) {
         checkOpen();
@@ -532,7 +537,10 @@ public final class LockFabric implements AutoCloseable {
         }
     }
 
-    /** Reports the holds whose lease ran out, and arms the sweep for the next lease to run out. */
+    /**
+     * Reports the holds whose lease ran out (the requests' and the sessions' with an endpoint), and
+     * arms the sweep for the next lease to run out.
+     */
     private void sweepLeases() {
         sweepAt.set(Long.MAX_VALUE);
         long next = Long.MAX_VALUE;
@@ -541,6 +549,14 @@ public final class LockFabric implements AutoCloseable {
         for (Long seq : order) {
             PooledHold h = live.get(seq);
             long left = h == null ? -1 : h.checkLease();
+            if (left >= 0 && left < next) {
+                next = left;
+            }
+        }
+        List<EndpointSession> holding = new ArrayList<>(sessions);
+        holding.sort(java.util.Comparator.comparingLong(s -> s.sequence));
+        for (EndpointSession s : holding) {
+            long left = s.checkLeases();
             if (left >= 0 && left < next) {
                 next = left;
             }

@@ -34,8 +34,14 @@ import java.util.Optional;
  * of the session turns invalid and is reported to the space's {@linkplain LockSpace#onLoss loss
  * listeners} once; closing such a hold does nothing; the next acquisition of the session, once its
  * holds are closed, asks the pool for an endpoint again (a new connection, or a
- * {@link FabricUnreachableException}). A session's holds are not swept for leases: on a protocol with
- * leases, {@link Held#isValid()} tells whether a hold is past its lease.
+ * {@link FabricUnreachableException}).
+ *
+ * <p><b>Leases.</b> A session's holds expire as plain holds do ({@link Held#isValid()}): on a
+ * protocol with leases, a grant is valid for the lease counted from the start of its acquisition;
+ * when it runs out, every open hold of that grant (the nested ones too) turns invalid and is told
+ * to the loss listeners once, by the {@link LockFabric}'s lease timer, or at its close at the latest.
+ * A lock taken by {@link #tryAcquire} is watched as its own request is, and told as the session's
+ * holds of its slot.
  *
  * <p><b>Threads.</b> A session belongs to one thread at a time, as the endpoint it runs on: its
  * locks are taken and released (its holds closed) on that thread. Not thread-safe.

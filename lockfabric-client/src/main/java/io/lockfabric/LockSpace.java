@@ -50,7 +50,12 @@ public interface LockSpace {
     /** Whether fencing tokens are strict on this space's protocol (see {@link Held#fencingToken()}). */
     boolean strictFencing();
 
-    /** The lease of this space's protocol, or empty if its holds never expire. */
+    /**
+     * The lease of this space's recovering protocol, or empty if it recovers nothing. A hold is
+     * valid for 2% less than that, counted from its lease start, not its grant (see
+     * {@link Held#isValid()}). drtm recovers nothing, but its shared holds expire after its
+     * {@code tx-time-ns}, when writers may take the read lease.
+     */
     Optional<Duration> lease();
 
     /** The slot of {@code key} ({@link io.lockfabric.client.KeyHash#slot}). */
@@ -142,8 +147,9 @@ public interface LockSpace {
     CompletableFuture<Held> acquireAsync(String key, Mode mode);
 
     /**
-     * Tells {@code listener} of every hold of this space that is lost while still open, once per
-     * hold, whichever comes first: its lease ran out (on a protocol with leases), or its endpoint's
+     * Tells {@code listener} of every hold of this space that is lost while still open (a
+     * {@link LockSession}'s too), once per hold, whichever comes first: its lease ran out (on a
+     * protocol with leases; see {@link Held#isValid()} for how it is counted), or its endpoint's
      * connection to the memory node was lost (the server died or was stopped). Runs on the
      * {@link LockFabric}'s scheduler thread: keep it short. A hold lost to its memory node has
      * already given back its endpoint, and closing it does nothing.

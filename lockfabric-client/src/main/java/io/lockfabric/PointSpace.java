@@ -142,7 +142,7 @@ final class PointSpace extends SpaceCore implements LockSpace {
 
     @Override
     public LockSession session() {
-        return new EndpointSession(this);
+        return new EndpointSession(this, fabric.nextSequence());
     }
 
     /** A request of {@code key} in {@code mode} (for sessions). */

@@ -45,6 +45,9 @@ final class PooledHold implements Held {
     private Grant grant;
     private Clock clock;
     private long grantNs;
+    /** When the acquisition began on {@link #clock}, just before the protocol's first verb: the lease counts from here ({@link Leases}). */
+    private long leaseFromNs;
+    /** How long the hold is valid from {@link #leaseFromNs} ({@link Leases#validForNs}); 0: it never expires. */
     private long leaseNs;
     private HoldEvent holdEvent;
 
@@ -57,6 +60,14 @@ final class PooledHold implements Held {
     /** The request's JFR event, begun at submission; null unless a recording enables it. */
     private final AcquireEvent acquireEvent;
     private volatile ClientRuntime.Cancellable autoRelease;
+    /** Told of this hold's loss instead of the space's listeners (a session's try), or null. */
+    private volatile LossReport reportTo;
+
+    /** Who is told of a hold's loss in place of the space's listeners. */
+    interface LossReport {
+        /** The hold was lost ({@code why}: {@code lease} or {@code server}) after {@code heldForNs} held. */
+        void lost(String why, long heldForNs);
+    }
 
     PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpointOrSlot) {
         this.space = space;
@@ -78,6 +89,23 @@ final class PooledHold implements Held {
     }
 
     /**
+     * Tells {@code to} of this hold's loss instead of the space's listeners: a {@link LockSession}'s
+     * try, whose loss is the loss of the session's holds of its slot.
+     */
+    void reportLossTo(LossReport to) {
+        reportTo = to;
+    }
+
+    private void tellLost(String why, long heldForNs) {
+        LossReport to = reportTo;
+        if (to != null) {
+            to.lost(why, heldForNs);
+        } else {
+            space.lost(this, why, heldForNs);
+        }
+    }
+
+    /**
      * Acquires on {@code w}, checked out for this request, on the calling thread, and delivers the
      * hold (or fails {@link #granted}). Never throws; on any outcome but a delivered hold the
      * endpoint is checked in.
@@ -96,6 +124,8 @@ final class PooledHold implements Held {
             return;
         }
         long startedNs = space.nowNs();
+        Clock c = w.endpoint().clock();
+        long leaseFrom = c.nanoTime(); // before the protocol's first verb: see Leases
         Grant g;
         long retriesBefore;
         try {
@@ -114,8 +144,9 @@ final class PooledHold implements Held {
             return;
         }
         grant = g;
-        clock = w.endpoint().clock();
+        clock = c;
         grantNs = clock.nanoTime();
+        leaseFromNs = Leases.leaseFrom(g, leaseFrom);
         leaseNs = space.leaseNs(g.mode());
         long now = space.nowNs();
         space.granted(now - submittedNs, waitedForEndpointOrSlot || now - startedNs > space.slowAcquireNs());
@@ -160,8 +191,8 @@ final class PooledHold implements Held {
     private void deliver() {
         space.delivered(this); // before complete(): dependent stages run inside it and may read the stats
         if (granted.complete(this)) {
-            if (leaseNs > 0 && leaseNs != Long.MAX_VALUE) {
-                space.fabric.watchLease(leaseNs);
+            if (leaseNs > 0) {
+                space.fabric.watchLease(Math.max(0, leaseLeftNs()));
             }
             if (autoReleaseNs > 0) {
                 scheduleAutoRelease(autoReleaseNs);
@@ -262,7 +293,7 @@ final class PooledHold implements Held {
     private void reportServerLoss() {
         if (serverLost != null && isOpen() && lost.compareAndSet(false, true)) {
             cancelTimers();
-            space.lost(this, "server", clock.nanoTime() - grantNs);
+            tellLost("server", clock.nanoTime() - grantNs);
             if (!finished.get()) {
                 space.fabric.runtime().start("lockfabric-lost", () -> release(false));
             }
@@ -275,15 +306,15 @@ final class PooledHold implements Held {
      * closed or lost).
      */
     long checkLease() {
-        if (leaseNs <= 0 || leaseNs == Long.MAX_VALUE || !isOpen() || lost.get()) {
+        if (leaseNs <= 0 || !isOpen() || lost.get()) {
             return -1;
         }
-        long left = leaseNs - (clock.nanoTime() - grantNs);
+        long left = leaseLeftNs();
         if (left > 0) {
             return left;
         }
         if (lost.compareAndSet(false, true)) {
-            space.lost(this, "lease", clock.nanoTime() - grantNs);
+            tellLost("lease", clock.nanoTime() - grantNs);
         }
         return -1;
     }
@@ -330,7 +361,12 @@ final class PooledHold implements Held {
     @Override
     public boolean isValid() {
         return !closed.get() && !lost.get() && serverLost == null
-                && (leaseNs <= 0 || leaseNs == Long.MAX_VALUE || clock.nanoTime() - grantNs < leaseNs);
+                && (leaseNs <= 0 || leaseLeftNs() > 0);
+    }
+
+    /** What is left of the lease on the endpoint's clock (0 or less: it ran out); only with a lease. */
+    private long leaseLeftNs() {
+        return leaseNs - (clock.nanoTime() - leaseFromNs);
     }
 
     @Override
@@ -349,14 +385,13 @@ final class PooledHold implements Held {
      * throttled process) delays the sweep's timer as much as the holder, and the holder, resumed
      * first, would otherwise close a hold that others may have taken with no loss told.
      */
-    private void reportLeaseOutlived() {
+    void reportLeaseOutlived() {
         Grant g = grant;
-        if (g == null || leaseNs <= 0 || leaseNs == Long.MAX_VALUE || serverLost != null || lost.get()) {
+        if (g == null || leaseNs <= 0 || serverLost != null || lost.get()) {
             return;
         }
-        long heldNs = clock.nanoTime() - grantNs;
-        if (heldNs >= leaseNs && lost.compareAndSet(false, true)) {
-            space.lost(this, "lease", heldNs);
+        if (leaseLeftNs() <= 0 && lost.compareAndSet(false, true)) {
+            tellLost("lease", clock.nanoTime() - grantNs);
         }
     }
 

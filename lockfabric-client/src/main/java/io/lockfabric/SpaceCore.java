@@ -359,8 +359,12 @@ abstract class SpaceCore {
         return fabric.slowAcquireNs();
     }
 
+    /**
+     * How long a hold granted in {@code granted} is valid, counted from the start of its
+     * acquisition ({@link Leases}); 0 if it never expires.
+     */
     long leaseNs(Mode granted) {
-        return failureModel.recoversFromCrash() && failureModel.leases(granted) ? failureModel.leaseNs() : 0;
+        return Leases.validForNs(Leases.protocolLeaseNs(failureModel, granted));
     }
 
     ClientRuntime.Cancellable schedule(Runnable r, long delayNs) {

@@ -88,13 +88,15 @@ class JfrEventsTest {
         assertEquals("EXCLUSIVE", holds.get(2).getString("mode"));
         assertFalse(holds.get(2).getBoolean("lost"));
         assertTrue(holds.get(3).getBoolean("lost"), "the late hold was lost before its release");
-        assertTrue(holds.get(3).getDuration().toMillis() >= 50, holds.get(3).toString());
+        // lost when the 50 ms lease ran out: counted from the acquisition's start (not the event's, which
+        // begins after the grant and the acquire event's commit) and less the 2% clock allowance: 49 ms
+        assertTrue(holds.get(3).getDuration().toMillis() >= 40, holds.get(3).toString());
 
         List<RecordedEvent> leaseLost = named(events, LostEvent.NAME, "jfr");
         assertEquals(1, leaseLost.size(), leaseLost.toString());
         assertEquals("lease", leaseLost.getFirst().getString("why"));
         assertEquals("late", leaseLost.getFirst().getString("key"));
-        assertTrue(leaseLost.getFirst().getDuration("heldFor").toMillis() >= 50);
+        assertTrue(leaseLost.getFirst().getDuration("heldFor").toMillis() >= 40);
         List<RecordedEvent> serverLost = named(events, LostEvent.NAME, "jfr-tcp");
         assertEquals(1, serverLost.size(), serverLost.toString());
         assertEquals("server", serverLost.getFirst().getString("why"));

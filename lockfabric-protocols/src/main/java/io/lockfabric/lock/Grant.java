@@ -17,4 +17,24 @@ public interface Grant {
     Mode mode();
 
     long fencingToken();
+
+    /** {@link #leaseStartNs()} of a grant whose protocol does not say when its lease began. */
+    long UNKNOWN_LEASE_START = Long.MIN_VALUE;
+
+    /**
+     * When this grant's lease began, as the protocol's recovery counts it: a time on the acquiring
+     * client's clock ({@code Clock.nanoTime()} of its endpoint; a grant handed over between the
+     * clients of one compute node may carry a time of a node-mate's clock, which the fabrics keep
+     * within drift of it) such that no recovery of the protocol gives the lock to another client
+     * before a lease has passed since then (on the recovering client's clock). For a grant the
+     * client acquired itself it is no earlier than the start of the acquisition; a grant inherited
+     * from another client's acquisition may carry that acquisition's, earlier. Protocol code does not
+     * read it; the client API counts a hold's lease from it ({@code io.lockfabric.Held#isValid}).
+     * {@link #UNKNOWN_LEASE_START} (the default) if the protocol does not say: a caller then counts
+     * from before its acquire call, which is safe for every protocol that resets a lock only a lease
+     * after it saw the holder's acquisition.
+     */
+    default long leaseStartNs() {
+        return UNKNOWN_LEASE_START;
+    }
 }

@@ -143,9 +143,14 @@ import java.util.random.RandomGenerator;
  * <p>Not thread-safe: one thread at a time, like the endpoint.
  */
 final class CqlEngine {
-    /** A CQL grant: reset count and queue index it was granted at, when, and the earliest remote waiter's timestamp. */
+    /**
+     * A CQL grant: reset count and queue index it was granted at, when, and the earliest remote
+     * waiter's timestamp; {@code leaseStartNs} is when its attempt's enqueueing FAA was issued: a
+     * reset of its epoch sets RST after that FAA landed and waits a lease from then, so no reset
+     * gives the lock away before a lease has passed since it.
+     */
     record CqlGrant(long lockId, Mode mode, long fencingToken, long rstcnt, long index, long grantedAtNs,
-                    long earliestRemoteTs, long generation) implements Grant {
+                    long earliestRemoteTs, long generation, long leaseStartNs) implements Grant {
     }
 
     /** A reset signal kept until the lock it is about is released. */
@@ -378,6 +383,7 @@ final class CqlEngine {
     private CqlGrant attempt(long lockId, long hdr, Mode mode, long timestamp) {
         serviceControl(); // a resetter may be waiting for our answer: do not make it wait a whole acquisition
         boolean exclusive = mode == Mode.EXCLUSIVE;
+        long startNs = clock.nanoTime(); // the grant's lease start: a reset of its epoch sets RST after this FAA landed
         long old = qp.faa(hdr, exclusive ? layout.acquireExclusiveDelta() : layout.acquireSharedDelta());
         long rstcnt = layout.rstcnt(old);
         if (CqlLayout.rst(old)) {
@@ -409,7 +415,8 @@ final class CqlEngine {
                 if (generationChanged()) {
                     return null; // the memory node failed since our FAA: its grant is not used
                 }
-                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP, generation);
+                return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), NO_TIMESTAMP, generation,
+                        startNs);
             }
             qp.write8(hdr + layout.entryOffset(index), layout.entry(exclusive, mySlot, index, timestamp));
             // Waiting for ever is not an option: a crashed holder or member never notifies (§4.4 "CN failure").
@@ -428,7 +435,8 @@ final class CqlEngine {
                 }
                 if (m != null) {
                     handovers++;
-                    return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b(), generation);
+                    return new CqlGrant(lockId, mode, token, rstcnt, index, clock.nanoTime(), m.b(), generation,
+                            startNs);
                 }
                 if (clock.nanoTime() - deadline >= 0) {
                     timeouts++;

@@ -129,8 +129,13 @@ public final class DecLockClient implements LockClient {
         TIMESTAMP, REMOTE_PREFER, LOCAL_PREFER, LOCAL_BOUND
     }
 
-    /** A local grant. */
-    record DecLockGrant(long lockId, Mode mode, long fencingToken) implements Grant {
+    /**
+     * A local grant. Its lease starts with the node's CQL acquisition ({@code CqlGrant.leaseStartNs},
+     * on the representative's clock), not with this client's request: a local grant may be made
+     * after a reset of the node's CQL grant began (before its signal reached the node), and that
+     * reset waits a lease from its start, which came after the node's enqueueing FAA.
+     */
+    record DecLockGrant(long lockId, Mode mode, long fencingToken, long leaseStartNs) implements Grant {
     }
 
     private final CqlEngine engine;
@@ -231,7 +236,7 @@ public final class DecLockClient implements LockClient {
         synchronized (l) {
             if (mayJoinAtOnce(l, mode, ts) && (withinBudget(l) || l.cql == unwaited)) {
                 l.holding.put(me, clock.nanoTime());
-                return granted(lockId, mode, localToken(l));
+                return granted(lockId, mode, localToken(l), l);
             }
             if (l.holders() == 0 && !l.pending() && l.cql == null && l.queue.isEmpty()) {
                 choose(l, me);
@@ -266,7 +271,7 @@ public final class DecLockClient implements LockClient {
                     if (l.deferred.isEmpty() && (l.cql == null || engine.current(l.cql))) {
                         l.holding.put(me, clock.nanoTime()); // its lease runs from now
                         localHandovers++;
-                        return granted(lockId, mode, w.token);
+                        return granted(lockId, mode, w.token, l);
                     }
                 }
                 releaseLocally(lockId, l, me);
@@ -409,7 +414,7 @@ public final class DecLockClient implements LockClient {
                 return null; // paused past the holder expiry while waking the readers: released for it
             }
             if (l.deferred.isEmpty() && engine.current(l.cql)) {
-                return granted(lockId, mode, token);
+                return granted(lockId, mode, token, l);
             }
         }
         releaseLocally(lockId, l, me);
@@ -434,9 +439,10 @@ public final class DecLockClient implements LockClient {
         }
     }
 
-    private Grant granted(long lockId, Mode mode, long token) {
+    /** A grant under the node's CQL grant {@code l.cql} (call holding l). */
+    private Grant granted(long lockId, Mode mode, long token, LocalLock l) {
         held.add(lockId);
-        return new DecLockGrant(lockId, mode, token);
+        return new DecLockGrant(lockId, mode, token, l.cql == null ? Grant.UNKNOWN_LEASE_START : l.cql.leaseStartNs());
     }
 
     /** The next local fencing token (call holding l). */

@@ -484,5 +484,11 @@ final class DslrClient implements LockClient {
      * {@code leaseStart} is when the lease began on this client's clock (no later than the grant).
      */
     private record DslrGrant(long lockId, Mode mode, long fencingToken, long prev, long leaseStart) implements Grant {
+        /** The lease start the lease rule above counts from (the last look that did not show the grant). */
+        @Override
+        public long leaseStartNs() {
+            return leaseStart;
+        }
+
     }
 }

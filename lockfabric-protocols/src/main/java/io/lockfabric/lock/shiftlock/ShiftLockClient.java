@@ -771,5 +771,10 @@ final class ShiftLockClient implements LockClient {
      */
     record ShiftLockGrant(long lockId, Mode mode, long fencingToken, long consWrt, int epoch, long enqueueRelCnt,
                           long leaseStart) implements Grant {
+        /** The lease start the fault-tolerance rule counts from (see the class comment). */
+        @Override
+        public long leaseStartNs() {
+            return leaseStart;
+        }
     }
 }
