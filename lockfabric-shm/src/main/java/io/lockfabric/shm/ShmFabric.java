@@ -167,6 +167,9 @@ public final class ShmFabric implements Fabric {
                     control.write8(slot + ShmLayout.SLOT_OWNER, liveness.self());
                     control.write8(slot + ShmLayout.SLOT_LAST_NODE, node + 1L);
                     control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
+                    for (int w = 0; w < ShmLayout.SLOT_OPEN_WORDS; w++) {
+                        control.write8(slot + ShmLayout.SLOT_OPEN + w * 8L, 0); // the tables the last one had open
+                    }
                     control.write8(slot + ShmLayout.SLOT_ID, new EndpointId(node, i + 1).pack());
                     return i;
                 }
@@ -220,7 +223,11 @@ public final class ShmFabric implements Fabric {
         }
     }
 
-    Table openTable(TableSpec spec) {
+    /**
+     * Opens (creating if needed) the table of {@code spec} for the endpoint at {@code slot} (-1: for
+     * the service of the table of region {@code parent}, which it is dropped with).
+     */
+    Table openTable(TableSpec spec, long slot, int parent) {
         if (closed) {
             throw new FabricException("fabric " + name() + " is closed");
         }
@@ -228,7 +235,7 @@ public final class ShmFabric implements Fabric {
             throw new IllegalArgumentException("the shm fabric has one memory node (0), not " + spec.memoryNode()
                     + ": " + spec);
         }
-        Table table = file.openTable(spec);
+        Table table = file.openTable(spec, slot, parent);
         if (server != null && spec.service() != null) {
             services.computeIfAbsent(table.service(), id -> spec.service().create(new Host(table)));
         }
@@ -241,15 +248,13 @@ public final class ShmFabric implements Fabric {
      * thread; from any other, the call goes through the file's request ring to the serving process.
      */
     byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
+        file.checkService(service);
         if (server != null) {
             return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
         }
-        if (!file.hasService(service)) {
-            throw new RpcException("shm " + file.path() + " has no rpc service " + service);
-        }
-        if (request.length > ShmLayout.RPC_MAX_BYTES) {
+        if (request.length > ShmLayout.RPC_INLINE_BYTES) {
             throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
-                    + ShmLayout.RPC_MAX_BYTES + ")");
+                    + ShmLayout.RPC_INLINE_BYTES + ")");
         }
         MemoryRegion f = file.control();
         long serverToken = liveServer();
@@ -316,6 +321,51 @@ public final class ShmFabric implements Fabric {
         }
     }
 
+    /**
+     * Drops table {@code name} of the file (see {@link Fabric#dropTable}): refused while an open
+     * endpoint of any process has it open, unless forced. A table nobody has open is freed at once
+     * and its memory reused by later tables; one forced from under open endpoints is hidden at once
+     * (their later verbs fail with {@link io.lockfabric.fabric.TableDroppedException}) and freed
+     * when the last of them closes or its process dies.
+     */
+    @Override
+    public long dropTable(int memoryNode, String name, boolean force) {
+        checkDrop(memoryNode);
+        long bytes = file.drop(name, force, java.util.Set.of());
+        forgetServices();
+        return bytes;
+    }
+
+    /** Drops table {@code name} unless an endpoint other than {@code users} (endpoints of this fabric) has it open. */
+    @Override
+    public long dropTable(int memoryNode, String name, java.util.Collection<? extends Endpoint> users) {
+        checkDrop(memoryNode);
+        java.util.Set<Long> slots = new java.util.HashSet<>();
+        for (Endpoint e : users) {
+            Long slot = e instanceof ShmEndpoint s ? open.get(s) : null;
+            if (slot != null) {
+                slots.add(slot);
+            }
+        }
+        long bytes = file.drop(name, false, slots);
+        forgetServices();
+        return bytes;
+    }
+
+    private void checkDrop(int memoryNode) {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        if (memoryNode != 0) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (the shm fabric has one)");
+        }
+    }
+
+    /** Lets go of the services of tables that are no longer there (this process's handlers). */
+    void forgetServices() {
+        services.keySet().removeIf(id -> !file.isLive(id));
+    }
+
     /** What the service of {@code table} sees of the memory node. */
     ServiceHost hostOf(Table table) {
         return new Host(table);
@@ -341,7 +391,7 @@ public final class ShmFabric implements Fabric {
 
         @Override
         public Table openTable(TableSpec spec) {
-            return ShmFabric.this.openTable(spec);
+            return ShmFabric.this.openTable(spec, -1, table.service());
         }
     }
 

@@ -119,6 +119,11 @@ final class ShmRpcServer implements AutoCloseable {
      * @throws io.lockfabric.fabric.RpcException-like IllegalStateException with the reason if there is none
      */
     RpcHandler handlerFor(int service) {
+        if (!file.isLive(service)) {
+            handlers.remove(service);
+            throw new IllegalStateException("shm " + file.path() + ": the table of rpc service " + service
+                    + " was dropped, or there is none");
+        }
         RpcHandler h = handlers.get(service);
         if (h != null) {
             return h;
@@ -149,9 +154,9 @@ final class ShmRpcServer implements AutoCloseable {
 
         @Override
         protected void replied(byte[] response) {
-            if (response.length > ShmLayout.RPC_MAX_BYTES) {
+            if (response.length > ShmLayout.RPC_INLINE_BYTES) {
                 answer(true, ("the reply of " + response.length + " bytes is longer than the shm fabric carries ("
-                        + ShmLayout.RPC_MAX_BYTES + ")").getBytes(StandardCharsets.UTF_8));
+                        + ShmLayout.RPC_INLINE_BYTES + ")").getBytes(StandardCharsets.UTF_8));
             } else {
                 answer(false, response);
             }
@@ -160,7 +165,7 @@ final class ShmRpcServer implements AutoCloseable {
         @Override
         protected void failed(String reason) {
             byte[] r = reason.getBytes(StandardCharsets.UTF_8);
-            answer(true, r.length > ShmLayout.RPC_MAX_BYTES ? Arrays.copyOf(r, ShmLayout.RPC_MAX_BYTES) : r);
+            answer(true, r.length > ShmLayout.RPC_INLINE_BYTES ? Arrays.copyOf(r, ShmLayout.RPC_INLINE_BYTES) : r);
         }
 
         private void answer(boolean failed, byte[] data) {

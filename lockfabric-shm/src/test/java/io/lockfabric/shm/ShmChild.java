@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code hold PATH PROTOCOL OPTION}: takes the protocol's lock 0 (table {@code held}) and
  *       says so, and holds it until it is killed;</li>
  *   <li>{@code serve PATH}: serves the file's rpcs until it is killed;</li>
+ *   <li>{@code open-table PATH NAME}: opens the table NAME ({@link #TABLE_OF_4K}'s shape) on an endpoint,
+ *       says so, and keeps it open until it is killed;</li>
+ *   <li>{@code die-inside-drop PATH NAME}: takes the file's directory lock, makes the first store of a
+ *       drop of table NAME, says so, and waits to be killed with the lock held;</li>
  *   <li>{@code echo PATH}: prints its process token and its endpoint's packed id, then answers every
  *       message with one of type + 1 until it is killed.</li>
  * </ul>
@@ -41,6 +45,11 @@ public final class ShmChild {
     static final String READY = "READY ";
     static final String INSIDE = "INSIDE ";
     static final TableSpec WIDE = new TableSpec("wide", "test", 1, 64);
+
+    /** The table NAME of the {@code open-table} and {@code die-inside-drop} modes: 4 KiB. */
+    static TableSpec tableOf4k(String name) {
+        return new TableSpec(name, "test", 1, 4096);
+    }
 
     private ShmChild() {
     }
@@ -54,6 +63,26 @@ public final class ShmChild {
                 case "hammer-128" -> hammer128(fabric);
                 case "echo" -> echo(fabric);
                 case "hold" -> hold(fabric, args[2], args[3]);
+                case "open-table" -> {
+                    Endpoint e = fabric.newEndpoint();
+                    e.openTable(tableOf4k(args[2]));
+                    System.out.println(READY + e.id().pack());
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                }
+                case "die-inside-drop" -> {
+                    ShmFile file = fabric.file();
+                    file.locked(() -> {
+                        int index = file.find(args[2].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        file.control().write8(ShmLayout.dirEntry(index) + ShmLayout.DIR_LIVE_ID, 0);
+                        System.out.println(INSIDE + index);
+                        try {
+                            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return null;
+                    });
+                }
                 case "serve" -> {
                     System.out.println(READY);
                     Thread.sleep(TimeUnit.MINUTES.toMillis(5));

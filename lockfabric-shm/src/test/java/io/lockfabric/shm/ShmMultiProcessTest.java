@@ -233,4 +233,63 @@ class ShmMultiProcessTest {
             }
         }
     }
+
+    /**
+     * A table another process has open is not dropped; once that process is killed with SIGKILL,
+     * it is (a dead process's endpoints do not count), and its memory goes to the next table.
+     */
+    @Test
+    void aTableOpenInAnotherProcessIsDroppedOnceThatProcessIsKilled() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint mine = fabric.newEndpoint();
+            Table t = mine.openTable(ShmChild.tableOf4k("theirs"));
+            long at = ShmTestAccess.fileOffset(fabric.file(), t.at(0));
+            try (ChildJvm child = new ChildJvm(ShmChild.READY, "open-table", shm.toString(), "theirs")) {
+                child.awaitMark(60);
+                var busy = assertThrows(io.lockfabric.fabric.TableInUseException.class,
+                        () -> fabric.dropTable(0, "theirs", List.of(mine)));
+                assertTrue(busy.getMessage().contains("1 other endpoint"), busy.getMessage());
+                mine.queuePair(0).faa(t.at(0), 1); // still there
+                child.kill();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                long freed = 0;
+                while (freed == 0) { // liveness answers are cached for ms
+                    try {
+                        freed = fabric.dropTable(0, "theirs", List.of(mine));
+                    } catch (io.lockfabric.fabric.TableInUseException stillAlive) {
+                        assertTrue(System.nanoTime() < deadline, "the killed process still counts as having the table open");
+                        Thread.sleep(5);
+                    }
+                }
+                assertEquals(4096, freed);
+            }
+            assertThrows(io.lockfabric.fabric.TableDroppedException.class, () -> mine.queuePair(0).read8(t.at(0)));
+            Table next = mine.openTable(ShmChild.tableOf4k("next"));
+            assertEquals(at, ShmTestAccess.fileOffset(fabric.file(), next.at(0)), "the dropped table's memory is reused");
+        }
+    }
+
+    /**
+     * A process killed with SIGKILL in the middle of a drop, holding the file's directory lock: the
+     * OS frees the lock, and the next directory change finishes the drop (the name makes a new table,
+     * the old memory is given back).
+     */
+    @Test
+    void aProcessKilledInsideADropWedgesNobodyAndTheDropIsFinished() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint e = fabric.newEndpoint();
+            Table t = e.openTable(ShmChild.tableOf4k("half"));
+            long at = ShmTestAccess.fileOffset(fabric.file(), t.at(0));
+            e.close();
+            Endpoint e2 = fabric.newEndpoint();
+            try (ChildJvm child = new ChildJvm(ShmChild.INSIDE, "die-inside-drop", shm.toString(), "half")) {
+                child.awaitMark(60);
+            }
+            long start = System.nanoTime();
+            Table again = e2.openTable(ShmChild.tableOf4k("half"));
+            assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 2_000, "the dead dropper's lock was freed");
+            assertTrue(again.address() != t.address(), "the half-done drop was finished: the name made a new table");
+            assertEquals(at, ShmTestAccess.fileOffset(fabric.file(), again.at(0)), "and its memory was given back");
+        }
+    }
 }
