@@ -86,7 +86,7 @@ public final class ShmFabric implements Fabric {
         this.seed = b.seed;
         this.node = (int) (file.next(ShmLayout.HEADER_NEXT_NODE) & EndpointId.MAX_NODE);
         try {
-            this.server = b.serveRpc ? new ShmRpcServer(this, services, b.resolver) : null;
+            this.server = b.serveRpc || b.standby ? new ShmRpcServer(this, services, b.resolver, b.standby) : null;
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -249,41 +249,79 @@ public final class ShmFabric implements Fabric {
      */
     byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
         file.checkService(service);
-        if (server != null) {
+        if (request.length > ShmLayout.RPC_MAX_BYTES) {
+            throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
+                    + ShmLayout.RPC_MAX_BYTES + " bytes); nothing was sent");
+        }
+        if (server != null && server.isActive()) {
             return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
         }
-        if (request.length > ShmLayout.RPC_INLINE_BYTES) {
-            throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
-                    + ShmLayout.RPC_INLINE_BYTES + ")");
-        }
         MemoryRegion f = file.control();
-        long serverToken = liveServer();
         long slot = slotOf(caller);
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        while (!appendRequest(f, service, caller, slot, call, request)) {
-            idle.idle();
-            serverToken = liveServer();
-        }
-        idle.reset();
-        long reply = slot + ShmLayout.SLOT_REPLY;
-        long checkedAt = System.nanoTime();
-        while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
-            WaitInterruptedException.throwIfInterrupted("an rpc's reply");
-            idle.idle();
-            long now = System.nanoTime();
-            if (now - checkedAt > SERVER_CHECK_NS) {
-                checkedAt = now;
-                if (!file.liveness().isAlive(serverToken)) {
-                    throw new RpcException("the rpc server of " + file.path() + " (process "
-                            + ProcessLiveness.pid(serverToken) + ") died before it answered rpc service " + service);
-                }
+        long owner = caller.pack();
+        long blob = 0;
+        if (request.length > ShmLayout.RPC_INLINE_BYTES) {
+            liveServer();
+            try {
+                blob = file.storeBlob(owner, caller.queue() - 1, call, request);
+            } catch (FabricException e) {
+                throw new RpcException("an rpc request of " + request.length + " bytes was not sent: " + e.getMessage());
             }
         }
-        byte[] data = f.read(reply + ShmLayout.REPLY_DATA, (int) f.read8(reply + ShmLayout.REPLY_LENGTH));
-        if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
-            throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+        boolean blobs = blob != 0;
+        try {
+            IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+            long serverToken;
+            while ((serverToken = appendRequest(f, service, caller, call, request, blob)) == 0) {
+                idle.idle();
+            }
+            idle.reset();
+            long reply = slot + ShmLayout.SLOT_REPLY;
+            long checkedAt = System.nanoTime();
+            while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
+                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+                idle.idle();
+                long now = System.nanoTime();
+                if (now - checkedAt > SERVER_CHECK_NS) {
+                    checkedAt = now;
+                    if (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
+                        checkServer(serverToken, service);
+                    }
+                }
+            }
+            int length = (int) f.read8(reply + ShmLayout.REPLY_LENGTH);
+            long replyBlob = f.read8(reply + ShmLayout.REPLY_BLOB);
+            blobs |= replyBlob != 0;
+            byte[] data = replyBlob != 0 ? file.readBlob(replyBlob, length) : f.read(reply + ShmLayout.REPLY_DATA, length);
+            if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
+                throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return data;
+        } catch (RpcException e) {
+            blobs = true; // the server may have died holding them
+            throw e;
+        } finally {
+            if (blobs && !Thread.currentThread().isInterrupted()) {
+                file.freeBlobs(owner, call);
+            }
         }
-        return data;
+    }
+
+    /**
+     * Fails a caller whose server is gone: dead (a {@code kill -9}), or stopped and its word freed or
+     * taken over by a standby. The call may or may not have taken effect.
+     */
+    private void checkServer(long serverToken, int service) {
+        long now = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        if (!file.liveness().isAlive(serverToken)) {
+            throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
+                    + ") died before it answered rpc service " + service + " (the call may or may not have taken effect"
+                    + (now != serverToken && now != 0 ? "; process " + ProcessLiveness.pid(now) + " serves now" : "") + ")");
+        }
+        if (now != serverToken) {
+            throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
+                    + ") stopped before it answered rpc service " + service + " (the call may or may not have taken effect)");
+        }
     }
 
     /** How often a caller waiting for a reply checks that the server still lives. */
@@ -298,14 +336,21 @@ public final class ShmFabric implements Fabric {
         return token;
     }
 
-    /** Appends a request under the ring lock; false if the ring is full. */
-    private boolean appendRequest(MemoryRegion f, int service, EndpointId caller, long slot, long call, byte[] request) {
+    /**
+     * Appends a request under the ring lock, addressed to the server serving now (a standby that
+     * takes over later skips it: its caller fails as its server's death is seen).
+     *
+     * @return the token of the server it went to, or 0 if the ring is full
+     * @throws RpcException if no live process serves the file
+     */
+    private long appendRequest(MemoryRegion f, int service, EndpointId caller, long call, byte[] request, long blob) {
         long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
         file.locks().lock(ringLock);
         try {
+            long server = liveServer();
             long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
             if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
-                return false;
+                return 0;
             }
             long r = ShmLayout.request(tail);
             f.write8(r + ShmLayout.REQ_CALLER_SLOT, caller.queue() - 1);
@@ -313,9 +358,13 @@ public final class ShmFabric implements Fabric {
             f.write8(r + ShmLayout.REQ_SERVICE, service);
             f.write8(r + ShmLayout.REQ_CALL, call);
             f.write8(r + ShmLayout.REQ_LENGTH, request.length);
-            f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            f.write8(r + ShmLayout.REQ_BLOB, blob);
+            f.write8(r + ShmLayout.REQ_SERVER, server);
+            if (blob == 0) {
+                f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            }
             f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL, tail + 1); // publishes the request
-            return true;
+            return server;
         } finally {
             file.locks().unlock(ringLock);
         }
@@ -395,6 +444,28 @@ public final class ShmFabric implements Fabric {
         }
     }
 
+    /**
+     * Whether this process serves the file's rpcs now; false for a process that does not serve them
+     * and for a standby that has not taken over yet.
+     */
+    public boolean servesRpc() {
+        return server != null && server.isActive();
+    }
+
+    /**
+     * For a serving or standby process: completes once this process serves the file's rpcs, with the
+     * pid of the process it took over from (0: none); null if this process neither serves nor stands by.
+     */
+    public java.util.concurrent.CompletableFuture<Long> rpcServing() {
+        return server == null ? null : server.serving().thenApply(ProcessLiveness::pid);
+    }
+
+    /** The pid of the process serving the file's rpcs now, or 0 if none does. */
+    public long rpcServerPid() {
+        long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        return token == 0 || !file.liveness().isAlive(token) ? 0 : ProcessLiveness.pid(token);
+    }
+
     /** {@link #TIMING}. */
     @Override
     public FabricTiming timing() {
@@ -458,6 +529,7 @@ public final class ShmFabric implements Fabric {
         private long capacityBytes = DEFAULT_CAPACITY_BYTES;
         private long seed = DEFAULT_SEED;
         private boolean serveRpc;
+        private boolean standby;
         private ServiceResolver resolver = ServiceResolver.installed();
 
         /** The file of the memory node; created if it does not exist. Required. */
@@ -478,11 +550,22 @@ public final class ShmFabric implements Fabric {
         }
 
         /**
-         * Whether this process is the memory node's CPU: it runs the rpc services of the tables it
-         * opens, for its own endpoints. Only one process of a file should.
+         * Whether this process is the memory node's CPU: it serves the rpcs of the file's tables (its own
+         * endpoints' directly, other processes' through the request ring). Only one process of a file
+         * does: building fails if another live process serves it (see {@link #standbyRpc}).
          */
         public Builder serveRpc(boolean serve) {
             this.serveRpc = serve;
+            return this;
+        }
+
+        /**
+         * Whether this process serves the file's rpcs, or, while another live process does, stands by
+         * and takes over when that process dies or stops ({@code lockfabric serve --shm} does). Any
+         * number of processes may stand by; one takes over.
+         */
+        public Builder standbyRpc(boolean standby) {
+            this.standby = standby;
             return this;
         }
 
