@@ -44,8 +44,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       {@link Endpoint#computeNode()} and the node id of their {@link EndpointId}.</li>
  *   <li>rpc: served by the one process that opened the file with {@link Builder#serveRpc(boolean)
  *       serveRpc(true)} ({@code lockfabric serve --shm PATH} does): its own endpoints call the handlers
- *       directly, other processes through a request ring in the file ({@link ShmRpcServer}). Without a
- *       serving process an rpc fails with an {@link RpcException} that says how to start one.</li>
+ *       directly, other processes through a request ring in the file ({@link ShmRpcServer}), up to
+ *       {@link ShmLayout#RPC_MAX_BYTES} each way. Without a serving process an rpc fails with an
+ *       {@link RpcException} that says how to start one. A standby ({@link Builder#standbyRpc}) takes
+ *       over when the serving process dies; rpcs in flight to the dead one fail.</li>
+ *   <li>Tables can be dropped ({@link #dropTable}): refused while an open endpoint of a live process
+ *       has them open, unless forced; their memory goes back to the file's heap.</li>
  *   <li>Counters: {@link #memoryNodeCounters} counts what this process's endpoints sent, not other
  *       processes' (no shared counter is touched on the verb path).</li>
  * </ul>
