@@ -273,6 +273,7 @@ public final class ShmFabric implements Fabric {
             }
         }
         boolean blobs = blob != 0;
+        boolean settled = false; // answered or failed: the server no longer reads the request's blob
         try {
             IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
             long serverToken;
@@ -297,15 +298,19 @@ public final class ShmFabric implements Fabric {
             long replyBlob = f.read8(reply + ShmLayout.REPLY_BLOB);
             blobs |= replyBlob != 0;
             byte[] data = replyBlob != 0 ? file.readBlob(replyBlob, length) : f.read(reply + ShmLayout.REPLY_DATA, length);
+            settled = true;
             if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
                 throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
             }
             return data;
         } catch (RpcException e) {
-            blobs = true; // the server may have died holding them
+            blobs = true; // the server is gone: it may have stored a reply's blob it never published
+            settled = true;
             throw e;
         } finally {
-            if (blobs && !Thread.currentThread().isInterrupted()) {
+            // a caller interrupted while it waits leaves its blobs to the sweep after its endpoint closes:
+            // the server may still read the request's
+            if (blobs && settled) {
                 file.freeBlobs(owner, call);
             }
         }

@@ -45,6 +45,12 @@ final class ShmFile implements AutoCloseable {
     private final MemoryRegion file;
     private final ProcessLiveness liveness = new ProcessLiveness();
     private final PidLock locks;
+    /**
+     * Takes the OS lock and runs the directory changes: a thread nobody interrupts, since an interrupt
+     * during {@link FileChannel#lock} would close the channel (and this process's lock with it).
+     */
+    private final java.util.concurrent.ExecutorService directory = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().daemon().name("shm-directory").unstarted(r));
     /** This process's regions over the tables, by directory index (each checked against the entry's live id). */
     private final AtomicReferenceArray<MemoryRegion> regions = new AtomicReferenceArray<>(ShmLayout.MAX_TABLES);
 
@@ -176,15 +182,41 @@ final class ShmFile implements AutoCloseable {
      * whatever store a killed holder stopped before (see {@link #sweep}).
      */
     <T> T locked(java.util.function.Supplier<T> body) {
-        synchronized (CREATION) {
-            FileLock lock = null;
-            try {
-                lock = channel.lock(0, 1, false);
-                return body.get();
-            } catch (IOException e) {
-                throw new FabricException("cannot lock shm file " + path + ": " + e.getMessage(), e);
-            } finally {
-                releaseQuietly(lock);
+        java.util.concurrent.Future<T> done = directory.submit(() -> {
+            synchronized (CREATION) {
+                FileLock lock = null;
+                try {
+                    lock = channel.lock(0, 1, false);
+                    return body.get();
+                } catch (IOException e) {
+                    throw new FabricException("cannot lock shm file " + path + ": " + e.getMessage(), e);
+                } finally {
+                    releaseQuietly(lock);
+                }
+            }
+        });
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return done.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the change goes on: it is waited for whole
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (e.getCause() instanceof Error err) {
+                        throw err;
+                    }
+                    throw new FabricException("shm " + path + ": " + e.getCause(), e.getCause());
+                }
+            }
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new FabricException("shm file " + path + " is closed", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -634,6 +666,12 @@ final class ShmFile implements AutoCloseable {
 
     @Override
     public void close() {
+        directory.shutdown();
+        try {
+            directory.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -125,4 +125,24 @@ class ShmTableDropTest {
                     "and the half-dropped table's memory was given back");
         }
     }
+
+    /**
+     * A thread that is interrupted while it opens or drops a table does not break the file for the
+     * process (an interrupt inside {@code FileChannel.lock} would close the channel): the change is
+     * made whole and the interrupt kept for the caller.
+     */
+    @Test
+    void anInterruptedThreadOpeningATableBreaksNothing() {
+        try (ShmFabric a = open(dir.resolve("interrupt.shm"), 16L << 20)) {
+            Endpoint e = a.newEndpoint();
+            Thread.currentThread().interrupt();
+            Table t = e.openTable(new TableSpec("interrupted", "test", 1, 4096));
+            assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+            e.queuePair(0).write8(t.at(0), 1);
+            Thread.currentThread().interrupt();
+            assertEquals(4096, a.dropTable(0, "interrupted", List.of(e)));
+            assertTrue(Thread.interrupted());
+            e.openTable(new TableSpec("after", "test", 1, 4096));
+        }
+    }
 }
