@@ -25,10 +25,20 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * One process's mapping of a shared-memory fabric's file ({@link ShmLayout}): the header, the table
- * directory and the regions of the tables, the endpoint slots. The first process to open a path
- * creates and initialises the file; every later one finds it by its magic. Creating the file and
- * adding a table to its directory happen under an exclusive OS lock on the file's first byte (which
- * the OS drops if its holder dies) and, in this JVM, under a monitor (the OS lock is per process).
+ * directory and the regions of the tables, the rpc blobs, the endpoint slots. The first process to
+ * open a path creates and initialises the file; every later one finds it by its magic. Creating the
+ * file and every change to the directory (opening, creating and dropping tables, taking and giving
+ * back blobs) happen under an exclusive OS lock on the file's first byte (which the OS drops if its
+ * holder dies) and, in this JVM, under a monitor (the OS lock is per process).
+ *
+ * <p>Heap memory is free exactly when no directory entry (ready, or dropped but still open) and no
+ * blob claims it; allocation is first fit over those extents. Each change is ordered so that a
+ * process killed after any store leaves a state the next lock holder uses as it is or finishes
+ * ({@link #sweep}): a table is published by its state store, after everything else; a drop clears
+ * the live id (verbs fail from then on) before it marks the entry dropped, and frees it (state free)
+ * only once no open endpoint of a live process has it open; a blob is taken by its owner store,
+ * last, and freed by clearing it. Nothing is kept outside the entries, so there is no free list to
+ * leave torn.
  *
  * <p>The only class of the module that holds the mapping; every access to it goes through
  * {@link MemoryRegion}s over it (one over the whole file for the control areas, one per table).
