@@ -145,4 +145,74 @@ class ShmTableDropTest {
             e.openTable(new TableSpec("after", "test", 1, 4096));
         }
     }
+
+    /**
+     * Four fabrics on one file (as four processes), each on its own thread, create tables of random
+     * sizes, fill them with their own pattern, and drop them, over and over: no table is ever given
+     * memory another live table has (each finds its pattern whole before it drops it), and all the
+     * memory is given back at the end.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("stress")
+    void concurrentCreatesAndDropsNeverShareMemory() throws Exception {
+        Path file = dir.resolve("churn.shm");
+        long heap = 4L << 20;
+        java.util.List<ShmFabric> fabrics = new java.util.ArrayList<>();
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            for (int f = 0; f < 4; f++) {
+                ShmFabric fabric = open(file, ShmLayout.HEAP_AT + heap);
+                fabrics.add(fabric);
+                int me = f;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (Endpoint e = fabric.newEndpoint()) {
+                        java.util.Random random = new java.util.Random(me);
+                        java.util.ArrayDeque<Object[]> mine = new java.util.ArrayDeque<>();
+                        for (int round = 0; round < 300; round++) {
+                            long bytes = 64 * (1 + random.nextInt(2048));
+                            String name = "t" + me + "-" + round;
+                            long pattern = ((long) me << 32) | round;
+                            try {
+                                Table t = e.openTable(new TableSpec(name, "test", 1, bytes));
+                                for (long off = 0; off < bytes; off += 8) {
+                                    e.queuePair(0).write8(t.at(off), pattern);
+                                }
+                                mine.add(new Object[] {name, t, pattern, bytes});
+                            } catch (io.lockfabric.fabric.FabricException full) {
+                                assertTrue(full.getMessage().contains("cannot hold"), full.getMessage());
+                            }
+                            if (mine.size() > 3 || (!mine.isEmpty() && random.nextBoolean())) {
+                                Object[] old = mine.poll();
+                                Table t = (Table) old[1];
+                                for (long off = 0; off < (long) old[3]; off += 8) {
+                                    assertEquals((long) old[2], e.queuePair(0).read8(t.at(off)), old[0] + " at " + off);
+                                }
+                                assertEquals((long) old[3], fabric.dropTable(0, (String) old[0], List.of(e)));
+                            }
+                        }
+                        for (Object[] old : mine) {
+                            fabric.dropTable(0, (String) old[0], List.of(e));
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            Endpoint e = fabrics.get(0).newEndpoint();
+            Table whole = e.openTable(new TableSpec("whole", "test", 1, heap));
+            assertEquals(ShmLayout.HEAP_AT, ShmTestAccess.fileOffset(fabrics.get(0).file(), whole.at(0)),
+                    "every table's memory was given back");
+        } finally {
+            for (ShmFabric f : fabrics) {
+                f.close();
+            }
+        }
+    }
 }
