@@ -410,6 +410,30 @@ public final class ShmFabric implements Fabric {
         return bytes;
     }
 
+    /**
+     * The tables of the file that clients created, in directory order: a table's bytes include those
+     * of the tables its rpc service created.
+     */
+    public List<TableRow> tables() {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        return file.tables();
+    }
+
+    /**
+     * A table of the file as {@link #tables} lists it.
+     *
+     * @param name          its name
+     * @param protocol      the protocol its creator gave
+     * @param bytes         its memory, with that of the tables its service created
+     * @param openEndpoints the open endpoints of live processes that have it open
+     * @param dropped       whether it was dropped from under those endpoints (its memory is freed
+     *                      once they have closed)
+     */
+    public record TableRow(String name, String protocol, long bytes, int openEndpoints, boolean dropped) {
+    }
+
     private void checkDrop(int memoryNode) {
         if (closed) {
             throw new FabricException("fabric " + name() + " is closed");

@@ -507,6 +507,38 @@ final class ShmFile implements AutoCloseable {
         });
     }
 
+    /**
+     * The tables of the directory that clients created (not those their services created, whose
+     * bytes count in their parent's), as {@link ShmFabric#tables} describes them.
+     */
+    java.util.List<ShmFabric.TableRow> tables() {
+        return locked(() -> {
+            sweep();
+            java.util.Map<Long, Long> childBytes = new java.util.HashMap<>();
+            int entries = (int) file.read8(ShmLayout.HEADER_TABLES);
+            for (int i = 0; i < entries; i++) {
+                long e = ShmLayout.dirEntry(i);
+                long parent = file.read8(e + ShmLayout.DIR_PARENT);
+                if (file.read8(e + ShmLayout.DIR_STATE) != ShmLayout.DIR_FREE && parent != 0) {
+                    childBytes.merge(parent, file.read8(e + ShmLayout.DIR_BYTES), Long::sum);
+                }
+            }
+            java.util.List<ShmFabric.TableRow> rows = new java.util.ArrayList<>();
+            for (int i = 0; i < entries; i++) {
+                long e = ShmLayout.dirEntry(i);
+                long state = file.read8(e + ShmLayout.DIR_STATE);
+                if (state == ShmLayout.DIR_FREE || file.read8(e + ShmLayout.DIR_PARENT) != 0) {
+                    continue;
+                }
+                TableSpec spec = specAt(i);
+                rows.add(new ShmFabric.TableRow(spec.name(), spec.protocol(),
+                        spec.bytes() + childBytes.getOrDefault(file.read8(e + ShmLayout.DIR_ID), 0L),
+                        openers(i, java.util.Set.of()), state == ShmLayout.DIR_DROPPED));
+            }
+            return rows;
+        });
+    }
+
     /** Whether region {@code id} is a table that is there now. */
     boolean isLive(int id) {
         return id > 0 && id <= ShmLayout.idOf(ShmLayout.MAX_TABLES - 1, ShmLayout.GENERATIONS - 1)
