@@ -274,7 +274,11 @@ final class ShmRpcServer implements AutoCloseable {
         }
     }
 
-    /** Stops serving and frees the server word. */
+    /**
+     * Stops serving and frees the server word. Under the ring lock, so no request is appended
+     * meanwhile: the requests left unserved are dropped with it (their callers fail, as the word is
+     * no longer their server's), so that a server this process starts later does not run them late.
+     */
     @Override
     public void close() {
         running = false;
@@ -285,7 +289,19 @@ final class ShmRpcServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        long me = file.liveness().self();
-        f.cas(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN, me, 0);
+        boolean interrupted = Thread.interrupted(); // the ring lock is waited for whole
+        long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
+        file.locks().lock(ringLock);
+        try {
+            if (f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN) == me) {
+                f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD, f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL));
+                f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN, 0);
+            }
+        } finally {
+            file.locks().unlock(ringLock);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
