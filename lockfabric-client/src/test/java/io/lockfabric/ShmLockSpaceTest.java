@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
 /**
  * The client API's contract on the shm fabric: every {@code LockFabric} of the suite maps one file
  * in {@code /dev/shm}; a fabric opened here with {@code serve=true} serves the rpcs of the protocols
@@ -41,16 +42,22 @@ class ShmLockSpaceTest extends LockSpaceContractTest {
         return "shm:" + file;
     }
 
-    /** The shm fabric keeps its tables for the file's life (it cannot drop them): a clear refusal, nothing changed. */
-    @Override
+    /** Another {@code LockFabric} on the file (another process, as a rule) keeps a space from being dropped until it closes. */
     @Test
-    void aDroppedSpaceIsGoneAndItsNameMakesANewOne() {
-        try (LockFabric lf = LockFabric.builder(address()).poolSize(2).open()) {
-            LockSpace s = lf.lockSpace("kept", SpaceOptions.DEFAULTS);
-            s.acquire("k").close();
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> lf.dropSpace("kept"));
-            assertTrue(e.getMessage().contains("cannot drop tables"), e.getMessage());
-            s.acquire("k").close();
+    void aSpaceAnotherClientHasOpenIsNotDroppedUntilItClosesIt() {
+        try (LockFabric first = LockFabric.builder(address()).poolSize(2).open()) {
+            LockSpace mine = first.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
+            mine.acquire("k").close();
+            try (LockFabric second = LockFabric.builder(address()).poolSize(1).open()) {
+                LockSpace theirs = second.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
+                theirs.acquire("k").close();
+                SpaceInUseException e = assertThrows(SpaceInUseException.class, () -> first.dropSpace("dropped-shared"));
+                assertTrue(e.getMessage().contains("is open by 1 other endpoint"), e.getMessage());
+                mine.acquire("k").close(); // refused: nothing changed
+                theirs.acquire("k").close();
+            }
+            assertTrue(first.dropSpace("dropped-shared"), "the other client closed its endpoints");
+            assertThrows(LockFabricException.class, () -> mine.acquire("k"));
         }
     }
 }

@@ -150,7 +150,9 @@ final class ServeCommand implements Callable<Integer> {
             description = "Serve the rpcs of the shm fabric whose file is PATH (an absolute path, e.g. /dev/shm/locks; "
                     + "created with --memory bytes if it does not exist) through its request ring, instead of a tcp "
                     + "memory node: the process that protocols with an rpc service (rpc, shiftlock, ...) need on shm. "
-                    + "One per file.")
+                    + "One serves a file at a time; a second one started while it lives stands by and takes over when "
+                    + "it dies (kill -9 too) or stops: rpcs in flight to the dead one fail, later ones go to the new "
+                    + "one, which starts its services' in-memory state afresh.")
     String shmPath;
 
     @Override
@@ -228,7 +230,7 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ShmFabric fabric;
         try {
-            fabric = ShmFabric.builder().path(path).capacityBytes(memoryBytes).serveRpc(true).build();
+            fabric = ShmFabric.builder().path(path).capacityBytes(memoryBytes).standbyRpc(true).build();
         } catch (FabricException | IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -240,7 +242,17 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }));
         long pid = ProcessHandle.current().pid();
-        out.printf("lockfabric serve: serving the rpcs of shm:%s; pid %d, stop with 'kill %d' or Ctrl-C%n", path, pid, pid);
+        if (fabric.servesRpc()) {
+            out.printf("lockfabric serve: serving the rpcs of shm:%s; pid %d, stop with 'kill %d' or Ctrl-C%n", path, pid, pid);
+        } else {
+            out.printf("lockfabric serve: process %d serves the rpcs of shm:%s; standing by to take over when it dies or "
+                    + "stops; pid %d, stop with 'kill %d' or Ctrl-C%n", fabric.rpcServerPid(), path, pid, pid);
+            fabric.rpcServing().thenAccept(from -> {
+                out.printf("lockfabric serve: serving the rpcs of shm:%s (took over from process %d); pid %d, stop with "
+                        + "'kill %d' or Ctrl-C%n", path, from, pid, pid);
+                out.flush();
+            });
+        }
         out.flush();
         try {
             stopped.await();

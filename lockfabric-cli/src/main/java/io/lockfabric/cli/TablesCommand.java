@@ -16,13 +16,14 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
- * {@code lockfabric tables list|drop}: the tables a {@code lockfabric serve} memory node holds, and
- * dropping one of them at once.
+ * {@code lockfabric tables list|drop}: the tables a {@code lockfabric serve} memory node (or a shm
+ * fabric's file) holds, and dropping one of them at once.
  */
 @Command(name = "tables", mixinStandardHelpOptions = true,
         description = {"Show or drop the tables of a memory node ('lockfabric serve'). A table is created by its "
                 + "first client and kept while a client connection that opened it is up, plus the server's "
-                + "--table-grace after the last one closes; then it is dropped and its memory freed.",
+                + "--table-grace after the last one closes; then it is dropped and its memory freed. On a shm "
+                + "fabric's file (--fabric shm:PATH) tables stay until they are dropped.",
                 "Dropping a table frees its memory at once and its lock state is gone: a client that still holds "
                         + "locks in it gets 'table ... was dropped' on its next operation there."},
         subcommands = {TablesCommand.ListTables.class, TablesCommand.DropTable.class},
@@ -40,9 +41,30 @@ final class TablesCommand implements Runnable {
 
     /** The {@code --fabric} option both subcommands take. */
     static final class Server {
-        @Option(names = "--fabric", paramLabel = "tcp://HOST:PORT", required = true,
-                description = "The memory node ('lockfabric serve' prints its address).")
+        @Option(names = "--fabric", paramLabel = "tcp://HOST:PORT|shm:PATH", required = true,
+                description = "The memory node ('lockfabric serve' prints its address), or the file of a shm fabric.")
         String address;
+
+        boolean isShm() {
+            return address.startsWith("shm:");
+        }
+
+        /** Runs {@code request} on the shm fabric of an existing file; a missing file is bad input. */
+        <T> T callShm(Function<io.lockfabric.shm.ShmFabric, T> request) {
+            java.nio.file.Path path = java.nio.file.Path.of(address.substring("shm:".length()));
+            if (!path.isAbsolute() || !java.nio.file.Files.isRegularFile(path)) {
+                throw new BadInputException("--fabric: no shm file at '" + path + "' (an absolute path of a file that "
+                        + "clients created)");
+            }
+            try (io.lockfabric.shm.ShmFabric fabric = io.lockfabric.shm.ShmFabric.builder().path(path).build()) {
+                return request.apply(fabric);
+            } catch (FabricException | IllegalArgumentException e) {
+                if (e instanceof TableInUseException) {
+                    throw e;
+                }
+                throw new BadInputException("--fabric " + address + ": " + e.getMessage());
+            }
+        }
 
         /** Runs {@code request} on a fabric connected to the memory node; an unreachable one is bad input. */
         <T> T call(Function<TcpFabric, T> request) {
@@ -77,6 +99,9 @@ final class TablesCommand implements Runnable {
 
         @Override
         public Integer call() {
+            if (server.isShm()) {
+                return listShm();
+            }
             Frame.TableList list = server.call(TcpFabric::tables);
             PrintWriter out = spec.commandLine().getOut();
             if (list.total() == 0) {
@@ -95,6 +120,29 @@ final class TablesCommand implements Runnable {
             }
             out.printf("%d table%s, %d bytes%s%n", list.total(), list.total() == 1 ? "" : "s", total,
                     list.total() > list.tables().size() ? " in the first " + list.tables().size() + " shown" : "");
+            out.flush();
+            return Main.EXIT_OK;
+        }
+
+        private Integer listShm() {
+            java.util.List<io.lockfabric.shm.ShmFabric.TableRow> rows = server.callShm(io.lockfabric.shm.ShmFabric::tables);
+            PrintWriter out = spec.commandLine().getOut();
+            if (rows.isEmpty()) {
+                out.println("no tables in " + server.address);
+                out.flush();
+                return Main.EXIT_OK;
+            }
+            int nameWidth = Math.max(4, rows.stream().mapToInt(r -> r.name().length()).max().orElse(4));
+            int protocolWidth = Math.max(8, rows.stream().mapToInt(r -> r.protocol().length()).max().orElse(8));
+            String format = "%-" + nameWidth + "s  %-" + protocolWidth + "s  %14s  %9s%s%n";
+            out.printf(format, "name", "protocol", "bytes", "endpoints", "");
+            long total = 0;
+            for (io.lockfabric.shm.ShmFabric.TableRow r : rows) {
+                out.printf(format, r.name(), r.protocol(), r.bytes(), r.openEndpoints(),
+                        r.dropped() ? "  (dropped; freed when they close)" : "");
+                total += r.bytes();
+            }
+            out.printf("%d table%s, %d bytes%n", rows.size(), rows.size() == 1 ? "" : "s", total);
             out.flush();
             return Main.EXIT_OK;
         }
@@ -129,7 +177,8 @@ final class TablesCommand implements Runnable {
         public Integer call() {
             long bytes;
             try {
-                bytes = server.call(f -> f.dropTable(0, name, force));
+                bytes = server.isShm() ? server.callShm(f -> f.dropTable(0, name, force))
+                        : server.call(f -> f.dropTable(0, name, force));
             } catch (TableInUseException e) {
                 throw new BadInputException(e.getMessage().replace("a forced drop", "--force"));
             }

@@ -173,7 +173,18 @@ class ServeCommandTest {
         }
     }
 
-    /** {@code serve --shm PATH}: the rpcs of a shm file served from a process of its own, stopped by SIGTERM. */
+    private static void awaitLine(Path log, Process process, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(log).contains(text) && process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(Files.readString(log).contains(text), "no '" + text + "' in: " + Files.readString(log));
+    }
+
+    /**
+     * {@code serve --shm PATH}: the rpcs of a shm file served from a process of its own; a second one
+     * stands by and takes over when the first is killed with SIGKILL; stopped by SIGTERM.
+     */
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aShmServeProcessServesTheFilesRpcsAndStopsOnSigterm() throws Exception {
@@ -197,9 +208,27 @@ class ServeCommandTest {
                     "2", "--ops", "400", "--locks", "8", "--format", "csv", "--check");
             assertEquals(Main.EXIT_OK, bench.status(), bench.err());
             assertEquals(3, bench.out().strip().lines().count(), bench.out());
-            MainTest.Outcome second = MainTest.run("serve", "--shm", file.toString());
-            assertEquals(Main.EXIT_BAD_INPUT, second.status(), second.err());
-            assertTrue(second.err().contains("has an rpc server already"), second.err());
+            Path secondLog = Files.createTempFile("lockfabric-serve-shm-standby", ".log");
+            Process second = new ProcessBuilder(javaBin.toString(), "--sun-misc-unsafe-memory-access=allow",
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve", "--shm", file.toString())
+                    .redirectErrorStream(true).redirectOutput(secondLog.toFile()).start();
+            try {
+                awaitLine(secondLog, second, "standing by to take over");
+                assertTrue(Files.readString(secondLog).contains("process " + server.pid() + " serves the rpcs of shm:"),
+                        Files.readString(secondLog));
+                server.destroyForcibly().waitFor(20, TimeUnit.SECONDS); // kill -9
+                awaitLine(secondLog, second, "took over from process " + server.pid());
+                MainTest.Outcome afterTakeover = MainTest.run("bench", "--fabric", "shm:" + file, "--protocols", "rpc",
+                        "--clients", "2", "--ops", "200", "--locks", "8", "--format", "csv", "--check");
+                assertEquals(Main.EXIT_OK, afterTakeover.status(), afterTakeover.err());
+            } catch (Throwable t) {
+                second.destroyForcibly();
+                Files.deleteIfExists(secondLog);
+                throw t;
+            }
+            server = second; // the SIGTERM below goes to the one that took over
+            Files.deleteIfExists(log);
+            log = secondLog;
 
             server.destroy(); // SIGTERM
             assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGTERM");

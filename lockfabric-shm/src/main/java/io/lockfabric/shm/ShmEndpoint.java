@@ -22,7 +22,7 @@ final class ShmEndpoint extends CountingEndpoint {
 
     @Override
     public Table openTable(TableSpec spec) {
-        return fabric.openTable(spec);
+        return fabric.openTable(spec, slot, 0);
     }
 
     @Override

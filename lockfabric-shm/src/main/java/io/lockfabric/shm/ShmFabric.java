@@ -44,8 +44,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       {@link Endpoint#computeNode()} and the node id of their {@link EndpointId}.</li>
  *   <li>rpc: served by the one process that opened the file with {@link Builder#serveRpc(boolean)
  *       serveRpc(true)} ({@code lockfabric serve --shm PATH} does): its own endpoints call the handlers
- *       directly, other processes through a request ring in the file ({@link ShmRpcServer}). Without a
- *       serving process an rpc fails with an {@link RpcException} that says how to start one.</li>
+ *       directly, other processes through a request ring in the file ({@link ShmRpcServer}), up to
+ *       {@link ShmLayout#RPC_MAX_BYTES} each way. Without a serving process an rpc fails with an
+ *       {@link RpcException} that says how to start one. A standby ({@link Builder#standbyRpc}) takes
+ *       over when the serving process dies; rpcs in flight to the dead one fail.</li>
+ *   <li>Tables can be dropped ({@link #dropTable}): refused while an open endpoint of a live process
+ *       has them open, unless forced; their memory goes back to the file's heap.</li>
  *   <li>Counters: {@link #memoryNodeCounters} counts what this process's endpoints sent, not other
  *       processes' (no shared counter is touched on the verb path).</li>
  * </ul>
@@ -86,7 +90,7 @@ public final class ShmFabric implements Fabric {
         this.seed = b.seed;
         this.node = (int) (file.next(ShmLayout.HEADER_NEXT_NODE) & EndpointId.MAX_NODE);
         try {
-            this.server = b.serveRpc ? new ShmRpcServer(this, services, b.resolver) : null;
+            this.server = b.serveRpc || b.standby ? new ShmRpcServer(this, services, b.resolver, b.standby) : null;
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -167,6 +171,9 @@ public final class ShmFabric implements Fabric {
                     control.write8(slot + ShmLayout.SLOT_OWNER, liveness.self());
                     control.write8(slot + ShmLayout.SLOT_LAST_NODE, node + 1L);
                     control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
+                    for (int w = 0; w < ShmLayout.SLOT_OPEN_WORDS; w++) {
+                        control.write8(slot + ShmLayout.SLOT_OPEN + w * 8L, 0); // the tables the last one had open
+                    }
                     control.write8(slot + ShmLayout.SLOT_ID, new EndpointId(node, i + 1).pack());
                     return i;
                 }
@@ -220,7 +227,11 @@ public final class ShmFabric implements Fabric {
         }
     }
 
-    Table openTable(TableSpec spec) {
+    /**
+     * Opens (creating if needed) the table of {@code spec} for the endpoint at {@code slot} (-1: for
+     * the service of the table of region {@code parent}, which it is dropped with).
+     */
+    Table openTable(TableSpec spec, long slot, int parent) {
         if (closed) {
             throw new FabricException("fabric " + name() + " is closed");
         }
@@ -228,7 +239,7 @@ public final class ShmFabric implements Fabric {
             throw new IllegalArgumentException("the shm fabric has one memory node (0), not " + spec.memoryNode()
                     + ": " + spec);
         }
-        Table table = file.openTable(spec);
+        Table table = file.openTable(spec, slot, parent);
         if (server != null && spec.service() != null) {
             services.computeIfAbsent(table.service(), id -> spec.service().create(new Host(table)));
         }
@@ -241,44 +252,85 @@ public final class ShmFabric implements Fabric {
      * thread; from any other, the call goes through the file's request ring to the serving process.
      */
     byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
-        if (server != null) {
-            return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
-        }
-        if (!file.hasService(service)) {
-            throw new RpcException("shm " + file.path() + " has no rpc service " + service);
-        }
+        file.checkService(service);
         if (request.length > ShmLayout.RPC_MAX_BYTES) {
             throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
-                    + ShmLayout.RPC_MAX_BYTES + ")");
+                    + ShmLayout.RPC_MAX_BYTES + " bytes); nothing was sent");
+        }
+        if (server != null && server.isActive()) {
+            return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
         }
         MemoryRegion f = file.control();
-        long serverToken = liveServer();
         long slot = slotOf(caller);
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        while (!appendRequest(f, service, caller, slot, call, request)) {
-            idle.idle();
-            serverToken = liveServer();
-        }
-        idle.reset();
-        long reply = slot + ShmLayout.SLOT_REPLY;
-        long checkedAt = System.nanoTime();
-        while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
-            WaitInterruptedException.throwIfInterrupted("an rpc's reply");
-            idle.idle();
-            long now = System.nanoTime();
-            if (now - checkedAt > SERVER_CHECK_NS) {
-                checkedAt = now;
-                if (!file.liveness().isAlive(serverToken)) {
-                    throw new RpcException("the rpc server of " + file.path() + " (process "
-                            + ProcessLiveness.pid(serverToken) + ") died before it answered rpc service " + service);
-                }
+        long owner = caller.pack();
+        long blob = 0;
+        if (request.length > ShmLayout.RPC_INLINE_BYTES) {
+            liveServer();
+            try {
+                blob = file.storeBlob(owner, caller.queue() - 1, call, request);
+            } catch (FabricException e) {
+                throw new RpcException("an rpc request of " + request.length + " bytes was not sent: " + e.getMessage());
             }
         }
-        byte[] data = f.read(reply + ShmLayout.REPLY_DATA, (int) f.read8(reply + ShmLayout.REPLY_LENGTH));
-        if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
-            throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+        boolean blobs = blob != 0;
+        boolean settled = false; // answered or failed: the server no longer reads the request's blob
+        try {
+            IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+            long serverToken;
+            while ((serverToken = appendRequest(f, service, caller, call, request, blob)) == 0) {
+                idle.idle();
+            }
+            idle.reset();
+            long reply = slot + ShmLayout.SLOT_REPLY;
+            long checkedAt = System.nanoTime();
+            while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
+                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+                idle.idle();
+                long now = System.nanoTime();
+                if (now - checkedAt > SERVER_CHECK_NS) {
+                    checkedAt = now;
+                    if (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
+                        checkServer(serverToken, service);
+                    }
+                }
+            }
+            int length = (int) f.read8(reply + ShmLayout.REPLY_LENGTH);
+            long replyBlob = f.read8(reply + ShmLayout.REPLY_BLOB);
+            blobs |= replyBlob != 0;
+            byte[] data = replyBlob != 0 ? file.readBlob(replyBlob, length) : f.read(reply + ShmLayout.REPLY_DATA, length);
+            settled = true;
+            if (f.read8(reply + ShmLayout.REPLY_FAILED) != 0) {
+                throw new RpcException(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return data;
+        } catch (RpcException e) {
+            blobs = true; // the server is gone: it may have stored a reply's blob it never published
+            settled = true;
+            throw e;
+        } finally {
+            // a caller interrupted while it waits leaves its blobs to the sweep after its endpoint closes:
+            // the server may still read the request's
+            if (blobs && settled) {
+                file.freeBlobs(owner, call);
+            }
         }
-        return data;
+    }
+
+    /**
+     * Fails a caller whose server is gone: dead (a {@code kill -9}), or stopped and its word freed or
+     * taken over by a standby. The call may or may not have taken effect.
+     */
+    private void checkServer(long serverToken, int service) {
+        long now = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        if (!file.liveness().isAlive(serverToken)) {
+            throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
+                    + ") died before it answered rpc service " + service + " (the call may or may not have taken effect"
+                    + (now != serverToken && now != 0 ? "; process " + ProcessLiveness.pid(now) + " serves now" : "") + ")");
+        }
+        if (now != serverToken) {
+            throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
+                    + ") stopped before it answered rpc service " + service + " (the call may or may not have taken effect)");
+        }
     }
 
     /** How often a caller waiting for a reply checks that the server still lives. */
@@ -293,14 +345,21 @@ public final class ShmFabric implements Fabric {
         return token;
     }
 
-    /** Appends a request under the ring lock; false if the ring is full. */
-    private boolean appendRequest(MemoryRegion f, int service, EndpointId caller, long slot, long call, byte[] request) {
+    /**
+     * Appends a request under the ring lock, addressed to the server serving now (a standby that
+     * takes over later skips it: its caller fails as its server's death is seen).
+     *
+     * @return the token of the server it went to, or 0 if the ring is full
+     * @throws RpcException if no live process serves the file
+     */
+    private long appendRequest(MemoryRegion f, int service, EndpointId caller, long call, byte[] request, long blob) {
         long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
         file.locks().lock(ringLock);
         try {
+            long server = liveServer();
             long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
             if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
-                return false;
+                return 0;
             }
             long r = ShmLayout.request(tail);
             f.write8(r + ShmLayout.REQ_CALLER_SLOT, caller.queue() - 1);
@@ -308,12 +367,85 @@ public final class ShmFabric implements Fabric {
             f.write8(r + ShmLayout.REQ_SERVICE, service);
             f.write8(r + ShmLayout.REQ_CALL, call);
             f.write8(r + ShmLayout.REQ_LENGTH, request.length);
-            f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            f.write8(r + ShmLayout.REQ_BLOB, blob);
+            f.write8(r + ShmLayout.REQ_SERVER, server);
+            if (blob == 0) {
+                f.write(r + ShmLayout.REQ_DATA, request, 0, request.length);
+            }
             f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL, tail + 1); // publishes the request
-            return true;
+            return server;
         } finally {
             file.locks().unlock(ringLock);
         }
+    }
+
+    /**
+     * Drops table {@code name} of the file (see {@link Fabric#dropTable}): refused while an open
+     * endpoint of any process has it open, unless forced. A table nobody has open is freed at once
+     * and its memory reused by later tables; one forced from under open endpoints is hidden at once
+     * (their later verbs fail with {@link io.lockfabric.fabric.TableDroppedException}) and freed
+     * when the last of them closes or its process dies.
+     */
+    @Override
+    public long dropTable(int memoryNode, String name, boolean force) {
+        checkDrop(memoryNode);
+        long bytes = file.drop(name, force, java.util.Set.of());
+        forgetServices();
+        return bytes;
+    }
+
+    /** Drops table {@code name} unless an endpoint other than {@code users} (endpoints of this fabric) has it open. */
+    @Override
+    public long dropTable(int memoryNode, String name, java.util.Collection<? extends Endpoint> users) {
+        checkDrop(memoryNode);
+        java.util.Set<Long> slots = new java.util.HashSet<>();
+        for (Endpoint e : users) {
+            Long slot = e instanceof ShmEndpoint s ? open.get(s) : null;
+            if (slot != null) {
+                slots.add(slot);
+            }
+        }
+        long bytes = file.drop(name, false, slots);
+        forgetServices();
+        return bytes;
+    }
+
+    /**
+     * The tables of the file that clients created, in directory order: a table's bytes include those
+     * of the tables its rpc service created.
+     */
+    public List<TableRow> tables() {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        return file.tables();
+    }
+
+    /**
+     * A table of the file as {@link #tables} lists it.
+     *
+     * @param name          its name
+     * @param protocol      the protocol its creator gave
+     * @param bytes         its memory, with that of the tables its service created
+     * @param openEndpoints the open endpoints of live processes that have it open
+     * @param dropped       whether it was dropped from under those endpoints (its memory is freed
+     *                      once they have closed)
+     */
+    public record TableRow(String name, String protocol, long bytes, int openEndpoints, boolean dropped) {
+    }
+
+    private void checkDrop(int memoryNode) {
+        if (closed) {
+            throw new FabricException("fabric " + name() + " is closed");
+        }
+        if (memoryNode != 0) {
+            throw new IllegalArgumentException("no memory node " + memoryNode + " (the shm fabric has one)");
+        }
+    }
+
+    /** Lets go of the services of tables that are no longer there (this process's handlers). */
+    void forgetServices() {
+        services.keySet().removeIf(id -> !file.isLive(id));
     }
 
     /** What the service of {@code table} sees of the memory node. */
@@ -341,8 +473,30 @@ public final class ShmFabric implements Fabric {
 
         @Override
         public Table openTable(TableSpec spec) {
-            return ShmFabric.this.openTable(spec);
+            return ShmFabric.this.openTable(spec, -1, table.service());
         }
+    }
+
+    /**
+     * Whether this process serves the file's rpcs now; false for a process that does not serve them
+     * and for a standby that has not taken over yet.
+     */
+    public boolean servesRpc() {
+        return server != null && server.isActive();
+    }
+
+    /**
+     * For a serving or standby process: completes once this process serves the file's rpcs, with the
+     * pid of the process it took over from (0: none); null if this process neither serves nor stands by.
+     */
+    public java.util.concurrent.CompletableFuture<Long> rpcServing() {
+        return server == null ? null : server.serving().thenApply(ProcessLiveness::pid);
+    }
+
+    /** The pid of the process serving the file's rpcs now, or 0 if none does. */
+    public long rpcServerPid() {
+        long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        return token == 0 || !file.liveness().isAlive(token) ? 0 : ProcessLiveness.pid(token);
     }
 
     /** {@link #TIMING}. */
@@ -408,6 +562,7 @@ public final class ShmFabric implements Fabric {
         private long capacityBytes = DEFAULT_CAPACITY_BYTES;
         private long seed = DEFAULT_SEED;
         private boolean serveRpc;
+        private boolean standby;
         private ServiceResolver resolver = ServiceResolver.installed();
 
         /** The file of the memory node; created if it does not exist. Required. */
@@ -428,11 +583,22 @@ public final class ShmFabric implements Fabric {
         }
 
         /**
-         * Whether this process is the memory node's CPU: it runs the rpc services of the tables it
-         * opens, for its own endpoints. Only one process of a file should.
+         * Whether this process is the memory node's CPU: it serves the rpcs of the file's tables (its own
+         * endpoints' directly, other processes' through the request ring). Only one process of a file
+         * does: building fails if another live process serves it (see {@link #standbyRpc}).
          */
         public Builder serveRpc(boolean serve) {
             this.serveRpc = serve;
+            return this;
+        }
+
+        /**
+         * Whether this process serves the file's rpcs, or, while another live process does, stands by
+         * and takes over when that process dies or stops ({@code lockfabric serve --shm} does). Any
+         * number of processes may stand by; one takes over.
+         */
+        public Builder standbyRpc(boolean standby) {
+            this.standby = standby;
             return this;
         }
 

@@ -8,10 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Opens {@code shm:/PATH[?capacity=BYTES,seed=N,serve=true|false]}: a {@link ShmFabric} on the file
+ * Opens {@code shm:/PATH[?capacity=BYTES,seed=N,serve=true|false|standby]}: a {@link ShmFabric} on the file
  * at {@code PATH} (created with {@code capacity} bytes, default 256 MiB, if it does not exist),
  * endpoints seeded from {@code seed}; {@code serve=true} makes this process serve the rpcs of the
- * tables it opens. Found by {@link io.lockfabric.fabric.Fabrics#open}.
+ * tables it opens ({@code serve=standby}: or stands by while another process serves them, and
+ * takes over when it dies). Found by {@link io.lockfabric.fabric.Fabrics#open}.
  */
 public final class ShmFabricProvider implements FabricProvider {
     @Override
@@ -21,7 +22,7 @@ public final class ShmFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "shm:/PATH[?capacity=BYTES,seed=N,serve=true|false]";
+        return "shm:/PATH[?capacity=BYTES,seed=N,serve=true|false|standby]";
     }
 
     @Override
@@ -36,14 +37,15 @@ public final class ShmFabricProvider implements FabricProvider {
                     + address + "'");
         }
         String serve = address.parameter("serve", "false");
-        if (!serve.equals("true") && !serve.equals("false")) {
-            throw new IllegalArgumentException("fabric shm: serve=" + serve + " is not true or false");
+        if (!serve.equals("true") && !serve.equals("false") && !serve.equals("standby")) {
+            throw new IllegalArgumentException("fabric shm: serve=" + serve + " is not true, false or standby");
         }
         return ShmFabric.builder().path(Path.of(address.location()))
                 .capacityBytes(address.longParameter("capacity", ShmFabric.DEFAULT_CAPACITY_BYTES,
                         ShmLayout.MIN_FILE_BYTES, Long.MAX_VALUE))
                 .seed(address.longParameter("seed", ShmFabric.DEFAULT_SEED, Long.MIN_VALUE, Long.MAX_VALUE))
                 .serveRpc(serve.equals("true"))
+                .standbyRpc(serve.equals("standby"))
                 .build();
     }
 }

@@ -6,29 +6,38 @@ package io.lockfabric.shm;
  * volatile or atomic accesses only, since other processes read them at any time).
  *
  * <pre>
- *  0          4096          12288                  SERVER_AT            SLOTS_AT                HEAP_AT         size
- * +----------+-------------+----------------------+--------------------+-----------------------+------ ... ------+
- * | header   | stripes     | table directory      | rpc request ring   | endpoint slots        | tables (bump    |
- * |          | 256 x 32 B  | 1024 entries x 1 KiB | 64 x REQUEST_BYTES | 1024 x SLOT_BYTES     | heap)           |
- * +----------+-------------+----------------------+--------------------+-----------------------+------ ... ------+
+ *  0        4096        12288                SERVER_AT          BLOBS_AT           SLOTS_AT           HEAP_AT        size
+ * +--------+-----------+--------------------+------------------+------------------+------------------+---- ... ----+
+ * | header | stripes   | table directory    | rpc request ring | rpc blobs        | endpoint slots   | tables and  |
+ * |        | 256 x 32 B| 1024 entries x 1 KiB| 64 x REQUEST_BYTES| 256 x 64 B      | 1024 x SLOT_BYTES| rpc blobs   |
+ * +--------+-----------+--------------------+------------------+------------------+------------------+---- ... ----+
  *
- * header:    0 magic | 8 version | 16 file bytes | 24 heap start | 32 heap next (bump pointer)
- *            40 next ordinal (FAA) | 48 next node id (FAA) | 56 tables in the directory
+ * header:    0 magic | 8 version | 16 file bytes | 24 heap start | 32 (unused)
+ *            40 next ordinal (FAA) | 48 next node id (FAA) | 56 directory entries ever used (high water)
  *
  * stripe:    0 lock word: 0 free, else the holder's process token (see ProcessLiveness)
  *            8 redo log: 0 empty, else 1 + the file offset of the entry being stored
  *            16 redo log: the entry's new word 0 | 24 the entry's new word 1
  *
- * directory entry (region id = index + 1, service id = region id):
- *            0 state: 0 free, 1 ready | 8 file offset | 16 bytes | 24 locks | 32 hash of fill
+ * directory entry (index i; its table's region id = service id = generation x 1024 + i + 1):
+ *            0 state: 0 free, 1 ready, 2 dropped (its memory held until no open endpoint has it open)
+ *            8 file offset | 16 bytes | 24 locks | 32 hash of fill
  *            40 fill length | 48 name length | 56 protocol length | 64 has a service (1) or not (0)
- *            72 options length | 80 .. 208 name (UTF-8) | 208 .. 272 protocol (UTF-8)
- *            272 .. 528 the service's options (UTF-8, one NAME=VALUE a line) | 528 .. 1024 fill, if it fits
+ *            72 options length | 80 live id: the region id while ready, 0 once dropped (verbs check it)
+ *            88 id: the region id given last | 96 parent: the region id of the table whose service created it, or 0
+ *            128 .. 256 name (UTF-8) | 256 .. 320 protocol (UTF-8)
+ *            320 .. 576 the service's options (UTF-8, one NAME=VALUE a line) | 576 .. 1024 fill, if it fits
  *
- * rpc request ring (one rpc server per file, the process whose token is in the first word):
+ * rpc request ring (one active rpc server per file, the process whose token is in the first word):
  *            0 server token (0: none) | 8 ring lock (as a stripe's) | 16 tail | 24 head (the server's)
  *            64 .. REQUEST_CAPACITY requests of REQUEST_BYTES:
- *               0 caller's slot | 8 caller's packed id | 16 service | 24 call number | 32 length | 64 .. data
+ *               0 caller's slot | 8 caller's packed id | 16 service | 24 call number | 32 length
+ *               40 blob: 0 (data inline) or 1 + the blob index holding the data | 48 the server token it was sent to
+ *               64 .. data (up to RPC_INLINE_BYTES)
+ *
+ * rpc blob (an rpc request or reply longer than RPC_INLINE_BYTES, in the heap; owned by the caller):
+ *            0 owner: the caller's packed endpoint id (0: free) | 8 the caller's slot index | 16 call number
+ *            24 file offset | 32 bytes
  *
  * endpoint slot:
  *            0 owner: the process token of the endpoint's process (0: never used)
@@ -36,10 +45,12 @@ package io.lockfabric.shm;
  *            16 last node: the node id of the last endpoint that had the slot
  *            24 ring lock: as a stripe's lock word (senders take it)
  *            32 tail: messages ever appended | 40 head: messages ever taken (by the owner only)
- *            64 .. ring of RING_CAPACITY messages of MESSAGE_BYTES:
+ *            64 .. 192 the tables the endpoint has open: one bit per directory entry
+ *            192 .. ring of RING_CAPACITY messages of MESSAGE_BYTES:
  *               0 from (packed id) | 8 channel (high 32) and type (low 32) | 16 lock | 24 a | 32 b
  *            SLOT_REPLY .. the reply to the endpoint's one outstanding rpc:
- *               0 call number (stored last: the reply is there) | 8 failed (1) or not | 16 length | 64 .. data
+ *               0 call number (stored last: the reply is there) | 8 failed (1) or not | 16 length
+ *               24 blob: 0 (data inline) or 1 + the blob index holding the data | 64 .. data
  * </pre>
  */
 public final class ShmLayout {
@@ -48,7 +59,7 @@ public final class ShmLayout {
 
     /** "LFSHM" and the layout version in ASCII, little-endian: what an initialised file starts with. */
     public static final long MAGIC = 0x3130_4D48_5346_4CL;
-    public static final long VERSION = 1;
+    public static final long VERSION = 2;
 
     public static final long HEADER_MAGIC = 0;
     public static final long HEADER_VERSION = 8;
@@ -81,7 +92,10 @@ public final class ShmLayout {
     public static final long DIR_PROTOCOL_LENGTH = 56;
     public static final long DIR_HAS_SERVICE = 64;
     public static final long DIR_OPTIONS_LENGTH = 72;
-    public static final long DIR_NAME = 80;
+    public static final long DIR_LIVE_ID = 80;
+    public static final long DIR_ID = 88;
+    public static final long DIR_PARENT = 96;
+    public static final long DIR_NAME = 128;
     public static final int DIR_NAME_MAX = 128;
     public static final long DIR_PROTOCOL = DIR_NAME + DIR_NAME_MAX;
     public static final int DIR_PROTOCOL_MAX = 64;
@@ -90,7 +104,11 @@ public final class ShmLayout {
     public static final long DIR_FILL = DIR_OPTIONS + DIR_OPTIONS_MAX;
     /** Fill patterns up to this size are kept whole (what a server needs to rebuild a table's service). */
     public static final int DIR_FILL_MAX = (int) (DIR_ENTRY_BYTES - DIR_FILL);
+    public static final long DIR_FREE = 0;
     public static final long DIR_READY = 1;
+    public static final long DIR_DROPPED = 2;
+    /** Region ids carry the entry's generation above its index, so an id is not given out again soon. */
+    public static final int GENERATIONS = 63;
 
     public static final long SERVER_AT = DIRECTORY_AT + MAX_TABLES * DIR_ENTRY_BYTES;
     public static final long SERVER_TOKEN = 0;
@@ -99,27 +117,43 @@ public final class ShmLayout {
     public static final long SERVER_HEAD = 24;
     public static final long SERVER_HEADER_BYTES = 64;
     public static final int REQUEST_CAPACITY = 64;
-    /** The largest rpc request or reply the shm fabric carries. */
-    public static final int RPC_MAX_BYTES = 1024;
-    public static final long REQUEST_BYTES = 64 + RPC_MAX_BYTES;
+    /** Requests and replies up to this size travel in the ring and the slot; longer ones in a blob. */
+    public static final int RPC_INLINE_BYTES = 1024;
+    /** The largest rpc request or reply the shm fabric carries: 1 MiB, as much as a tcp frame holds. */
+    public static final int RPC_MAX_BYTES = 1 << 20;
+    public static final long REQUEST_BYTES = 64 + RPC_INLINE_BYTES;
     public static final long REQ_CALLER_SLOT = 0;
     public static final long REQ_CALLER_ID = 8;
     public static final long REQ_SERVICE = 16;
     public static final long REQ_CALL = 24;
     public static final long REQ_LENGTH = 32;
+    public static final long REQ_BLOB = 40;
+    public static final long REQ_SERVER = 48;
     public static final long REQ_DATA = 64;
+
+    public static final long BLOBS_AT = SERVER_AT + SERVER_HEADER_BYTES + REQUEST_CAPACITY * REQUEST_BYTES;
+    public static final int BLOBS = 256;
+    public static final long BLOB_BYTES = 64;
+    public static final long BLOB_OWNER = 0;
+    public static final long BLOB_SLOT = 8;
+    public static final long BLOB_CALL = 16;
+    public static final long BLOB_OFFSET = 24;
+    public static final long BLOB_LENGTH = 32;
 
     public static final int MAX_ENDPOINTS = 1024;
     public static final int RING_CAPACITY = 256;
     public static final long MESSAGE_BYTES = 40;
-    public static final long SLOT_HEADER_BYTES = 64;
+    public static final long SLOT_OPEN = 64;
+    public static final int SLOT_OPEN_WORDS = MAX_TABLES / 64;
+    public static final long SLOT_HEADER_BYTES = SLOT_OPEN + SLOT_OPEN_WORDS * 8;
     public static final long SLOT_REPLY = SLOT_HEADER_BYTES + RING_CAPACITY * MESSAGE_BYTES;
     public static final long REPLY_CALL = 0;
     public static final long REPLY_FAILED = 8;
     public static final long REPLY_LENGTH = 16;
+    public static final long REPLY_BLOB = 24;
     public static final long REPLY_DATA = 64;
-    public static final long SLOT_BYTES = SLOT_REPLY + REPLY_DATA + RPC_MAX_BYTES;
-    public static final long SLOTS_AT = SERVER_AT + SERVER_HEADER_BYTES + REQUEST_CAPACITY * REQUEST_BYTES;
+    public static final long SLOT_BYTES = SLOT_REPLY + REPLY_DATA + RPC_INLINE_BYTES;
+    public static final long SLOTS_AT = BLOBS_AT + BLOBS * BLOB_BYTES;
     public static final long SLOT_OWNER = 0;
     public static final long SLOT_ID = 8;
     public static final long SLOT_LAST_NODE = 16;
@@ -150,6 +184,20 @@ public final class ShmLayout {
 
     public static long dirEntry(int index) {
         return DIRECTORY_AT + index * DIR_ENTRY_BYTES;
+    }
+
+    /** The directory index of region id {@code id} (valid ids are positive). */
+    public static int indexOf(int id) {
+        return (id - 1) % MAX_TABLES;
+    }
+
+    /** The region id of directory entry {@code index} in its {@code generation}. */
+    public static int idOf(int index, int generation) {
+        return generation * MAX_TABLES + index + 1;
+    }
+
+    public static long blob(int index) {
+        return BLOBS_AT + index * BLOB_BYTES;
     }
 
     /** File offset of request ring position {@code seq}. */

@@ -17,13 +17,22 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The memory node's CPU of a shm file: one process per file ({@code lockfabric serve --shm PATH}, or
+ * The memory node's CPU of a shm file: one process at a time ({@code lockfabric serve --shm PATH}, or
  * a fabric opened with {@code serve=true}) claims the file's rpc server word with its process token
  * and serves the request ring ({@link ShmLayout}) on a thread of its own, idling (spin, yield, park
- * up to {@link #SERVER_MAX_PARK_NS}) when no request is there. Clients append requests under the ring's {@link PidLock} and
- * wait for the reply in their endpoint slot; a request is published by its tail store, so a client
- * killed while appending leaves nothing. A server that dies is replaced by the next one that starts
- * (its word is taken over from a dead token); clients waiting on it fail.
+ * up to {@link #SERVER_MAX_PARK_NS}) when no request is there. Clients append requests under the
+ * ring's {@link PidLock} and wait for the reply in their endpoint slot; a request is published by its
+ * tail store, so a client killed while appending leaves nothing. Requests and replies longer than
+ * {@link ShmLayout#RPC_INLINE_BYTES} travel in blobs of the file's heap, owned by the caller.
+ *
+ * <p><b>Standby.</b> A server built as a standby while another live process serves the file waits:
+ * every {@link #STANDBY_CHECK_NS} it looks at the server word, and once that process has died (pid
+ * liveness) or stopped, it takes the word over by CAS (so one standby of several does) and serves.
+ * Requests addressed to the dead server are skipped: each names the server it was sent to, and its
+ * caller, which watches that server's liveness, fails with an {@link io.lockfabric.fabric.RpcException}
+ * saying the call may or may not have taken effect, rather than hang or run twice. What the dead
+ * server's services kept in its own memory (the {@code rpc} protocol's holders and queues) is gone:
+ * the new server builds them afresh from the tables, whose memory (the fencing counts) survives.
  *
  * <p>Services: a table opened in this process with a service factory uses it; any other table's
  * service is built from the directory (protocol, shape, the options the creator's factory declared)
@@ -35,6 +44,8 @@ final class ShmRpcServer implements AutoCloseable {
      * server waits before it is seen (and about 10 000 wake-ups a second at rest, no busy loop).
      */
     static final long SERVER_MAX_PARK_NS = 100_000;
+    /** How often a standby looks whether the serving process still lives. */
+    static final long STANDBY_CHECK_NS = 20_000_000;
 
     private final ShmFabric fabric;
     private final ShmFile file;
@@ -42,20 +53,43 @@ final class ShmRpcServer implements AutoCloseable {
     private final ServiceResolver resolver;
     private final ConcurrentHashMap<Integer, RpcHandler> handlers;
     private final Thread thread;
+    private final long me;
+    private final java.util.concurrent.CompletableFuture<Long> serving = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean running = true;
+    private volatile boolean active;
 
-    ShmRpcServer(ShmFabric fabric, ConcurrentHashMap<Integer, RpcHandler> handlers, ServiceResolver resolver) {
+    /**
+     * Serves the file's rpcs, or, if another live process serves them and {@code standby}, waits to
+     * take over from it.
+     *
+     * @throws FabricException if another live process serves the file and not {@code standby}
+     */
+    ShmRpcServer(ShmFabric fabric, ConcurrentHashMap<Integer, RpcHandler> handlers, ServiceResolver resolver,
+                 boolean standby) {
         this.fabric = fabric;
         this.file = fabric.file();
         this.f = file.control();
         this.resolver = resolver;
         this.handlers = handlers;
-        claim();
-        this.thread = Thread.ofPlatform().daemon().name("shm-rpc-server").start(this::serve);
+        this.me = file.liveness().self();
+        long previous = tryClaim();
+        if (previous == -1 && !standby) {
+            long current = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+            throw new FabricException(file.path() + " has an rpc server already: process " + ProcessLiveness.pid(current)
+                    + " (serve=standby, or a second 'lockfabric serve --shm', waits to take over from it)");
+        }
+        if (previous != -1) {
+            becomeActive(previous);
+        }
+        this.thread = Thread.ofPlatform().daemon().name(active ? "shm-rpc-server" : "shm-rpc-standby").start(this::run);
     }
 
-    private void claim() {
-        long me = file.liveness().self();
+    /**
+     * Claims the server word if it is free or its holder is dead.
+     *
+     * @return the token it held before (0: none), or -1 if a live process holds it
+     */
+    private long tryClaim() {
         long word = ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN;
         while (true) {
             long current = f.read8(word);
@@ -63,37 +97,82 @@ final class ShmRpcServer implements AutoCloseable {
                 throw new FabricException("this process serves the rpcs of " + file.path() + " already");
             }
             if (current != 0 && file.liveness().isAlive(current)) {
-                throw new FabricException(file.path() + " has an rpc server already: process "
-                        + ProcessLiveness.pid(current));
+                return -1;
             }
             if (f.cas(word, current, me) == current) {
-                return;
+                return current;
             }
+        }
+    }
+
+    private void becomeActive(long previous) {
+        active = true;
+        serving.complete(previous);
+    }
+
+    /** Whether this process serves the file's rpcs now (not a standby). */
+    boolean isActive() {
+        return active;
+    }
+
+    /** Completes with the token of the server taken over from (0: none) once this process serves. */
+    java.util.concurrent.CompletableFuture<Long> serving() {
+        return serving;
+    }
+
+    /** The token of the process serving the file now, or 0. */
+    long currentServer() {
+        return f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+    }
+
+    private void run() {
+        try {
+            while (running && !active) {
+                java.util.concurrent.locks.LockSupport.parkNanos(STANDBY_CHECK_NS);
+                if (!running) {
+                    return;
+                }
+                long previous = tryClaim();
+                if (previous != -1) {
+                    Thread.currentThread().setName("shm-rpc-server");
+                    becomeActive(previous);
+                }
+            }
+            serve();
+        } catch (WaitInterruptedException e) {
+            // closed
         }
     }
 
     private void serve() {
         IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, SERVER_MAX_PARK_NS);
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
-        try {
-            while (running) {
-                if (head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
-                    idle.idle();
-                    continue;
+        long lastSweep = System.nanoTime();
+        while (running) {
+            if (head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
+                idle.idle();
+                long now = System.nanoTime();
+                if (now - lastSweep > 1_000_000_000L) {
+                    lastSweep = now;
+                    fabric.forgetServices();
                 }
-                idle.reset();
-                long r = ShmLayout.request(head);
-                int slot = (int) f.read8(r + ShmLayout.REQ_CALLER_SLOT);
-                EndpointId caller = EndpointId.unpack(f.read8(r + ShmLayout.REQ_CALLER_ID));
-                int service = (int) f.read8(r + ShmLayout.REQ_SERVICE);
-                long call = f.read8(r + ShmLayout.REQ_CALL);
-                byte[] request = f.read(r + ShmLayout.REQ_DATA, (int) f.read8(r + ShmLayout.REQ_LENGTH));
-                head++;
-                f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD, head); // frees the ring position
-                dispatch(service, new RemoteCall(caller, request, ShmLayout.slot(slot), call));
+                continue;
             }
-        } catch (WaitInterruptedException e) {
-            // closed
+            idle.reset();
+            long r = ShmLayout.request(head);
+            int slot = (int) f.read8(r + ShmLayout.REQ_CALLER_SLOT);
+            EndpointId caller = EndpointId.unpack(f.read8(r + ShmLayout.REQ_CALLER_ID));
+            int service = (int) f.read8(r + ShmLayout.REQ_SERVICE);
+            long call = f.read8(r + ShmLayout.REQ_CALL);
+            int length = (int) f.read8(r + ShmLayout.REQ_LENGTH);
+            long blob = f.read8(r + ShmLayout.REQ_BLOB);
+            boolean mine = f.read8(r + ShmLayout.REQ_SERVER) == me;
+            byte[] request = !mine ? null : blob != 0 ? file.readBlob(blob, length) : f.read(r + ShmLayout.REQ_DATA, length);
+            head++;
+            f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD, head); // frees the ring position
+            if (mine) { // else it was sent to a server that died: its caller fails, it must not run late
+                dispatch(service, new RemoteCall(caller, request, slot, call));
+            }
         }
     }
 
@@ -119,6 +198,11 @@ final class ShmRpcServer implements AutoCloseable {
      * @throws io.lockfabric.fabric.RpcException-like IllegalStateException with the reason if there is none
      */
     RpcHandler handlerFor(int service) {
+        if (!file.isLive(service)) {
+            handlers.remove(service);
+            throw new IllegalStateException("shm " + file.path() + ": the table of rpc service " + service
+                    + " was dropped, or there is none");
+        }
         RpcHandler h = handlers.get(service);
         if (h != null) {
             return h;
@@ -138,20 +222,22 @@ final class ShmRpcServer implements AutoCloseable {
 
     /** A call from another process (or this one, through the ring): its answer goes to the caller's slot. */
     private final class RemoteCall extends PendingRpc {
+        private final int slotIndex;
         private final long slot;
         private final long call;
 
-        RemoteCall(EndpointId caller, byte[] request, long slot, long call) {
+        RemoteCall(EndpointId caller, byte[] request, int slotIndex, long call) {
             super(caller, request);
-            this.slot = slot;
+            this.slotIndex = slotIndex;
+            this.slot = ShmLayout.slot(slotIndex);
             this.call = call;
         }
 
         @Override
         protected void replied(byte[] response) {
             if (response.length > ShmLayout.RPC_MAX_BYTES) {
-                answer(true, ("the reply of " + response.length + " bytes is longer than the shm fabric carries ("
-                        + ShmLayout.RPC_MAX_BYTES + ")").getBytes(StandardCharsets.UTF_8));
+                failed("the reply of " + response.length + " bytes is longer than the shm fabric carries ("
+                        + ShmLayout.RPC_MAX_BYTES + " bytes)");
             } else {
                 answer(false, response);
             }
@@ -160,7 +246,7 @@ final class ShmRpcServer implements AutoCloseable {
         @Override
         protected void failed(String reason) {
             byte[] r = reason.getBytes(StandardCharsets.UTF_8);
-            answer(true, r.length > ShmLayout.RPC_MAX_BYTES ? Arrays.copyOf(r, ShmLayout.RPC_MAX_BYTES) : r);
+            answer(true, r.length > ShmLayout.RPC_INLINE_BYTES ? Arrays.copyOf(r, ShmLayout.RPC_INLINE_BYTES) : r);
         }
 
         private void answer(boolean failed, byte[] data) {
@@ -168,24 +254,54 @@ final class ShmRpcServer implements AutoCloseable {
                 return; // the caller closed or died: nobody waits
             }
             long reply = slot + ShmLayout.SLOT_REPLY;
-            f.write(reply + ShmLayout.REPLY_DATA, data, 0, data.length);
+            long blob = 0;
+            if (data.length > ShmLayout.RPC_INLINE_BYTES) {
+                try {
+                    blob = file.storeBlob(caller().pack(), slotIndex, call, data);
+                } catch (FabricException e) {
+                    failed = true;
+                    data = ("the reply of " + data.length + " bytes was lost: " + e.getMessage()).getBytes(StandardCharsets.UTF_8);
+                    data = data.length > ShmLayout.RPC_INLINE_BYTES ? Arrays.copyOf(data, ShmLayout.RPC_INLINE_BYTES) : data;
+                }
+            }
+            if (blob == 0) {
+                f.write(reply + ShmLayout.REPLY_DATA, data, 0, data.length);
+            }
+            f.write8(reply + ShmLayout.REPLY_BLOB, blob);
             f.write8(reply + ShmLayout.REPLY_LENGTH, data.length);
             f.write8(reply + ShmLayout.REPLY_FAILED, failed ? 1 : 0);
             f.write8(reply + ShmLayout.REPLY_CALL, call); // last: the reply is there
         }
     }
 
-    /** Stops serving and frees the server word. */
+    /**
+     * Stops serving and frees the server word. Under the ring lock, so no request is appended
+     * meanwhile: the requests left unserved are dropped with it (their callers fail, as the word is
+     * no longer their server's), so that a server this process starts later does not run them late.
+     */
     @Override
     public void close() {
         running = false;
+        serving.cancel(false);
         thread.interrupt();
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        long me = file.liveness().self();
-        f.cas(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN, me, 0);
+        boolean interrupted = Thread.interrupted(); // the ring lock is waited for whole
+        long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
+        file.locks().lock(ringLock);
+        try {
+            if (f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN) == me) {
+                f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD, f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL));
+                f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN, 0);
+            }
+        } finally {
+            file.locks().unlock(ringLock);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

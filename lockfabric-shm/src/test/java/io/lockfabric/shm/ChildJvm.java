@@ -51,6 +51,21 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** The rest of the first output line that starts with {@code prefix}, waited for up to {@code seconds}. */
+    String awaitLine(String prefix, long seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            java.util.Optional<String> line = output().lines().filter(l -> l.startsWith(prefix)).findFirst();
+            if (line.isPresent()) {
+                return line.get().substring(prefix.length()).strip();
+            }
+            if (System.nanoTime() > deadline || !process.isAlive()) {
+                throw new IllegalStateException("no line '" + prefix + "' from the child: " + output);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     int waitFor(long seconds) throws InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();

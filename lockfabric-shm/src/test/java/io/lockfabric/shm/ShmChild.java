@@ -32,30 +32,96 @@ import java.util.concurrent.TimeUnit;
  *       atomics until it is killed;</li>
  *   <li>{@code hold PATH PROTOCOL OPTION}: takes the protocol's lock 0 (table {@code held}) and
  *       says so, and holds it until it is killed;</li>
- *   <li>{@code serve PATH}: serves the file's rpcs until it is killed;</li>
+ *   <li>{@code serve PATH}: serves the file's rpcs (with the {@link #ECHO} service too) until it is killed;</li>
+ *   <li>{@code standby PATH}: stands by while another process serves the file's rpcs, says so, and
+ *       when it has taken over says so with the pid it took over from; then serves until it is killed;</li>
+ *   <li>{@code open-table PATH NAME}: opens the table NAME ({@link #TABLE_OF_4K}'s shape) on an endpoint,
+ *       says so, and keeps it open until it is killed;</li>
+ *   <li>{@code die-inside-drop PATH NAME}: takes the file's directory lock, makes the first store of a
+ *       drop of table NAME, says so, and waits to be killed with the lock held;</li>
  *   <li>{@code echo PATH}: prints its process token and its endpoint's packed id, then answers every
  *       message with one of type + 1 until it is killed.</li>
  * </ul>
  */
 public final class ShmChild {
     static final String READY = "READY ";
+    static final String STANDBY = "STANDBY ";
+    static final String SERVING = "SERVING ";
+
+    /**
+     * The service of tables of protocol {@code echo}: answers {@code grow:N} with N bytes (byte i is
+     * {@code i * 31}), anything else with the request itself.
+     */
+    static final io.lockfabric.fabric.ServiceResolver ECHO = (spec, options) -> spec.protocol().equals("echo")
+            ? java.util.Optional.of(echoService()) : java.util.Optional.empty();
+
+    static TableSpec.ServiceFactory echoService() {
+        return host -> call -> {
+            byte[] r = call.request();
+            String text = r.length < 32 ? new String(r, java.nio.charset.StandardCharsets.UTF_8) : "";
+            if (text.startsWith("grow:")) {
+                byte[] out = new byte[Integer.parseInt(text.substring(5))];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = (byte) (i * 31);
+                }
+                call.reply(out);
+            } else {
+                call.reply(r);
+            }
+        };
+    }
+
+    /** The table of the {@link #ECHO} service. */
+    static final TableSpec ECHO_TABLE = new TableSpec("echo", "echo", 1, 64).withService(echoService());
     static final String INSIDE = "INSIDE ";
     static final TableSpec WIDE = new TableSpec("wide", "test", 1, 64);
+
+    /** The table NAME of the {@code open-table} and {@code die-inside-drop} modes: 4 KiB. */
+    static TableSpec tableOf4k(String name) {
+        return new TableSpec(name, "test", 1, 4096);
+    }
 
     private ShmChild() {
     }
 
     public static void main(String[] args) throws Exception {
         try (ShmFabric fabric = ShmFabric.builder().path(Path.of(args[1])).capacityBytes(64L << 20)
-                .serveRpc(args[0].equals("serve")).build()) {
+                .serveRpc(args[0].equals("serve")).standbyRpc(args[0].equals("standby"))
+                .serviceResolver(ECHO.orElse(io.lockfabric.fabric.ServiceResolver.installed())).build()) {
             switch (args[0]) {
                 case "count" -> count(fabric, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Path.of(args[5]));
                 case "die-inside-128" -> dieInside128(fabric);
                 case "hammer-128" -> hammer128(fabric);
                 case "echo" -> echo(fabric);
                 case "hold" -> hold(fabric, args[2], args[3]);
+                case "open-table" -> {
+                    Endpoint e = fabric.newEndpoint();
+                    e.openTable(tableOf4k(args[2]));
+                    System.out.println(READY + e.id().pack());
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                }
+                case "die-inside-drop" -> {
+                    ShmFile file = fabric.file();
+                    file.locked(() -> {
+                        int index = file.find(args[2].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        file.control().write8(ShmLayout.dirEntry(index) + ShmLayout.DIR_LIVE_ID, 0);
+                        System.out.println(INSIDE + index);
+                        try {
+                            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return null;
+                    });
+                }
                 case "serve" -> {
                     System.out.println(READY);
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                }
+                case "standby" -> {
+                    System.out.println(STANDBY + fabric.servesRpc());
+                    long from = fabric.rpcServing().get(5, TimeUnit.MINUTES);
+                    System.out.println(SERVING + from);
                     Thread.sleep(TimeUnit.MINUTES.toMillis(5));
                 }
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);

@@ -104,4 +104,68 @@ class ShmFabricTest {
             assertTrue(full.getMessage().contains("cannot hold"), full.getMessage());
         }
     }
+
+    private static final java.util.concurrent.atomic.AtomicInteger COUNTED = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A service that counts "count" calls and keeps the server's thread busy on "block" until it is interrupted. */
+    private static final TableSpec BLOCKING = new TableSpec("blocking", "test", 1, 64).withService(host -> call -> {
+        if (new String(call.request()).equals("block")) {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            call.fail("interrupted");
+        } else {
+            COUNTED.incrementAndGet();
+            call.reply(new byte[] {1});
+        }
+    });
+
+    /**
+     * A serving fabric that closes with requests still in the ring: their callers fail (the server
+     * stopped), and a server started later does not run them late.
+     */
+    @Test
+    void requestsLeftInTheRingWhenTheServerStopsFailAndAreNeverRunLate() throws Exception {
+        Path file = dir.resolve("stop.shm");
+        COUNTED.set(0);
+        ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
+        server.newEndpoint().openTable(BLOCKING);
+        try (ShmFabric client = ShmFabric.builder().path(file).build()) {
+            java.util.concurrent.atomic.AtomicReference<Throwable> blocked = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<Throwable> queued = new java.util.concurrent.atomic.AtomicReference<>();
+            var first = client.spawn("block", () -> {
+                try (Endpoint e = client.newEndpoint()) {
+                    e.queuePair(0).rpc(e.openTable(BLOCKING).service(), "block".getBytes());
+                } catch (Throwable t) {
+                    blocked.set(t);
+                }
+            });
+            Thread.sleep(200);
+            var second = client.spawn("count", () -> {
+                try (Endpoint e = client.newEndpoint()) {
+                    e.queuePair(0).rpc(e.openTable(BLOCKING).service(), "count".getBytes());
+                } catch (Throwable t) {
+                    queued.set(t);
+                }
+            });
+            Thread.sleep(200);
+            server.close();
+            first.join();
+            second.join();
+            assertInstanceOf(io.lockfabric.fabric.RpcException.class, queued.get(), "the request left in the ring");
+            assertTrue(queued.get().getMessage().contains("stopped before it answered"), queued.get().getMessage());
+            assertEquals(0, COUNTED.get());
+            try (ShmFabric again = ShmFabric.builder().path(file).serveRpc(true).build()) {
+                again.newEndpoint().openTable(BLOCKING);
+                try (Endpoint e = client.newEndpoint()) {
+                    e.queuePair(0).rpc(e.openTable(BLOCKING).service(), "count".getBytes());
+                }
+                assertEquals(1, COUNTED.get(), "the new server ran the new call only, not the one left in the ring");
+            }
+        } finally {
+            server.close();
+        }
+    }
 }

@@ -233,4 +233,195 @@ class ShmMultiProcessTest {
             }
         }
     }
+
+    /**
+     * A table another process has open is not dropped; once that process is killed with SIGKILL,
+     * it is (a dead process's endpoints do not count), and its memory goes to the next table.
+     */
+    @Test
+    void aTableOpenInAnotherProcessIsDroppedOnceThatProcessIsKilled() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint mine = fabric.newEndpoint();
+            Table t = mine.openTable(ShmChild.tableOf4k("theirs"));
+            long at = ShmTestAccess.fileOffset(fabric.file(), t.at(0));
+            try (ChildJvm child = new ChildJvm(ShmChild.READY, "open-table", shm.toString(), "theirs")) {
+                child.awaitMark(60);
+                var busy = assertThrows(io.lockfabric.fabric.TableInUseException.class,
+                        () -> fabric.dropTable(0, "theirs", List.of(mine)));
+                assertTrue(busy.getMessage().contains("1 other endpoint"), busy.getMessage());
+                mine.queuePair(0).faa(t.at(0), 1); // still there
+                child.kill();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                long freed = 0;
+                while (freed == 0) { // liveness answers are cached for ms
+                    try {
+                        freed = fabric.dropTable(0, "theirs", List.of(mine));
+                    } catch (io.lockfabric.fabric.TableInUseException stillAlive) {
+                        assertTrue(System.nanoTime() < deadline, "the killed process still counts as having the table open");
+                        Thread.sleep(5);
+                    }
+                }
+                assertEquals(4096, freed);
+            }
+            assertThrows(io.lockfabric.fabric.TableDroppedException.class, () -> mine.queuePair(0).read8(t.at(0)));
+            Table next = mine.openTable(ShmChild.tableOf4k("next"));
+            assertEquals(at, ShmTestAccess.fileOffset(fabric.file(), next.at(0)), "the dropped table's memory is reused");
+        }
+    }
+
+    /**
+     * A process killed with SIGKILL in the middle of a drop, holding the file's directory lock: the
+     * OS frees the lock, and the next directory change finishes the drop (the name makes a new table,
+     * the old memory is given back).
+     */
+    @Test
+    void aProcessKilledInsideADropWedgesNobodyAndTheDropIsFinished() throws Exception {
+        try (ShmFabric fabric = open()) {
+            Endpoint e = fabric.newEndpoint();
+            Table t = e.openTable(ShmChild.tableOf4k("half"));
+            long at = ShmTestAccess.fileOffset(fabric.file(), t.at(0));
+            e.close();
+            Endpoint e2 = fabric.newEndpoint();
+            try (ChildJvm child = new ChildJvm(ShmChild.INSIDE, "die-inside-drop", shm.toString(), "half")) {
+                child.awaitMark(60);
+            }
+            long start = System.nanoTime();
+            Table again = e2.openTable(ShmChild.tableOf4k("half"));
+            assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 2_000, "the dead dropper's lock was freed");
+            assertTrue(again.address() != t.address(), "the half-done drop was finished: the name made a new table");
+            assertEquals(at, ShmTestAccess.fileOffset(fabric.file(), again.at(0)), "and its memory was given back");
+        }
+    }
+
+    /**
+     * rpcs longer than the ring's inline {@value ShmLayout#RPC_INLINE_BYTES} bytes cross to another
+     * process whole, both ways, up to {@link ShmLayout#RPC_MAX_BYTES}; a longer request is refused
+     * before it is sent and a longer reply fails the call, each naming the bound; the blobs they
+     * took are all given back.
+     */
+    @Test
+    void longRpcsCrossProcessesUpToTheBoundAndLongerOnesFailNamingIt() throws Exception {
+        try (ChildJvm server = new ChildJvm(ShmChild.READY, "serve", shm.toString()); ShmFabric fabric = open()) {
+            server.awaitMark(60);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            fabric.spawn("caller", () -> {
+                try (Endpoint e = fabric.newEndpoint()) {
+                    Table t = e.openTable(ShmChild.ECHO_TABLE);
+                    QueuePair qp = e.queuePair(0);
+                    java.util.Random random = new java.util.Random(7);
+                    for (int n : new int[] {0, 1, ShmLayout.RPC_INLINE_BYTES, ShmLayout.RPC_INLINE_BYTES + 1, 100_000,
+                            ShmLayout.RPC_MAX_BYTES}) {
+                        byte[] request = new byte[n];
+                        random.nextBytes(request);
+                        if (n > 0) {
+                            request[0] = 'x';
+                        }
+                        assertTrue(java.util.Arrays.equals(request, qp.rpc(t.service(), request)), "an echo of " + n + " bytes");
+                    }
+                    byte[] grown = qp.rpc(t.service(), ("grow:" + 300_000).getBytes());
+                    assertEquals(300_000, grown.length);
+                    assertEquals((byte) (299_999 * 31), grown[299_999]);
+                    var tooLong = assertThrows(io.lockfabric.fabric.RpcException.class,
+                            () -> qp.rpc(t.service(), new byte[ShmLayout.RPC_MAX_BYTES + 1]));
+                    assertTrue(tooLong.getMessage().contains("" + ShmLayout.RPC_MAX_BYTES), tooLong.getMessage());
+                    var replyTooLong = assertThrows(io.lockfabric.fabric.RpcException.class,
+                            () -> qp.rpc(t.service(), ("grow:" + (ShmLayout.RPC_MAX_BYTES + 1)).getBytes()));
+                    assertTrue(replyTooLong.getMessage().contains("" + ShmLayout.RPC_MAX_BYTES), replyTooLong.getMessage());
+                    assertEquals("ok", new String(qp.rpc(t.service(), "ok".getBytes())), "the ring works on after them");
+                    for (int b = 0; b < ShmLayout.BLOBS; b++) {
+                        assertEquals(0, fabric.file().control().read8(ShmLayout.blob(b) + ShmLayout.BLOB_OWNER),
+                                "blob " + b + " was given back");
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+        }
+    }
+
+    /**
+     * A standby server takes over when the serving process is killed with SIGKILL: an rpc in flight
+     * to the dead server (an {@code rpc} lock request queued behind a holder) fails promptly with an
+     * error that says so instead of hanging, and later rpcs go to the standby. The lock state of the
+     * dead server's memory is gone (the new server starts with the lock free), but its fencing
+     * counts were in the table and go on: the next grant's token is larger than the old holder's.
+     */
+    @Test
+    void aStandbyTakesOverWhenTheServerIsKilledAndCallsInFlightFailClearly() throws Exception {
+        ChildJvm server = new ChildJvm(ShmChild.READY, "serve", shm.toString());
+        ChildJvm standby = null;
+        try (ShmFabric fabric = open()) {
+            server.awaitMark(60);
+            standby = new ChildJvm(ShmChild.STANDBY, "standby", shm.toString());
+            assertEquals("false", standby.awaitMark(60), "the second server stands by");
+            assertEquals(server.pid(), fabric.rpcServerPid());
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicReference<Throwable> inFlight = new AtomicReference<>();
+            long[] tokens = new long[2];
+            ChildJvm serverToKill = server;
+            ChildJvm standbyChild = standby;
+            fabric.spawn("holder", () -> {
+                try (Endpoint e1 = fabric.newEndpoint(); Endpoint e2 = fabric.newEndpoint();
+                     var lock1 = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e1, "failover", 4,
+                             io.lockfabric.lock.LockOptions.DEFAULTS)) {
+                    tokens[0] = lock1.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE).fencingToken();
+                    assertEquals("x", new String(e1.queuePair(0).rpc(e1.openTable(ShmChild.ECHO_TABLE).service(), "x".getBytes())));
+                    java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+                    var waiter = fabric.spawn("waiter", () -> {
+                        try (var lock2 = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e2, "failover", 4,
+                                io.lockfabric.lock.LockOptions.DEFAULTS)) {
+                            queued.countDown();
+                            lock2.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE);
+                            inFlight.set(new AssertionError("granted while the holder held it"));
+                        } catch (Throwable t) {
+                            inFlight.set(t);
+                        }
+                    });
+                    queued.await();
+                    Thread.sleep(200); // its ACQUIRE is queued at the server
+                    long killedAt = System.nanoTime();
+                    serverToKill.kill();
+                    waiter.join();
+                    long failedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+                    assertTrue(failedMs < 5_000, "the call in flight took " + failedMs + " ms to fail");
+                    assertEquals("" + serverToKill.pid(), standbyChild.awaitLine(ShmChild.SERVING, 30),
+                            "the standby took over from the killed server");
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            Throwable t = inFlight.get();
+            String messages = "";
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                messages += c + " / ";
+            }
+            assertTrue(messages.contains("died before it answered"), "the rpc in flight to the killed server: " + messages);
+            fabric.spawn("after", () -> {
+                try (Endpoint e3 = fabric.newEndpoint();
+                     var lock3 = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e3, "failover", 4,
+                             io.lockfabric.lock.LockOptions.DEFAULTS)) {
+                    tokens[1] = lock3.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE).fencingToken();
+                } catch (Throwable t3) {
+                    failure.set(t3);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError("an rpc after the takeover", failure.get());
+            }
+            assertEquals(standby.pid(), fabric.rpcServerPid());
+            assertTrue(tokens[1] > tokens[0], "the new server's grant is fenced above the old holder's: " + tokens[0] + " then "
+                    + tokens[1]);
+        } finally {
+            server.close();
+            if (standby != null) {
+                standby.close();
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ final class ShmTestAccess {
     /** The file offset of a remote address of a table of {@code file}. */
     static long fileOffset(ShmFile file, long address) {
         int region = RemoteAddress.region(address);
-        return file.control().read8(ShmLayout.dirEntry(region - 1) + ShmLayout.DIR_OFFSET) + RemoteAddress.offset(address);
+        return file.control().read8(ShmLayout.dirEntry(ShmLayout.indexOf(region)) + ShmLayout.DIR_OFFSET) + RemoteAddress.offset(address);
     }
 
     /**
