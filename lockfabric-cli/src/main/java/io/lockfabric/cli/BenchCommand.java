@@ -66,8 +66,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "e.g. shm:/dev/shm/locks, that every process on this host maps; verbs run on the mapping; "
                     + "protocols with an rpc service need a 'lockfabric serve --shm PATH'). An address may carry its fabric's "
                     + "parameters: sim:cns=5,clients-per-cn=48 (as --cns 5 --clients-per-cn 48; also clients, mns, "
-                    + "seed), local:mns=2, tcp://HOST:PORT?namespace=NAME,connections=N (N: the connections to the "
-                    + "server its client threads share). Default: ${DEFAULT-VALUE}.")
+                    + "seed), local:mns=2, tcp://HOST:PORT?namespace=NAME,connections=N,threads=virtual (N: the connections to the "
+                    + "server its client threads share; threads=virtual runs the clients on virtual threads). Default: ${DEFAULT-VALUE}.")
     String fabric;
 
     @CommandLine.Mixin

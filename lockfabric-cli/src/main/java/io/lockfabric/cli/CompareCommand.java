@@ -96,6 +96,12 @@ final class CompareCommand implements Callable<Integer> {
             description = "Seed of the threads' lock choices. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = "--virtual-threads",
+            description = "Run every peer's client threads as virtual threads (LockFabric's tcp fabrics are then built "
+                    + "for them: a reader thread per connection, writes batched across the threads a batch of replies woke). "
+                    + "Default: platform threads.")
+    boolean virtualThreads;
+
     @Option(names = "--hazelcast-members", paramLabel = "N", defaultValue = "1",
             description = "Hazelcast members to start: 1 runs the CP subsystem off, so FencedLock works in Hazelcast's "
                     + "'unsafe' mode (kept on the partitioned AP layer, no Raft: not safe across member failures or "
@@ -135,7 +141,7 @@ final class CompareCommand implements Callable<Integer> {
         CompareWorkload workload;
         Comparison.Settings settings;
         try {
-            workload = new CompareWorkload(threads, locks, zipf, readRatio, warmupNs, durationNs, seed);
+            workload = new CompareWorkload(threads, locks, zipf, readRatio, warmupNs, durationNs, seed, virtualThreads);
             settings = new Comparison.Settings(peers, fabrics, protocols, workload, hazelcastMembers);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());

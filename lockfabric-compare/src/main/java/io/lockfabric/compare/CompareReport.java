@@ -46,11 +46,11 @@ public final class CompareReport {
 
     /** One line that says what ran. */
     public String headline() {
-        return String.format(Locale.ROOT, "compare: %d threads, %d locks, zipf %s, read ratio %s, %s measured after %s warm-up "
+        return String.format(Locale.ROOT, "compare: %d %s threads, %d locks, zipf %s, read ratio %s, %s measured after %s warm-up "
                         + "per peer; latency = acquire + release; LF best x = LockFabric's best rate over the row's, "
                         + "LF xproc x = the same for LockFabric with its memory node in another process",
-                workload.threads(), workload.locks(), workload.zipf(), workload.readRatio(), seconds(workload.durationNs()),
-                seconds(workload.warmupNs()));
+                workload.threads(), workload.threadKind(), workload.locks(), workload.zipf(), workload.readRatio(),
+                seconds(workload.durationNs()), seconds(workload.warmupNs()));
     }
 
     private static String seconds(long ns) {
@@ -109,13 +109,13 @@ public final class CompareReport {
         StringBuilder sb = new StringBuilder();
         for (PeerResult r : results) {
             sb.append(String.format(Locale.ROOT, "{\"peer\":%s,\"lockfabric\":%s,\"fabric\":%s,\"system\":%s,\"lock\":%s,"
-                            + "\"threads\":%d,\"locks\":%d,"
+                            + "\"threads\":%d,\"thread_kind\":%s,\"locks\":%d,"
                             + "\"zipf\":%s,\"read_ratio\":%s,\"duration_s\":%s,\"cycles\":%d,\"ops_per_sec\":%s,"
                             + "\"latency_us\":{\"p50\":%s,\"p99\":%s,\"p999\":%s},\"lockfabric_best_ratio\":%s,"
                             + "\"lockfabric_cross_process_best_ratio\":%s,"
                             + "\"exclusive_cycles\":%d,\"violations\":%d,\"errors\":%d,\"stuck\":%d,\"check\":%s}%n",
                     str(r.peer()), r.lockFabric(), r.lockFabric() ? str(r.fabric()) : "null", str(r.system()), str(r.lock()),
-                    workload.threads(), workload.locks(),
+                    workload.threads(), str(workload.threadKind()), workload.locks(),
                     workload.zipf(), workload.readRatio(), num(r.seconds()), r.cycles(), num(r.opsPerSec()), num(r.p50Us()),
                     num(r.p99Us()), num(r.p999Us()), Double.isNaN(ratio(r)) ? "null" : num(ratio(r)),
                     Double.isNaN(crossProcessRatio(r)) ? "null" : num(crossProcessRatio(r)), r.exclusive(),

@@ -13,8 +13,16 @@ package io.lockfabric.compare;
  * @param warmupNs   unmeasured time before the measurement
  * @param durationNs measured time
  * @param seed       the seed of the threads' random choices
+ * @param virtualThreads whether the client threads are virtual threads (for every peer alike; LockFabric's
+ *                   tcp fabrics are then built for virtual threads, {@code threads=virtual})
  */
-public record CompareWorkload(int threads, int locks, double zipf, double readRatio, long warmupNs, long durationNs, long seed) {
+public record CompareWorkload(int threads, int locks, double zipf, double readRatio, long warmupNs, long durationNs, long seed,
+                              boolean virtualThreads) {
+    /** A workload on platform threads. */
+    public CompareWorkload(int threads, int locks, double zipf, double readRatio, long warmupNs, long durationNs, long seed) {
+        this(threads, locks, zipf, readRatio, warmupNs, durationNs, seed, false);
+    }
+
     /** Checks the values. */
     public CompareWorkload {
         if (threads < 1 || locks < 1) {
@@ -29,6 +37,11 @@ public record CompareWorkload(int threads, int locks, double zipf, double readRa
         if (durationNs <= 0 || warmupNs < 0) {
             throw new IllegalArgumentException("--duration must be positive and --warmup not negative");
         }
+    }
+
+    /** "virtual" or "platform": what the client threads are. */
+    public String threadKind() {
+        return virtualThreads ? "virtual" : "platform";
     }
 
     /** Whether any acquisition is shared. */

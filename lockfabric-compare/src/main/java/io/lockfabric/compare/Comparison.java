@@ -169,7 +169,7 @@ public final class Comparison implements AutoCloseable {
     private void runLockFabric(List<PeerResult> results, CompareWorkload w) throws InterruptedException {
         String runId = Long.toString(ProcessHandle.current().pid(), 36) + "-" + Long.toString(System.currentTimeMillis(), 36);
         for (String fabric : settings.fabrics()) {
-            String address = fabric.equals("tcp") ? tcpMemoryNode() : fabric;
+            String address = withThreads(fabric.equals("tcp") ? tcpMemoryNode() : fabric, w);
             for (String protocol : settings.protocols()) {
                 String proto = protocol.equals("default") ? null : protocol;
                 String space = "compare-" + runId + "-" + results.size();
@@ -213,6 +213,17 @@ public final class Comparison implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * {@code address}, its tcp fabric built for virtual threads when the workload's threads are
+     * ({@code threads=virtual}, unless the address says otherwise); other addresses as they are.
+     */
+    static String withThreads(String address, CompareWorkload w) {
+        if (!w.virtualThreads() || !address.startsWith("tcp://") || address.contains("threads=")) {
+            return address;
+        }
+        return address + (address.contains("?") ? "," : "?") + "threads=virtual";
     }
 
     private String tcpMemoryNode() {

@@ -74,8 +74,8 @@ final class WorkloadRunner {
             Tally t = new Tally();
             tallies.add(t);
             long seed = w.seed() * 1_000_003L + i;
-            threads.add(Thread.ofPlatform().daemon().name("compare-" + peer + "-" + i)
-                    .start(() -> loop(client, t, seed, measureFrom, measureTo)));
+            Thread.Builder kind = w.virtualThreads() ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true);
+            threads.add(kind.name("compare-" + peer + "-" + i).start(() -> loop(client, t, seed, measureFrom, measureTo)));
         }
         if (progress != null && w.warmupNs() > 0) {
             sleepUntil(measureFrom);

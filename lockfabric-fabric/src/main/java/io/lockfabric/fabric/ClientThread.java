@@ -5,8 +5,9 @@ import java.time.Duration;
 /**
  * A client's thread of control, started by {@link Fabric#spawn}.
  *
- * <p>On a real-time fabric it is a platform thread, which whoever runs the client can also wait for
- * with a bound ({@link #join(long)}) and end from outside ({@link #interrupt()}). On the simulator
+ * <p>On a real-time fabric it is a platform thread (a virtual one on a tcp fabric built for virtual
+ * threads), which whoever runs the client can also wait for with a bound ({@link #join(long)}) and
+ * end from outside ({@link #interrupt()}). On the simulator
  * the simulation runs and ends its processes itself, in virtual time, and those two are not
  * supported.
  */
@@ -46,7 +47,21 @@ public interface ClientThread {
      * wait outside the fabric) cannot keep the JVM from exiting once its run has been reported.
      */
     static ClientThread startPlatform(String name, Runnable body) {
-        Thread t = Thread.ofPlatform().name(name).daemon(true).start(body);
+        return of(Thread.ofPlatform().name(name).daemon(true).start(body));
+    }
+
+    /**
+     * A virtual thread named {@code name} running {@code body}, started now (a tcp fabric built for
+     * virtual threads: many clients share a few carrier threads, and a client waiting for a reply
+     * costs no operating-system thread switch). Virtual threads never keep the JVM from exiting.
+     */
+    static ClientThread startVirtual(String name, Runnable body) {
+        return of(Thread.ofVirtual().name(name).start(body));
+    }
+
+    /** {@code t}, started, as a client thread. */
+    private static ClientThread of(Thread t) {
+        String name = t.getName();
         return new ClientThread() {
             @Override
             public String name() {

@@ -44,6 +44,18 @@ import java.util.concurrent.locks.LockSupport;
  * which never read themselves (an interrupt of a virtual thread in a socket read closes the socket).
  * Reads time out every {@link #READ_POLL_MS} ms, so a reading caller sees its deadline and its
  * interrupt.
+ *
+ * <p><b>For virtual-thread clients</b> ({@link TcpFabric.Builder#virtualThreads}) a link works
+ * otherwise, because virtual threads that take turns on a few carrier threads never write or read
+ * at the same time, so flat combining and leader/followers would find no company:
+ * <ul>
+ *   <li>a reader, itself a virtual thread, reads the socket all the time (blocking, no timeout,
+ *       so no timer per read) and hands out the replies; callers never read, they park;</li>
+ *   <li>a virtual caller queues its frame and wakes a flusher, a virtual thread that runs after the
+ *       callers already runnable, so the frames of every caller one batch of replies woke leave in
+ *       one write; a platform caller writes at once (flat-combined) as above.</li>
+ * </ul>
+ * {@code LoopbackThroughput} measures both ways side by side.
  */
 final class DirectServerLink extends ServerLink {
     /** How long one read blocks before the reader looks at its deadline and interrupt status. */
@@ -76,14 +88,26 @@ final class DirectServerLink extends ServerLink {
     /** Callers spinning for their reply (not parked): one of them takes the reader role when it is free. */
     private final AtomicInteger spinners = new AtomicInteger();
     private final Thread watcher;
+    /** Virtual-thread clients: a reader thread reads all the time, and a flusher writes virtual callers' frames. */
+    private final boolean forVirtual;
+    /** Null unless {@link #forVirtual}: writes the frames virtual callers queued, once per wake-up. */
+    private final Thread flusher;
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
-    private DirectServerLink(String server, Socket socket) throws IOException {
+    private DirectServerLink(String server, Socket socket, boolean forVirtual) throws IOException {
         super(server);
         this.socket = socket;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
-        this.watcher = Thread.ofPlatform().daemon().name("lockfabric-link-watch " + socket.getLocalPort())
-                .unstarted(this::watch);
+        this.forVirtual = forVirtual;
+        int port = socket.getLocalPort();
+        if (forVirtual) {
+            this.watcher = Thread.ofVirtual().name("lockfabric-link-read " + port).unstarted(this::readAlways);
+            this.flusher = Thread.ofVirtual().name("lockfabric-link-flush " + port).unstarted(this::flushWhenWoken);
+        } else {
+            this.watcher = Thread.ofPlatform().daemon().name("lockfabric-link-watch " + port).unstarted(this::watch);
+            this.flusher = null;
+        }
     }
 
     /** Whether plain connections take this path (unless {@value #PROPERTY}{@code =false}). */
@@ -93,12 +117,14 @@ final class DirectServerLink extends ServerLink {
 
     /**
      * Connects to {@code host:port} and opens the connection with {@code handshake} (the same
-     * exchange, checks and errors as on a Netty channel).
+     * exchange, checks and errors as on a Netty channel); {@code forVirtual}: for virtual-thread
+     * clients (a reader and a flusher thread, see the class comment).
      *
      * @throws FabricException if it cannot connect, or the opening fails (see {@link ConnectorHandshake#await})
      */
     static DirectServerLink open(String server, String host, int port, int connectTimeoutMs,
-                                 ConnectorHandshake handshake, int handshakeTimeoutMs, String peer) {
+                                 ConnectorHandshake handshake, int handshakeTimeoutMs, String peer,
+                                 boolean forVirtual) {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
@@ -137,8 +163,12 @@ final class DirectServerLink extends ServerLink {
             }
             writeOutbound(ch, sout);
             ConnectorHandshake.await(ch, handshake, 0);
-            s.setSoTimeout(READ_POLL_MS);
-            DirectServerLink link = new DirectServerLink(server, s);
+            s.setSoTimeout(forVirtual ? 0 : READ_POLL_MS);
+            DirectServerLink link = new DirectServerLink(server, s, forVirtual);
+            if (forVirtual) {
+                link.reading.set(true); // the reader's for good: callers never read
+                link.flusher.start();
+            }
             link.watcher.start();
             return link;
         } catch (IOException e) {
@@ -193,6 +223,9 @@ final class DirectServerLink extends ServerLink {
         closeQuietly(socket);
         fail(why);
         LockSupport.unpark(watcher);
+        if (flusher != null) {
+            LockSupport.unpark(flusher);
+        }
     }
 
     // ---- writing
@@ -211,7 +244,17 @@ final class DirectServerLink extends ServerLink {
                 SCRATCH.remove();
             }
         }
-        if (w.waited() && Thread.currentThread().isVirtual()) {
+        boolean virtualCaller = Thread.currentThread().isVirtual();
+        if (forVirtual) {
+            queue.offer(frame);
+            if (!virtualCaller) {
+                writeQueued();
+            } else if (!flushScheduled.getAndSet(true)) {
+                LockSupport.unpark(flusher); // runs after the callers runnable now, whose frames join this one
+            }
+            return;
+        }
+        if (w.waited() && virtualCaller) {
             virtualWaiters.incrementAndGet();
             LockSupport.unpark(watcher);
         }
@@ -229,6 +272,21 @@ final class DirectServerLink extends ServerLink {
         } else {
             deferred.incrementAndGet();
         }
+    }
+
+    /** The flusher of a link {@link #forVirtual}: writes what is queued each time a caller wakes it. */
+    private void flushWhenWoken() {
+        while (!isLost()) {
+            LockSupport.park(this);
+            if (flushScheduled.getAndSet(false)) {
+                writeQueued();
+            }
+        }
+    }
+
+    @Override
+    boolean spinsBeforeParking() {
+        return !forVirtual; // the reader brings every reply: a spinning caller would only take its CPU
     }
 
     @Override
@@ -299,7 +357,7 @@ final class DirectServerLink extends ServerLink {
 
     @Override
     boolean serve(Waiter w, long deadline) {
-        if (reading.get() || !reading.compareAndSet(false, true)) {
+        if (forVirtual || reading.get() || !reading.compareAndSet(false, true)) {
             return false;
         }
         try {
@@ -324,6 +382,9 @@ final class DirectServerLink extends ServerLink {
 
     @Override
     void replied(Waiter w) {
+        if (forVirtual) {
+            return;
+        }
         if (w.thread.isVirtual()) {
             virtualWaiters.decrementAndGet();
         }
@@ -425,6 +486,13 @@ final class DirectServerLink extends ServerLink {
         readBuffer = to;
         readStart = 0;
         readEnd = unread;
+    }
+
+    /** The reader of a link {@link #forVirtual}: reads until the connection is lost or closed. */
+    private void readAlways() {
+        while (!isLost()) {
+            readOnce();
+        }
     }
 
     /**

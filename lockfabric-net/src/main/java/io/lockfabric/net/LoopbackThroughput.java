@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  * Verbs per second over loopback: a memory node in this JVM, {@code threads} clients each with its
  * own endpoint doing FAAs on their own word, one verb per round trip or {@code batch} per BATCH
  * frame; the endpoints share {@code connections} connections to the server (default: the fabric's).
+ * The clients are the fabric's own ({@link TcpFabric#spawn}): platform threads, or virtual threads
+ * on a fabric built for them ({@link TcpFabric.Builder#virtualThreads}).
  * A measurement, not a test: {@code java ... io.lockfabric.net.LoopbackThroughput [seconds]
- * [threads,...] [batch] [connections]} prints one line per configuration.
+ * [threads,...] [batch] [connections] [platform|virtual|both]} prints one line per configuration
+ * (default: both kinds of thread, one after the other).
  */
 public final class LoopbackThroughput {
     public static final double DEFAULT_SECONDS = 2.0;
@@ -35,15 +38,25 @@ public final class LoopbackThroughput {
         }
         int batch = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_BATCH;
         int connections = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        String kinds = args.length > 4 ? args[4] : "both";
+        List<Boolean> virtualOrNot = switch (kinds) {
+            case "platform" -> List.of(false);
+            case "virtual" -> List.of(true);
+            case "both" -> List.of(false, true);
+            default -> throw new IllegalArgumentException("threads are platform, virtual or both, got '" + kinds + "'");
+        };
         System.out.printf("loopback throughput, %s transport, %.1f s per run, %d cores%n",
                 NettyTransport.best().name(), seconds, Runtime.getRuntime().availableProcessors());
         for (int threads : threadCounts) {
             for (int perFrame : List.of(1, batch)) {
-                double[] coalescing = new double[2];
-                double rate = measure(threads, perFrame, seconds, connections, coalescing);
-                System.out.printf("threads %3d  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s"
-                        + "  frames/write: client %.2f server %.2f%n", threads, perFrame, rate, rate / perFrame,
-                        coalescing[0], coalescing[1]);
+                for (boolean virtual : virtualOrNot) {
+                    double[] coalescing = new double[3];
+                    double rate = measure(threads, perFrame, seconds, connections, virtual, coalescing);
+                    System.out.printf("threads %3d %-8s  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s"
+                            + "  frames/write: client %.2f server %.2f  cpu/verb %.1f us%n", threads,
+                            virtual ? "virtual" : "platform", perFrame, rate, rate / perFrame,
+                            coalescing[0], coalescing[1], coalescing[2]);
+                }
             }
         }
     }
@@ -56,17 +69,19 @@ public final class LoopbackThroughput {
     /** {@link #measure(int, int, double)} on {@code connections} shared connections (0: the fabric's default). */
     public static double measure(int threads, int perFrame, double seconds, int connections)
             throws InterruptedException {
-        return measure(threads, perFrame, seconds, connections, new double[2]);
+        return measure(threads, perFrame, seconds, connections, false, new double[3]);
     }
 
     /**
-     * {@link #measure(int, int, double, int)}, also putting into {@code coalescing} the frames per
-     * write system call of the client (plain connections) and per flush of the server's replies.
+     * {@link #measure(int, int, double, int)} with the clients on virtual threads or not, also putting
+     * into {@code coalescing} the frames per write system call of the client (plain connections), per
+     * flush of the server's replies, and the process's CPU time per verb in microseconds (client and
+     * server together: what a verb costs, whatever else runs on the machine).
      */
-    static double measure(int threads, int perFrame, double seconds, int connections, double[] coalescing)
-            throws InterruptedException {
+    static double measure(int threads, int perFrame, double seconds, int connections, boolean virtual,
+                          double[] coalescing) throws InterruptedException {
         TcpMemoryNode serverNode = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();
-        TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(serverNode);
+        TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(serverNode).virtualThreads(virtual);
         if (connections > 0) {
             builder.connections(connections);
         }
@@ -103,17 +118,30 @@ public final class LoopbackThroughput {
             long warmupNs = TimeUnit.MILLISECONDS.toNanos(500);
             TimeUnit.NANOSECONDS.sleep(warmupNs);
             measuring.set(true);
+            long cpuStart = processCpuNanos();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep((long) (seconds * 1e9));
             measuring.set(false);
             long elapsed = System.nanoTime() - start;
+            long cpu = processCpuNanos() - cpuStart;
             stop.set(true);
             clients.forEach(ClientThread::join);
             long[] client = fabric.writeCounts();
             long[] server = serverNode.replyCounts();
             coalescing[0] = client[0] == 0 ? Double.NaN : (double) client[1] / client[0];
             coalescing[1] = server[0] == 0 ? Double.NaN : (double) server[1] / server[0];
-            return verbs.sum() / (elapsed / 1e9);
+            long done = verbs.sum();
+            coalescing[2] = cpu < 0 || done == 0 ? Double.NaN : cpu / 1e3 / done;
+            return done / (elapsed / 1e9);
         }
+    }
+
+    /** CPU time of this process so far, or -1 where the JVM does not tell it. */
+    private static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 }

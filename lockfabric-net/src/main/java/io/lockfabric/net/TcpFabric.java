@@ -120,6 +120,7 @@ public final class TcpFabric implements Fabric {
     private final int port;
     private final long seed;
     private final int connectTimeoutMs;
+    private final boolean virtualThreads;
     private final String configuredListenHost;
     private final TcpMemoryNode colocated;
     private final boolean shareServices;
@@ -152,6 +153,7 @@ public final class TcpFabric implements Fabric {
         this.port = b.port;
         this.seed = b.seed;
         this.connectTimeoutMs = b.connectTimeoutMs;
+        this.virtualThreads = b.virtualThreads;
         this.configuredListenHost = b.listenHost;
         this.colocated = b.colocated;
         this.shareServices = b.shareServices;
@@ -279,7 +281,8 @@ public final class TcpFabric implements Fabric {
         if (tls == null && DirectServerLink.enabled()) {
             String peer = "the memory node at " + host + ":" + port;
             return DirectServerLink.open(name(), host, port, connectTimeoutMs,
-                    new ConnectorHandshake(secret, TcpMemoryNode.HANDSHAKE_CONTEXT, peer, false), handshakeTimeoutMs, peer);
+                    new ConnectorHandshake(secret, TcpMemoryNode.HANDSHAKE_CONTEXT, peer, false), handshakeTimeoutMs, peer,
+                    virtualThreads);
         }
         NettyServerLink link = new NettyServerLink(name());
         Channel ch = connect(host, port, link.handler(), "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
@@ -417,7 +420,7 @@ public final class TcpFabric implements Fabric {
 
     @Override
     public ClientThread spawn(String name, Runnable body) {
-        return ClientThread.startPlatform(name, body);
+        return virtualThreads ? ClientThread.startVirtual(name, body) : ClientThread.startPlatform(name, body);
     }
 
     @Override
@@ -570,10 +573,12 @@ public final class TcpFabric implements Fabric {
         private TlsConfig tls;
         private int handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
         private int connections = -1; // as many as I/O threads, at most DEFAULT_CONNECTIONS
+        private boolean virtualThreads;
 
         /**
          * The memory node, as {@code tcp://host:port}, optionally with {@code ?connections=N} (how
-         * many connections the endpoints share, {@link #connections}).
+         * many connections the endpoints share, {@link #connections}) and {@code threads=virtual} or
+         * {@code threads=platform} (the default; {@link #virtualThreads}), joined by {@code &}.
          */
         public Builder uri(String uri) {
             URI u;
@@ -589,9 +594,18 @@ public final class TcpFabric implements Fabric {
             if (u.getQuery() != null) {
                 for (String option : u.getQuery().split("&")) {
                     String[] kv = option.split("=", 2);
+                    if (kv.length == 2 && kv[0].equals("threads")) {
+                        switch (kv[1]) {
+                            case "virtual" -> virtualThreads(true);
+                            case "platform" -> virtualThreads(false);
+                            default -> throw new IllegalArgumentException("'" + uri
+                                    + "': threads must be virtual or platform, got '" + kv[1] + "'");
+                        }
+                        continue;
+                    }
                     if (kv.length != 2 || !kv[0].equals("connections")) {
                         throw new IllegalArgumentException("'" + uri + "': unknown option '" + option
-                                + "' (tcp://host:port?connections=N is the only one)");
+                                + "' (tcp://host:port takes connections=N and threads=virtual|platform)");
                     }
                     try {
                         connections(Integer.parseInt(kv[1]));
@@ -649,6 +663,20 @@ public final class TcpFabric implements Fabric {
          */
         public Builder connections(int connections) {
             this.connections = connections;
+            return this;
+        }
+
+        /**
+         * Whether the fabric's clients run on virtual threads (default: platform threads).
+         * {@link TcpFabric#spawn} then starts virtual threads, and each plain connection to the memory
+         * node has a reader thread that reads all the time and a flusher that writes the frames of
+         * the virtual callers one batch of replies woke in one system call: with many clients on few
+         * cores a reply costs no operating-system thread switch. Platform threads may still call
+         * (they park until the reader wakes them); TLS connections are not changed.
+         * {@code LoopbackThroughput} measures both ways.
+         */
+        public Builder virtualThreads(boolean virtual) {
+            this.virtualThreads = virtual;
             return this;
         }
 

@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Opens {@code tcp://HOST:PORT[?seed=N,connections=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
+ * Opens {@code tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
  * a {@link TcpFabric} on the memory node there ({@code lockfabric serve}), endpoints seeded from
  * {@code seed}, sharing {@code connections} connections to it ({@link TcpFabric.Builder#connections}),
+ * its clients on virtual threads or not ({@link TcpFabric.Builder#virtualThreads}; default platform),
  * tables in {@code namespace} ({@link TcpFabric.Builder#tableNamespace}). Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  *
@@ -35,12 +36,12 @@ public final class TcpFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "tcp://HOST:PORT[?seed=N,connections=N,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
+        return "tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("seed", "connections", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
+        return List.of("seed", "connections", "threads", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
     }
 
     @Override
@@ -50,6 +51,12 @@ public final class TcpFabricProvider implements FabricProvider {
         if (address.parameter("connections", null) != null) {
             b.connections((int) address.longParameter("connections", TcpFabric.DEFAULT_CONNECTIONS, 1,
                     TcpFabric.MAX_CONNECTIONS));
+        }
+        String threads = address.parameter("threads", "platform");
+        switch (threads) {
+            case "virtual" -> b.virtualThreads(true);
+            case "platform" -> b.virtualThreads(false);
+            default -> throw new IllegalArgumentException("fabric tcp: threads is virtual or platform, got '" + threads + "'");
         }
         String namespace = address.parameter("namespace", null);
         if (namespace != null) {

@@ -54,8 +54,22 @@ class TcpMultiplexTest {
 
     @Test
     void manyEndpointsOnTwoConnectionsEachSeeTheirOwnVerbsInOrder() {
+        eachSeesItsOwnVerbsInOrder(false);
+    }
+
+    /**
+     * The same on a fabric built for virtual threads: the clients are virtual threads, a reader
+     * brings every reply and a flusher writes the virtual callers' frames in batches, and each
+     * endpoint's order still holds; the frames did share writes.
+     */
+    @Test
+    void virtualThreadClientsOnTwoConnectionsEachSeeTheirOwnVerbsInOrder() {
+        eachSeesItsOwnVerbsInOrder(true);
+    }
+
+    private void eachSeesItsOwnVerbsInOrder(boolean virtual) {
         try (TcpMemoryNode server = server();
-             TcpFabric fabric = TcpFabric.builder().uri(server.uri() + "?connections=2").build()) {
+             TcpFabric fabric = TcpFabric.builder().uri(server.uri() + "?connections=2").virtualThreads(virtual).build()) {
             assertEquals(2, fabric.connections());
             List<String> failures = new CopyOnWriteArrayList<>();
             Set<Long> sharedTickets = ConcurrentHashMap.newKeySet();
@@ -64,6 +78,9 @@ class TcpMultiplexTest {
             for (int c = 0; c < THREADS; c++) {
                 int slot = c;
                 clients.add(fabric.spawn("mux-" + c, () -> {
+                    if (Thread.currentThread().isVirtual() != virtual) {
+                        failures.add("client " + slot + " runs on a " + (virtual ? "platform" : "virtual") + " thread");
+                    }
                     try (Endpoint e = fabric.newEndpoint()) {
                         links.add(((TcpEndpoint) e).link());
                         Table t = e.openTable(new TableSpec("mux", "t", 1, 64L * THREADS + 64));
@@ -117,6 +134,11 @@ class TcpMultiplexTest {
             }
             assertEquals(expected, sharedTickets);
             assertEquals(2, server.openConnections(), "two connections for " + THREADS + " endpoints");
+            if (virtual) {
+                long[] writes = fabric.writeCounts();
+                assertTrue(writes[1] > writes[0], "virtual callers' frames shared writes: " + writes[1] + " frames in "
+                        + writes[0] + " writes");
+            }
         }
     }
 

@@ -66,6 +66,46 @@ class TcpFabricTest {
         }
     }
 
+    /**
+     * {@code threads=virtual} in an address (both address forms) builds a fabric whose clients are
+     * virtual threads and which serves them; a bad value is refused, saying what is allowed.
+     */
+    @Test
+    void threadsInTheAddressPicksVirtualOrPlatformClientsAndBadValuesAreRefused() throws Exception {
+        for (String address : List.of(server.uri() + "?threads=virtual", server.uri() + "?connections=1&threads=virtual")) {
+            try (TcpFabric f = TcpFabric.builder().uri(address).build()) {
+                boolean[] virtual = new boolean[1];
+                long[] read = new long[1];
+                f.spawn("v", () -> {
+                    virtual[0] = Thread.currentThread().isVirtual();
+                    try (Endpoint e = f.newEndpoint()) {
+                        Table t = e.openTable(new TableSpec("threads", "t", 1, 64));
+                        e.queuePair(0).write8(t.at(0), 42);
+                        read[0] = e.queuePair(0).read8(t.at(0));
+                    }
+                }).join();
+                assertTrue(virtual[0], address + ": clients are virtual threads");
+                assertEquals(42, read[0], address);
+            }
+        }
+        try (var f = io.lockfabric.fabric.Fabrics.open(server.uri() + "?threads=virtual")) {
+            boolean[] virtual = new boolean[1];
+            f.spawn("v", () -> virtual[0] = Thread.currentThread().isVirtual()).join();
+            assertTrue(virtual[0], "Fabrics.open takes threads=virtual too");
+        }
+        try (var f = io.lockfabric.fabric.Fabrics.open(server.uri() + "?threads=platform")) {
+            boolean[] virtual = {true};
+            f.spawn("p", () -> virtual[0] = Thread.currentThread().isVirtual()).join();
+            assertFalse(virtual[0], "threads=platform is the default's platform threads");
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TcpFabric.builder().uri(server.uri() + "?threads=green").build());
+        assertTrue(e.getMessage().contains("virtual or platform"), e.getMessage());
+        IllegalArgumentException viaFabrics = assertThrows(IllegalArgumentException.class,
+                () -> io.lockfabric.fabric.Fabrics.open(server.uri() + "?threads=green"));
+        assertTrue(viaFabrics.getMessage().contains("virtual or platform"), viaFabrics.getMessage());
+    }
+
     /** A client fabric is one compute node (one process): its endpoints share its state, another fabric's do not. */
     @Test
     void eachClientFabricIsOneComputeNode() {

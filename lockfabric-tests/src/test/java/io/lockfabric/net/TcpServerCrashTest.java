@@ -40,8 +40,22 @@ import org.junit.jupiter.api.Timeout;
 class TcpServerCrashTest {
     @Test
     void clientsOfAKilledServerFailClearlyAndDoNotHang() throws Exception {
+        killedServer(false);
+    }
+
+    /**
+     * The same with the clients on virtual threads: each connection's reader, always reading, sees
+     * the loss while the holder is idle, and the waiter (a virtual thread that never reads) is failed.
+     */
+    @Test
+    void virtualThreadClientsOfAKilledServerFailClearlyAndDoNotHang() throws Exception {
+        killedServer(true);
+    }
+
+    private static void killedServer(boolean virtual) throws Exception {
         try (ServerProcess server = ServerProcess.start(16L << 20);
-             TcpFabric fabric = TcpFabric.builder().uri(server.uri()).connectTimeoutMs(1_000).build()) {
+             TcpFabric fabric = TcpFabric.builder().uri(server.uri()).connectTimeoutMs(1_000)
+                     .virtualThreads(virtual).build()) {
             var dslr = LockProtocols.byName("dslr");
             // a long lease: the waiter must still be waiting when the server dies
             LockOptions options = LockOptions.parse(List.of("lease-ns=60s"));
