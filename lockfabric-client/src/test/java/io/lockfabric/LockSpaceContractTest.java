@@ -600,4 +600,36 @@ abstract class LockSpaceContractTest {
         session.close(); // nothing left to release
         assertEquals(0, session.heldSlots());
     }
+
+    /**
+     * For fabrics two {@code LockFabric}s share (tcp, shm): a space another one has open is refused
+     * with {@link SpaceInUseException} ({@code inUse} in its message) and left as it was; once the
+     * other has closed (as the memory node sees it: it may take a moment on tcp), the drop goes
+     * through and the old space refuses requests.
+     */
+    void aSpaceOpenElsewhereIsNotDroppedUntilItCloses(String inUse) {
+        try (LockFabric first = LockFabric.builder(address()).poolSize(2).open()) {
+            LockSpace mine = first.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
+            mine.acquire("k").close();
+            try (LockFabric second = LockFabric.builder(address()).poolSize(1).open()) {
+                LockSpace theirs = second.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
+                theirs.acquire("k").close();
+                SpaceInUseException e = assertThrows(SpaceInUseException.class, () -> first.dropSpace("dropped-shared"));
+                assertTrue(e.getMessage().contains(inUse), e.getMessage());
+                mine.acquire("k").close(); // refused: nothing changed
+                theirs.acquire("k").close();
+            }
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (true) {
+                try {
+                    assertTrue(first.dropSpace("dropped-shared"));
+                    break;
+                } catch (SpaceInUseException stillClosing) {
+                    assertTrue(System.nanoTime() < until, "the memory node never saw the other client go");
+                    Thread.onSpinWait();
+                }
+            }
+            assertThrows(LockFabricException.class, () -> mine.acquire("k"));
+        }
+    }
 }

@@ -11,10 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-
 /**
  * The client API's contract on the shm fabric: every {@code LockFabric} of the suite maps one file
  * in {@code /dev/shm}; a fabric opened here with {@code serve=true} serves the rpcs of the protocols
@@ -45,19 +41,6 @@ class ShmLockSpaceTest extends LockSpaceContractTest {
     /** Another {@code LockFabric} on the file (another process, as a rule) keeps a space from being dropped until it closes. */
     @Test
     void aSpaceAnotherClientHasOpenIsNotDroppedUntilItClosesIt() {
-        try (LockFabric first = LockFabric.builder(address()).poolSize(2).open()) {
-            LockSpace mine = first.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
-            mine.acquire("k").close();
-            try (LockFabric second = LockFabric.builder(address()).poolSize(1).open()) {
-                LockSpace theirs = second.lockSpace("dropped-shared", SpaceOptions.builder().slots(8).build());
-                theirs.acquire("k").close();
-                SpaceInUseException e = assertThrows(SpaceInUseException.class, () -> first.dropSpace("dropped-shared"));
-                assertTrue(e.getMessage().contains("is open by 1 other endpoint"), e.getMessage());
-                mine.acquire("k").close(); // refused: nothing changed
-                theirs.acquire("k").close();
-            }
-            assertTrue(first.dropSpace("dropped-shared"), "the other client closed its endpoints");
-            assertThrows(LockFabricException.class, () -> mine.acquire("k"));
-        }
+        aSpaceOpenElsewhereIsNotDroppedUntilItCloses("is open by 1 other endpoint");
     }
 }

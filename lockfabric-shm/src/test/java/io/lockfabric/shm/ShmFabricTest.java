@@ -12,8 +12,6 @@ import io.lockfabric.fabric.TableSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,19 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The shm fabric in one JVM: its address, two fabrics on one file (as two processes would be), the
  * errors of bad files and bad parameters.
  */
-class ShmFabricTest {
-    private Path dir;
-
-    @BeforeEach
-    void newDirectory() {
-        dir = ShmTestFiles.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestFiles.delete(dir);
-    }
-
+class ShmFabricTest extends ShmDirectoryTest {
     @Test
     void fabricsOpensShmPathsAndChecksTheParameters() {
         Path file = dir.resolve("open.shm");

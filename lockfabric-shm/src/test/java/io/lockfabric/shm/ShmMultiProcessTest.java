@@ -50,6 +50,26 @@ class ShmMultiProcessTest {
         ShmTestFiles.delete(dir);
     }
 
+    /** Runs {@code body} as a client of {@code fabric} and waits for it; what it throws fails the test here. */
+    private static void asClient(ShmFabric fabric, String name, ClientBody body) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        fabric.spawn(name, () -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }).join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    /** A client's body, which may throw. */
+    private interface ClientBody {
+        void run() throws Exception;
+    }
+
     private ShmFabric open() {
         return ShmFabric.builder().path(shm).capacityBytes(64L << 20).build();
     }
@@ -303,8 +323,7 @@ class ShmMultiProcessTest {
     void longRpcsCrossProcessesUpToTheBoundAndLongerOnesFailNamingIt() throws Exception {
         try (ChildJvm server = new ChildJvm(ShmChild.READY, "serve", shm.toString()); ShmFabric fabric = open()) {
             server.awaitMark(60);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            fabric.spawn("caller", () -> {
+            asClient(fabric, "caller", () -> {
                 try (Endpoint e = fabric.newEndpoint()) {
                     Table t = e.openTable(ShmChild.ECHO_TABLE);
                     QueuePair qp = e.queuePair(0);
@@ -332,13 +351,8 @@ class ShmMultiProcessTest {
                         assertEquals(0, fabric.file().control().read8(ShmLayout.blob(b) + ShmLayout.BLOB_OWNER),
                                 "blob " + b + " was given back");
                     }
-                } catch (Throwable t) {
-                    failure.set(t);
                 }
-            }).join();
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
+            });
         }
     }
 

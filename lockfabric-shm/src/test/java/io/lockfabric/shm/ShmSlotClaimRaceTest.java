@@ -15,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,19 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * as to a dead one: its DecLock node-mate released its lock on its behalf while it held it.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class ShmSlotClaimRaceTest {
-    private Path dir;
-
-    @BeforeEach
-    void newDirectory() {
-        dir = ShmTestFiles.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestFiles.delete(dir);
-    }
-
+class ShmSlotClaimRaceTest extends ShmDirectoryTest {
     /** Opens {@code b}'s endpoint while {@code a} has claimed a slot for one of its own, then {@code a}'s. */
     private static Endpoint[] openInTheClaimWindow(ShmFabric a, ShmFabric b) {
         AtomicReference<Endpoint> inWindow = new AtomicReference<>();

@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,19 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * refused while another endpoint has the table open, forced from under it, memory given back and
  * reused, a drop left half done by its dropper finished by the next one.
  */
-class ShmTableDropTest {
-    private Path dir;
-
-    @BeforeEach
-    void newDirectory() {
-        dir = ShmTestFiles.newDirectory();
-    }
-
-    @AfterEach
-    void deleteDirectory() {
-        ShmTestFiles.delete(dir);
-    }
-
+class ShmTableDropTest extends ShmDirectoryTest {
     private ShmFabric open(Path file, long capacity) {
         return ShmFabric.builder().path(file).capacityBytes(capacity).build();
     }

@@ -1,9 +1,6 @@
 package io.lockfabric.net;
 
-import io.lockfabric.check.MutualExclusionContractTest;
 import io.lockfabric.fabric.Fabric;
-import io.lockfabric.lock.LockOptions;
-import io.lockfabric.lock.LockProtocol;
 
 import org.junit.jupiter.api.Tag;
 
@@ -11,11 +8,11 @@ import org.junit.jupiter.api.Tag;
  * The mutual-exclusion contract on a tcp fabric built for virtual threads
  * ({@link TcpFabric.Builder#virtualThreads}): the 8 clients are virtual threads on a few carriers,
  * each connection's reader brings every reply and a flusher batches their frames. Every protocol,
- * at the tcp fabric's timing defaults, with fewer cycles than {@link TcpMutualExclusionTest} (the
- * same code paths, the test time is for the other fabrics).
+ * at the tcp fabric's timing defaults as in {@link TcpMutualExclusionTest}, with fewer cycles (the
+ * same protocol code; the test time is for the other fabrics).
  */
 @Tag("stress")
-class TcpVirtualThreadsMutualExclusionTest extends MutualExclusionContractTest {
+class TcpVirtualThreadsMutualExclusionTest extends TcpMutualExclusionTest {
     @Override
     protected Fabric newFabric() {
         TcpMemoryNode server = TcpMemoryNode.builder().port(0).capacityBytes(64L << 20).start();
@@ -25,15 +22,5 @@ class TcpVirtualThreadsMutualExclusionTest extends MutualExclusionContractTest {
     @Override
     protected int opsPerClient() {
         return 300;
-    }
-
-    @Override
-    protected LockOptions optionsFor(LockProtocol protocol) {
-        return LockOptions.DEFAULTS.on(TcpFabric.TIMING);
-    }
-
-    @Override
-    protected int opsPerClient(LockProtocol protocol) {
-        return "drtm".equals(protocol.name()) ? opsPerClient() / 4 : opsPerClient();
     }
 }
