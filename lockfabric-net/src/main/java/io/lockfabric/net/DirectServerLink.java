@@ -87,6 +87,7 @@ final class DirectServerLink extends ServerLink {
     private final AtomicLong deferred = new AtomicLong();
     /** Callers spinning for their reply (not parked): one of them takes the reader role when it is free. */
     private final AtomicInteger spinners = new AtomicInteger();
+    /** The watcher (a daemon platform thread), or, on a link {@link #forVirtual}, the reader (a virtual thread). */
     private final Thread watcher;
     /** Virtual-thread clients: a reader thread reads all the time, and a flusher writes virtual callers' frames. */
     private final boolean forVirtual;
