@@ -38,9 +38,37 @@ import java.util.function.Consumer;
  * give up on it (a timeout, an interrupt, a cancelled future).
  */
 abstract class SpaceCore {
-    /** A protocol client of this space on one endpoint, with its latest statistics for {@link #stats()}. */
+    /**
+     * The statistics of a protocol client of this space on one endpoint, as {@link #stats()} last
+     * saw them. A client's own {@code stats()} builds a map of every counter (several microseconds),
+     * so they are not taken at every release: a release only counts itself, and the snapshot is
+     * taken every {@value #PUBLISH_EVERY} releases, by {@link #stats()} for endpoints not in use,
+     * and before the client closes. So {@link #stats()} is exact for every endpoint not in use when
+     * it is called, and an endpoint in use adds what it had at most {@value #PUBLISH_EVERY} releases
+     * before.
+     */
     static final class StatsCell {
+        /** Releases after which the user of an endpoint publishes its client's statistics. */
+        static final int PUBLISH_EVERY = 64;
         volatile LockStats last = LockStats.ZERO;
+        /** Releases not in {@link #last} yet; only the endpoint's user (or an idle-endpoint action) touches it. */
+        int unpublished;
+
+        /** Counts a release by the endpoint's user; true if the client's statistics are now to be published. */
+        boolean released() {
+            return ++unpublished >= PUBLISH_EVERY;
+        }
+
+        /** Whether a release is not in {@link #last} yet. */
+        boolean behind() {
+            return unpublished > 0;
+        }
+
+        /** Publishes the client's statistics {@code now} (by whoever has the endpoint). */
+        void publish(LockStats now) {
+            last = now;
+            unpublished = 0;
+        }
     }
 
     /** The keys of this process's requests in flight on one slot, with their counts. */
@@ -491,7 +519,11 @@ abstract class SpaceCore {
                 ? Optional.of(Duration.ofNanos(failureModel.leaseNs())) : Optional.empty();
     }
 
+    /** Publishes the statistics of this space's client on {@code idle}, an endpoint no one has checked out. */
+    abstract void publishStatsOn(EndpointPool.Worker idle);
+
     public LockSpaceStats stats() {
+        fabric.forEachIdleEndpoint(this::publishStatsOn);
         LockStats protocolStats = LockStats.ZERO;
         for (StatsCell c : cells) {
             protocolStats = protocolStats.plus(c.last);
