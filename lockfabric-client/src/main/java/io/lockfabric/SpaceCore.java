@@ -71,10 +71,55 @@ abstract class SpaceCore {
         }
     }
 
-    /** The keys of this process's requests in flight on one slot, with their counts. */
+    /**
+     * The keys of this process's requests in flight on one slot, with their counts: almost always
+     * one key, kept without a map; a map only while several keys share the slot.
+     */
     private static final class SlotUse {
-        final Map<String, Integer> keys = new HashMap<>();
+        String key;
+        int keyCount;
+        /** The other keys, or null while there is only {@link #key}. */
+        Map<String, Integer> others;
         int total;
+
+        /** Counts a request for {@code k}; whether another key was in flight on the slot. */
+        boolean add(String k) {
+            total++;
+            if (key == null || key.equals(k)) {
+                key = k;
+                keyCount++;
+                return others != null;
+            }
+            if (others == null) {
+                others = new HashMap<>();
+            }
+            others.merge(k, 1, Integer::sum);
+            return true;
+        }
+
+        /** Ends a request for {@code k}; whether the slot is now unused. */
+        boolean remove(String k) {
+            if (k.equals(key)) {
+                if (--keyCount == 0) {
+                    key = null;
+                    if (others != null) { // another key takes the first place
+                        Map.Entry<String, Integer> e = others.entrySet().iterator().next();
+                        key = e.getKey();
+                        keyCount = e.getValue();
+                        others.remove(key);
+                        if (others.isEmpty()) {
+                            others = null;
+                        }
+                    }
+                }
+            } else if (others != null) {
+                others.computeIfPresent(k, (x, n) -> n == 1 ? null : n - 1);
+                if (others.isEmpty()) {
+                    others = null;
+                }
+            }
+            return --total == 0;
+        }
     }
 
     final LockFabric fabric;
@@ -404,9 +449,7 @@ abstract class SpaceCore {
         inFlight.compute(r.slot(), (slot, use) -> {
             SlotUse u = use == null ? new SlotUse() : use;
             seen[0] = u.total > 0;
-            seen[1] = u.keys.size() > (u.keys.containsKey(r.key()) ? 1 : 0);
-            u.keys.merge(r.key(), 1, Integer::sum);
-            u.total++;
+            seen[1] = u.add(r.key());
             return u;
         });
         if (seen[1]) {
@@ -440,10 +483,7 @@ abstract class SpaceCore {
     void endRequest(Request r) {
         requests.decrement();
         if (r.slot() >= 0) {
-            inFlight.computeIfPresent(r.slot(), (slot, u) -> {
-                u.keys.computeIfPresent(r.key(), (k, n) -> n == 1 ? null : n - 1);
-                return --u.total == 0 ? null : u;
-            });
+            inFlight.computeIfPresent(r.slot(), (slot, u) -> u.remove(r.key()) ? null : u);
         }
     }
 

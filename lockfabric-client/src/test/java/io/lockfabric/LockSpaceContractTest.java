@@ -575,6 +575,26 @@ abstract class LockSpaceContractTest {
     }
 
     @Test
+    void falseConflictsFollowTheKeysInFlightOnASlot() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, SpaceOptions.builder().slots(1).build());
+        Held a = s.acquire("a");
+        java.util.concurrent.CompletableFuture<Held> b = s.acquireAsync("b", Mode.EXCLUSIVE); // a in flight: 1
+        a.close(); // b, in flight since, is now the slot's only key
+        Held hb = b.get(10, TimeUnit.SECONDS);
+        java.util.concurrent.CompletableFuture<Held> c = s.acquireAsync("c", Mode.EXCLUSIVE); // b in flight: 2
+        hb.close();
+        Held hc = c.get(10, TimeUnit.SECONDS);
+        java.util.concurrent.CompletableFuture<Held> again = s.acquireAsync("c", Mode.EXCLUSIVE); // its own key: none
+        hc.close();
+        again.get(10, TimeUnit.SECONDS).close();
+        s.acquire("d").close(); // nothing else in flight: none
+        LockSpaceStats st = s.stats();
+        assertEquals(2, st.falseConflicts(), st.toString());
+        assertEquals(1, st.falseConflictSlots(), st.toString());
+    }
+
+    @Test
     void aDroppedSpaceIsGoneAndItsNameMakesANewOne() throws Exception {
         LockFabric lf = open(4);
         LockSpace s = lf.lockSpace(space, safe(lf));
