@@ -259,11 +259,6 @@ public final class TcpFabric implements Fabric {
         }
     }
 
-    /** A read spin as written in an address: a time ({@code 200us}, {@code 1ms}) or {@code 0}. */
-    static long parseSpin(String text) {
-        return text.equals("0") ? 0 : Durations.parseNanos(text);
-    }
-
     /** How long the readers of virtual-thread clients poll after a reply ({@link Builder#readSpinNs}). */
     long readSpinNs() {
         return readSpinNs;
@@ -641,7 +636,7 @@ public final class TcpFabric implements Fabric {
                     }
                     if (kv.length == 2 && kv[0].equals("spin")) {
                         try {
-                            readSpinNs(parseSpin(kv[1]));
+                            readSpinNs(Durations.parseNanos(kv[1]));
                         } catch (IllegalArgumentException e) {
                             throw new IllegalArgumentException("'" + uri + "': spin must be a time (200us, 0), got '"
                                     + kv[1] + "'", e);

@@ -63,7 +63,7 @@ public final class TcpFabricProvider implements FabricProvider {
         if (spin != null) {
             long ns;
             try {
-                ns = TcpFabric.parseSpin(spin);
+                ns = io.lockfabric.fabric.Durations.parseNanos(spin);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("fabric tcp: spin is a time (200us, 0), got '" + spin + "'", e);
             }
