@@ -149,12 +149,12 @@ final class ServeCommand implements Callable<Integer> {
     Integer ioThreads;
 
     @Option(names = "--spin", paramLabel = "TIME", converter = DurationConverter.class,
-            defaultValue = TcpMemoryNode.DEFAULT_SPIN_NS / 1000 + "us",
             description = "How long an I/O thread keeps polling its connections after its last request before it "
-                    + "sleeps (at most 100ms): under load it never sleeps, so no request waits for it to be woken; at "
-                    + "rest it costs nothing. 0 sleeps at once (less CPU under light load, slower under heavy load). "
-                    + "Default: ${DEFAULT-VALUE}.")
-    long spinNs;
+                    + "sleeps (at most 100ms; 0 sleeps at once): under load it never sleeps, so no request waits for "
+                    + "it to be woken; at rest it costs nothing. It takes a core while it polls, so set it where the "
+                    + "server has cores to spare (a host of its own). Default: " + TcpMemoryNode.SPIN_NS / 1000
+                    + "us on 4 processors or more, else 0.")
+    Long spinNs;
 
     @Option(names = "--shm", paramLabel = "PATH",
             description = "Serve the rpcs of the shm fabric whose file is PATH (an absolute path, e.g. /dev/shm/locks; "
@@ -181,6 +181,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (ioThreads < 1 || ioThreads > 64) {
             throw new BadInputException("--io-threads must be in [1, 64], got " + ioThreads);
+        }
+        if (spinNs == null) {
+            spinNs = TcpMemoryNode.defaultSpinNs();
         }
         if (spinNs < 0 || spinNs > TcpMemoryNode.MAX_SPIN_NS) {
             throw new BadInputException("--spin must be in [0, 100ms], got " + Durations.format(spinNs));

@@ -96,10 +96,10 @@ public final class TcpMemoryNode implements AutoCloseable {
     /** The most I/O threads a server starts by default ({@link #defaultIoThreads()}). */
     public static final int DEFAULT_IO_THREADS = 2;
     /**
-     * How long an I/O thread keeps polling after its last request before it sleeps, by default:
-     * {@value} ns ({@link Builder#spinNs}).
+     * How long an I/O thread keeps polling after its last request before it sleeps, where the
+     * machine has cores to spare: {@value} ns ({@link Builder#spinNs}, {@link #defaultSpinNs()}).
      */
-    public static final long DEFAULT_SPIN_NS = 300_000;
+    public static final long SPIN_NS = 300_000;
     /** The longest spin a server takes: {@value} ns. */
     public static final long MAX_SPIN_NS = 100_000_000;
     private final java.util.concurrent.atomic.LongAdder replyFrames = new java.util.concurrent.atomic.LongAdder();
@@ -116,6 +116,17 @@ public final class TcpMemoryNode implements AutoCloseable {
      */
     public static int defaultIoThreads() {
         return Math.max(1, Math.min(DEFAULT_IO_THREADS, Runtime.getRuntime().availableProcessors() / 2));
+    }
+
+    /**
+     * The spin by default: {@value #SPIN_NS} ns on 4 processors or more, else 0. A polling I/O thread
+     * takes a core while it polls; on a smaller machine that is the core the clients on the same host
+     * need (platform-thread clients on 2 cores lost a third of their throughput to it). A server on
+     * a host of its own, or beside clients that leave a core free (virtual threads on one carrier),
+     * gains from it whatever the cores: set it.
+     */
+    public static long defaultSpinNs() {
+        return Runtime.getRuntime().availableProcessors() >= 4 ? SPIN_NS : 0;
     }
 
     /** The context of the memory node's handshake proofs ({@link ListenerHandshake}). */
@@ -815,7 +826,7 @@ public final class TcpMemoryNode implements AutoCloseable {
         private String bind = DEFAULT_BIND;
         private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
         private int ioThreads = defaultIoThreads();
-        private long spinNs = DEFAULT_SPIN_NS;
+        private long spinNs = defaultSpinNs();
         private ServiceResolver resolver = ServiceResolver.installed();
         private long tableGraceNs = DEFAULT_TABLE_GRACE_NS;
         private ServerLimits limits = ServerLimits.DEFAULTS;
@@ -848,7 +859,7 @@ public final class TcpMemoryNode implements AutoCloseable {
 
         /**
          * How long an I/O thread keeps polling its connections after its last request before it
-         * sleeps, in [0, {@value TcpMemoryNode#MAX_SPIN_NS}] ns (default {@value TcpMemoryNode#DEFAULT_SPIN_NS}):
+         * sleeps, in [0, {@value TcpMemoryNode#MAX_SPIN_NS}] ns (default {@link TcpMemoryNode#defaultSpinNs()}):
          * under load it never sleeps, so no request waits for the thread to be woken; at rest it
          * costs nothing. 0 sleeps at once.
          */
