@@ -499,6 +499,11 @@ public final class LockFabric implements AutoCloseable {
         pool.checkin(w);
     }
 
+    /** Runs {@code action} on each endpoint not checked out now ({@link EndpointPool#forEachIdle}). */
+    void forEachIdleEndpoint(java.util.function.Consumer<EndpointPool.Worker> action) {
+        pool.forEachIdle(action);
+    }
+
     private LockFabricException closedException(IllegalStateException e) {
         return new LockFabricException("the LockFabric of " + address + " is closed", e);
     }

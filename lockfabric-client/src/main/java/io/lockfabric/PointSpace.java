@@ -28,6 +28,9 @@ final class PointSpace extends SpaceCore implements LockSpace {
     private record Client(LockClient client, StatsCell cell) implements AutoCloseable {
         @Override
         public void close() {
+            if (cell.behind()) {
+                cell.publish(client.stats()); // on the endpoint's thread: what it counted is not lost
+            }
             client.close();
         }
     }
@@ -86,6 +89,14 @@ final class PointSpace extends SpaceCore implements LockSpace {
     }
 
     @Override
+    void publishStatsOn(EndpointPool.Worker idle) {
+        Client c = idle.existingClient(this, Client.class);
+        if (c != null && c.cell().behind()) {
+            c.cell().publish(c.client().stats());
+        }
+    }
+
+    @Override
     long retriesOn(EndpointPool.Worker worker) {
         return clientOn(worker).client().stats().retries();
     }
@@ -94,7 +105,9 @@ final class PointSpace extends SpaceCore implements LockSpace {
     void releaseOn(EndpointPool.Worker worker, Grant grant) {
         Client c = clientOn(worker);
         c.client().release(grant);
-        c.cell().last = c.client().stats();
+        if (c.cell().released()) {
+            c.cell().publish(c.client().stats());
+        }
     }
 
     @Override

@@ -18,6 +18,9 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
     private record Client(RangeLockClient client, StatsCell cell) implements AutoCloseable {
         @Override
         public void close() {
+            if (cell.behind()) {
+                cell.publish(client.stats()); // on the endpoint's thread: what it counted is not lost
+            }
             client.close();
         }
     }
@@ -57,6 +60,14 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
     }
 
     @Override
+    void publishStatsOn(EndpointPool.Worker idle) {
+        Client c = idle.existingClient(this, Client.class);
+        if (c != null && c.cell().behind()) {
+            c.cell().publish(c.client().stats());
+        }
+    }
+
+    @Override
     long retriesOn(EndpointPool.Worker worker) {
         return clientOn(worker).client().stats().retries();
     }
@@ -65,7 +76,9 @@ final class PooledRangeSpace extends SpaceCore implements RangeSpace {
     void releaseOn(EndpointPool.Worker worker, Grant grant) {
         Client c = clientOn(worker);
         c.client().release((RangeGrant) grant);
-        c.cell().last = c.client().stats();
+        if (c.cell().released()) {
+            c.cell().publish(c.client().stats());
+        }
     }
 
     private static Request request(long start, long end, Mode mode) {

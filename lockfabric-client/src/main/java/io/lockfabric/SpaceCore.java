@@ -38,15 +38,88 @@ import java.util.function.Consumer;
  * give up on it (a timeout, an interrupt, a cancelled future).
  */
 abstract class SpaceCore {
-    /** A protocol client of this space on one endpoint, with its latest statistics for {@link #stats()}. */
+    /**
+     * The statistics of a protocol client of this space on one endpoint, as {@link #stats()} last
+     * saw them. A client's own {@code stats()} builds a map of every counter (several microseconds),
+     * so they are not taken at every release: a release only counts itself, and the snapshot is
+     * taken every {@value #PUBLISH_EVERY} releases, by {@link #stats()} for endpoints not in use,
+     * and before the client closes. So {@link #stats()} is exact for every endpoint not in use when
+     * it is called, and an endpoint in use adds what it had at most {@value #PUBLISH_EVERY} releases
+     * before.
+     */
     static final class StatsCell {
+        /** Releases after which the user of an endpoint publishes its client's statistics. */
+        static final int PUBLISH_EVERY = 64;
         volatile LockStats last = LockStats.ZERO;
+        /** Releases not in {@link #last} yet; only the endpoint's user (or an idle-endpoint action) touches it. */
+        int unpublished;
+
+        /** Counts a release by the endpoint's user; true if the client's statistics are now to be published. */
+        boolean released() {
+            return ++unpublished >= PUBLISH_EVERY;
+        }
+
+        /** Whether a release is not in {@link #last} yet. */
+        boolean behind() {
+            return unpublished > 0;
+        }
+
+        /** Publishes the client's statistics {@code now} (by whoever has the endpoint). */
+        void publish(LockStats now) {
+            last = now;
+            unpublished = 0;
+        }
     }
 
-    /** The keys of this process's requests in flight on one slot, with their counts. */
+    /**
+     * The keys of this process's requests in flight on one slot, with their counts: almost always
+     * one key, kept without a map; a map only while several keys share the slot.
+     */
     private static final class SlotUse {
-        final Map<String, Integer> keys = new HashMap<>();
+        String key;
+        int keyCount;
+        /** The other keys, or null while there is only {@link #key}. */
+        Map<String, Integer> others;
         int total;
+
+        /** Counts a request for {@code k}; whether another key was in flight on the slot. */
+        boolean add(String k) {
+            total++;
+            if (key == null || key.equals(k)) {
+                key = k;
+                keyCount++;
+                return others != null;
+            }
+            if (others == null) {
+                others = new HashMap<>();
+            }
+            others.merge(k, 1, Integer::sum);
+            return true;
+        }
+
+        /** Ends a request for {@code k}; whether the slot is now unused. */
+        boolean remove(String k) {
+            if (k.equals(key)) {
+                if (--keyCount == 0) {
+                    key = null;
+                    if (others != null) { // another key takes the first place
+                        Map.Entry<String, Integer> e = others.entrySet().iterator().next();
+                        key = e.getKey();
+                        keyCount = e.getValue();
+                        others.remove(key);
+                        if (others.isEmpty()) {
+                            others = null;
+                        }
+                    }
+                }
+            } else if (others != null) {
+                others.computeIfPresent(k, (x, n) -> n == 1 ? null : n - 1);
+                if (others.isEmpty()) {
+                    others = null;
+                }
+            }
+            return --total == 0;
+        }
     }
 
     final LockFabric fabric;
@@ -376,9 +449,7 @@ abstract class SpaceCore {
         inFlight.compute(r.slot(), (slot, use) -> {
             SlotUse u = use == null ? new SlotUse() : use;
             seen[0] = u.total > 0;
-            seen[1] = u.keys.size() > (u.keys.containsKey(r.key()) ? 1 : 0);
-            u.keys.merge(r.key(), 1, Integer::sum);
-            u.total++;
+            seen[1] = u.add(r.key());
             return u;
         });
         if (seen[1]) {
@@ -412,10 +483,7 @@ abstract class SpaceCore {
     void endRequest(Request r) {
         requests.decrement();
         if (r.slot() >= 0) {
-            inFlight.computeIfPresent(r.slot(), (slot, u) -> {
-                u.keys.computeIfPresent(r.key(), (k, n) -> n == 1 ? null : n - 1);
-                return --u.total == 0 ? null : u;
-            });
+            inFlight.computeIfPresent(r.slot(), (slot, u) -> u.remove(r.key()) ? null : u);
         }
     }
 
@@ -491,7 +559,11 @@ abstract class SpaceCore {
                 ? Optional.of(Duration.ofNanos(failureModel.leaseNs())) : Optional.empty();
     }
 
+    /** Publishes the statistics of this space's client on {@code idle}, an endpoint no one has checked out. */
+    abstract void publishStatsOn(EndpointPool.Worker idle);
+
     public LockSpaceStats stats() {
+        fabric.forEachIdleEndpoint(this::publishStatsOn);
         LockStats protocolStats = LockStats.ZERO;
         for (StatsCell c : cells) {
             protocolStats = protocolStats.plus(c.last);

@@ -539,6 +539,28 @@ abstract class LockSpaceContractTest {
     }
 
     @Test
+    void protocolStatisticsAreExactForEndpointsNotInUse() throws Exception {
+        LockFabric lf = open(3);
+        LockSpace s = lf.lockSpace(space, SpaceOptions.builder().protocol("cas").build());
+        String acquires = io.lockfabric.lock.LatencyBreakdown.Part.WRITER_ACQUIRE.operationsStat();
+        int done = 0;
+        // fewer releases than an endpoint publishes after, then many more: stats() sees every one
+        for (int round : new int[] {5, 3 * SpaceCore.StatsCell.PUBLISH_EVERY + 7}) {
+            for (int i = 0; i < round; i++) {
+                s.acquire("k" + (i % 5)).close();
+            }
+            done += round;
+            assertEquals(done, s.stats().protocolStats().counter(acquires), s.stats().toString());
+        }
+        // an endpoint in use is left alone; what the idle ones counted is still all there
+        try (Held h = s.acquire("held")) {
+            assertTrue(h.isValid());
+            assertTrue(s.stats().protocolStats().counter(acquires) >= done, s.stats().toString());
+        }
+        assertEquals(done + 1, s.stats().protocolStats().counter(acquires), s.stats().toString());
+    }
+
+    @Test
     void keysSharingASlotAreCountedAsFalseConflicts() throws Exception {
         LockFabric lf = open(4);
         LockSpace s = lf.lockSpace(space, SpaceOptions.builder().slots(1).build());
@@ -550,6 +572,26 @@ abstract class LockSpaceContractTest {
         LockSpaceStats st = s.stats();
         assertEquals(1, st.falseConflicts());
         assertEquals(1, st.falseConflictSlots());
+    }
+
+    @Test
+    void falseConflictsFollowTheKeysInFlightOnASlot() throws Exception {
+        LockFabric lf = open(4);
+        LockSpace s = lf.lockSpace(space, SpaceOptions.builder().slots(1).build());
+        Held a = s.acquire("a");
+        java.util.concurrent.CompletableFuture<Held> b = s.acquireAsync("b", Mode.EXCLUSIVE); // a in flight: 1
+        a.close(); // b, in flight since, is now the slot's only key
+        Held hb = b.get(10, TimeUnit.SECONDS);
+        java.util.concurrent.CompletableFuture<Held> c = s.acquireAsync("c", Mode.EXCLUSIVE); // b in flight: 2
+        hb.close();
+        Held hc = c.get(10, TimeUnit.SECONDS);
+        java.util.concurrent.CompletableFuture<Held> again = s.acquireAsync("c", Mode.EXCLUSIVE); // its own key: none
+        hc.close();
+        again.get(10, TimeUnit.SECONDS).close();
+        s.acquire("d").close(); // nothing else in flight: none
+        LockSpaceStats st = s.stats();
+        assertEquals(2, st.falseConflicts(), st.toString());
+        assertEquals(1, st.falseConflictSlots(), st.toString());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.lockfabric.cli;
 
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.memory.MemoryNode;
 import io.lockfabric.net.ServerLimits;
@@ -142,9 +143,18 @@ final class ServeCommand implements Callable<Integer> {
             description = "Client endpoints connected at once. Default: ${DEFAULT-VALUE}.")
     int maxEndpoints;
 
-    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "" + TcpMemoryNode.DEFAULT_IO_THREADS,
-            description = "Threads serving connections (verbs run on them). Default: ${DEFAULT-VALUE}.")
-    int ioThreads;
+    @Option(names = "--io-threads", paramLabel = "N",
+            description = "Threads serving connections (verbs run on them). Default: one per two processors, at "
+                    + "least 1 and at most " + TcpMemoryNode.DEFAULT_IO_THREADS + ".")
+    Integer ioThreads;
+
+    @Option(names = "--spin", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "How long an I/O thread keeps polling its connections after its last request before it "
+                    + "sleeps (at most 100ms; 0 sleeps at once): under load it never sleeps, so no request waits for "
+                    + "it to be woken; at rest it costs nothing. It takes a core while it polls, so set it where the "
+                    + "server has cores to spare (a host of its own). Default: " + TcpMemoryNode.SPIN_NS / 1000
+                    + "us on 4 processors or more, else 0.")
+    Long spinNs;
 
     @Option(names = "--shm", paramLabel = "PATH",
             description = "Serve the rpcs of the shm fabric whose file is PATH (an absolute path, e.g. /dev/shm/locks; "
@@ -166,8 +176,17 @@ final class ServeCommand implements Callable<Integer> {
         if (memoryBytes <= 0) {
             throw new BadInputException("--memory must be positive, got " + memoryBytes);
         }
+        if (ioThreads == null) {
+            ioThreads = TcpMemoryNode.defaultIoThreads();
+        }
         if (ioThreads < 1 || ioThreads > 64) {
             throw new BadInputException("--io-threads must be in [1, 64], got " + ioThreads);
+        }
+        if (spinNs == null) {
+            spinNs = TcpMemoryNode.defaultSpinNs();
+        }
+        if (spinNs < 0 || spinNs > TcpMemoryNode.MAX_SPIN_NS) {
+            throw new BadInputException("--spin must be in [0, 100ms], got " + Durations.format(spinNs));
         }
         if (tableGraceNs < 0) {
             throw new BadInputException("--table-grace must not be negative");
@@ -199,7 +218,7 @@ final class ServeCommand implements Callable<Integer> {
                     System.getenv(TcpFabricProvider.SECRET_ENV), null);
             TlsConfig tls = tlsCert == null ? null : TlsConfig.server(tlsCert, tlsKey, tlsClientCa);
             server = TcpMemoryNode.builder().port(port).bind(bind).capacityBytes(memoryBytes).ioThreads(ioThreads)
-                    .tableGraceNs(tableGraceNs).limits(limits).secret(secret).tls(tls).insecure(insecure).start();
+                    .spinNs(spinNs).tableGraceNs(tableGraceNs).limits(limits).secret(secret).tls(tls).insecure(insecure).start();
         } catch (FabricException e) {
             throw new BadInputException(e.getMessage());
         }

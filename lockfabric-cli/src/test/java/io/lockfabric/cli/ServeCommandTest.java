@@ -37,7 +37,7 @@ class ServeCommandTest {
     void helpDescribesTheOptions() {
         MainTest.Outcome o = MainTest.run("serve", "--help");
         assertEquals(0, o.status(), o.err());
-        for (String option : List.of("--port", "--memory", "--bind", "--table-grace", "--io-threads", "--shm", "SIGTERM")) {
+        for (String option : List.of("--port", "--memory", "--bind", "--table-grace", "--io-threads", "--spin", "--shm", "SIGTERM")) {
             assertTrue(o.out().contains(option), option + " in:\n" + o.out());
         }
     }
@@ -55,7 +55,8 @@ class ServeCommandTest {
     void badInputIsOneLineAndExitStatus2() {
         for (String[] args : List.of(new String[] {"serve", "--port", "70000"}, new String[] {"serve", "--memory", "0"},
                 new String[] {"serve", "--memory", "lots"}, new String[] {"serve", "--bind", "no.such.host.invalid"},
-                new String[] {"serve", "--shm", "relative/file"})) {
+                new String[] {"serve", "--shm", "relative/file"}, new String[] {"serve", "--spin", "1s"},
+                new String[] {"serve", "--spin", "soon"}, new String[] {"serve", "--io-threads", "0"})) {
             MainTest.Outcome o = MainTest.run(args);
             assertEquals(Main.EXIT_BAD_INPUT, o.status(), String.join(" ", args) + ": " + o.err());
             assertTrue(o.err().startsWith("lockfabric: "), o.err());

@@ -154,6 +154,14 @@ public final class EndpointPool implements AutoCloseable {
             return type.cast(c);
         }
 
+        /**
+         * The object kept on this endpoint for {@code owner}, or null if none was made. Only for whoever
+         * has this worker: its user, or an action of {@link EndpointPool#forEachIdle}.
+         */
+        public <T> T existingClient(Object owner, Class<T> type) {
+            return type.cast(clients.get(owner));
+        }
+
         /** Whether the pool is closing. */
         public boolean poolClosing() {
             return pool.closed;
@@ -345,6 +353,17 @@ public final class EndpointPool implements AutoCloseable {
     public void forget(Object owner) {
         for (Worker w : all) {
             w.forgotten.add(owner);
+        }
+    }
+
+    /**
+     * Runs {@code action} on every endpoint checked in now, on the calling thread, while no one can
+     * check it out: the action has the worker as its user would (what the last user did on it is
+     * visible), and must be short and not use the pool. Endpoints checked out are skipped.
+     */
+    public synchronized void forEachIdle(Consumer<Worker> action) {
+        for (Worker w : free) {
+            action.accept(w);
         }
     }
 

@@ -27,6 +27,20 @@ public final class KeyHash {
     /** The 64-bit hash of {@code key}: FNV-1a of its UTF-8 bytes, then {@link #fmix64}. */
     public static long hash(String key) {
         long h = FNV_OFFSET_BASIS;
+        int n = key.length();
+        for (int i = 0; i < n; i++) {
+            char c = key.charAt(i);
+            if (c >= 0x80) {
+                return hashUtf8(key); // not ASCII: the UTF-8 bytes differ from the chars
+            }
+            h ^= c; // an ASCII char is its own UTF-8 byte: no byte array is made
+            h *= FNV_PRIME;
+        }
+        return fmix64(h);
+    }
+
+    private static long hashUtf8(String key) {
+        long h = FNV_OFFSET_BASIS;
         for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
             h ^= b & 0xff;
             h *= FNV_PRIME;

@@ -25,6 +25,14 @@ class KeyHashTest {
         assertEquals(KeyHash.hash(new String("é".getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 java.nio.charset.StandardCharsets.UTF_8)), KeyHash.hash("é"));
         assertTrue(KeyHash.hash("é") != KeyHash.hash("e"));
+        // ASCII keys take a path without the byte array; keys that start ASCII and are not, the other
+        for (String k : new String[] {"", "a", "order:42", "order:42é", "é-order", "日本", "emoji \uD83D\uDE00", "\u007f\u0080"}) {
+            long h = KeyHash.FNV_OFFSET_BASIS;
+            for (byte b : k.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                h = (h ^ (b & 0xff)) * KeyHash.FNV_PRIME;
+            }
+            assertEquals(KeyHash.fmix64(h), KeyHash.hash(k), k);
+        }
     }
 
     @Test

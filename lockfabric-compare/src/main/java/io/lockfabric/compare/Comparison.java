@@ -1,5 +1,6 @@
 package io.lockfabric.compare;
 
+import io.lockfabric.net.TcpMemoryNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -91,6 +92,8 @@ public final class Comparison implements AutoCloseable {
     private final Properties versions = new Properties();
     private ChildProcess memoryNode;
     private String memoryNodeUri;
+    /** How long the memory node's I/O thread polls before it sleeps (see {@link #tcpMemoryNode}). */
+    private long memoryNodeSpinNs;
 
     /** A comparison of {@code settings}, telling its progress on {@code progress} (or null). */
     public Comparison(Settings settings, PrintStream progress) {
@@ -169,7 +172,7 @@ public final class Comparison implements AutoCloseable {
     private void runLockFabric(List<PeerResult> results, CompareWorkload w) throws InterruptedException {
         String runId = Long.toString(ProcessHandle.current().pid(), 36) + "-" + Long.toString(System.currentTimeMillis(), 36);
         for (String fabric : settings.fabrics()) {
-            String address = withThreads(fabric.equals("tcp") ? tcpMemoryNode() : fabric, w);
+            String address = withThreads(fabric.equals("tcp") ? tcpMemoryNode(w) : fabric, w);
             for (String protocol : settings.protocols()) {
                 String proto = protocol.equals("default") ? null : protocol;
                 String space = "compare-" + runId + "-" + results.size();
@@ -177,7 +180,8 @@ public final class Comparison implements AutoCloseable {
                 try (LockFabricPeer client = openServing(address, proto, space, w, served)) {
                     String row = "lockfabric " + fabric + " " + client.protocol();
                     say("%s: running %d threads", row, w.threads());
-                    String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address + ")"
+                    String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address
+                            + (memoryNodeSpinNs > 0 ? ", polls " + memoryNodeSpinNs / 1000 + "us before it sleeps" : "") + ")"
                             : served[0].equals(address) ? "LockFabric on " + fabric
                             : "LockFabric on " + fabric + ", its rpcs served by this process";
                     results.add(report(WorkloadRunner.run(row, fabric, system, client.protocol(), client, w, progress)));
@@ -226,12 +230,22 @@ public final class Comparison implements AutoCloseable {
         return address + (address.contains("?") ? "," : "?") + "threads=virtual";
     }
 
-    private String tcpMemoryNode() {
+    /**
+     * The memory node for LockFabric's {@code tcp} rows, started once. Its I/O thread polls before it
+     * sleeps ({@link TcpMemoryNode#SPIN_NS}) when the clients are virtual threads (they leave it a core:
+     * the launcher runs them on one carrier) or the machine has cores to spare; with platform-thread
+     * clients on a small machine it does not, as {@code lockfabric serve} would not
+     * ({@link TcpMemoryNode#defaultSpinNs()}).
+     */
+    private String tcpMemoryNode(CompareWorkload w) {
         if (memoryNode == null) {
-            say("lockfabric tcp: starting a memory node (lockfabric serve) in its own JVM on loopback");
+            memoryNodeSpinNs = w.virtualThreads() ? TcpMemoryNode.SPIN_NS : TcpMemoryNode.defaultSpinNs();
+            say("lockfabric tcp: starting a memory node (lockfabric serve" + (memoryNodeSpinNs > 0 ? " --spin "
+                    + memoryNodeSpinNs / 1000 + "us" : "") + ") in its own JVM on loopback");
             memoryNode = started(ChildProcess.java("memory node", List.of("-Xmx2g", "-XX:+UseParallelGC",
                             "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"),
-                    MemoryNodeMain.class.getName(), List.of(Long.toString(1L << 30)), "LISTENING "));
+                    MemoryNodeMain.class.getName(), List.of(Long.toString(1L << 30), Long.toString(memoryNodeSpinNs)),
+                    "LISTENING "));
             memoryNodeUri = memoryNode.awaitMark(60);
         }
         return memoryNodeUri;

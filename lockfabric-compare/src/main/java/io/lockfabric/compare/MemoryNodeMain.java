@@ -14,11 +14,14 @@ public final class MemoryNodeMain {
     private MemoryNodeMain() {
     }
 
-    /** Runs the node; {@code args[0]} is its memory in bytes. */
+    /** Runs the node; {@code args[0]} is its memory in bytes, {@code args[1]} (optional) its spin in ns. */
     public static void main(String[] args) {
         java.util.logging.Logger.getLogger(TcpMemoryNode.class.getName()).setLevel(java.util.logging.Level.WARNING);
-        TcpMemoryNode server = TcpMemoryNode.builder().port(0).bind("127.0.0.1")
-                .capacityBytes(Long.parseLong(args[0])).start();
+        TcpMemoryNode.Builder b = TcpMemoryNode.builder().port(0).bind("127.0.0.1").capacityBytes(Long.parseLong(args[0]));
+        if (args.length > 1) {
+            b.spinNs(Long.parseLong(args[1]));
+        }
+        TcpMemoryNode server = b.start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         System.out.println("LISTENING " + server.uri());
         System.out.flush();

@@ -17,12 +17,16 @@ public final class Durations {
 
     /**
      * Nanoseconds of a duration with a unit ({@code ns}, {@code us} or {@code µs}, {@code ms},
-     * {@code s}, {@code m}); the number may have a fraction and {@code _} separators.
+     * {@code s}, {@code m}); the number may have a fraction and {@code _} separators. A bare
+     * {@code 0} needs no unit.
      *
-     * @throws IllegalArgumentException if the text is not a duration >= 0 with a unit
+     * @throws IllegalArgumentException if the text is not a duration >= 0 with a unit, nor {@code 0}
      */
     public static long parseNanos(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT).replace("_", "");
+        if (t.equals("0")) {
+            return 0;
+        }
         long scale;
         int unit;
         if (t.endsWith("ns")) {

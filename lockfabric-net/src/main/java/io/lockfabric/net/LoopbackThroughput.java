@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The clients are the fabric's own ({@link TcpFabric#spawn}): platform threads, or virtual threads
  * on a fabric built for them ({@link TcpFabric.Builder#virtualThreads}).
  * A measurement, not a test: {@code java ... io.lockfabric.net.LoopbackThroughput [seconds]
- * [threads,...] [batch] [connections] [platform|virtual|both]} prints one line per configuration
- * (default: both kinds of thread, one after the other).
+ * [threads,...] [batch] [connections] [platform|virtual|both] [spin]} prints one line per
+ * configuration (default: both kinds of thread, one after the other); {@code spin} is the memory
+ * node's ({@link TcpMemoryNode.Builder#spinNs}, a time such as {@code 300us}; default its own).
  */
 public final class LoopbackThroughput {
     public static final double DEFAULT_SECONDS = 2.0;
@@ -45,13 +46,15 @@ public final class LoopbackThroughput {
             case "both" -> List.of(false, true);
             default -> throw new IllegalArgumentException("threads are platform, virtual or both, got '" + kinds + "'");
         };
-        System.out.printf("loopback throughput, %s transport, %.1f s per run, %d cores%n",
-                NettyTransport.best().name(), seconds, Runtime.getRuntime().availableProcessors());
+        long spinNs = args.length > 5 ? io.lockfabric.fabric.Durations.parseNanos(args[5]) : TcpMemoryNode.defaultSpinNs();
+        System.out.printf("loopback throughput, %s transport, %.1f s per run, %d cores, server spin %s%n",
+                NettyTransport.best().name(), seconds, Runtime.getRuntime().availableProcessors(),
+                io.lockfabric.fabric.Durations.format(spinNs));
         for (int threads : threadCounts) {
             for (int perFrame : List.of(1, batch)) {
                 for (boolean virtual : virtualOrNot) {
                     double[] coalescing = new double[3];
-                    double rate = measure(threads, perFrame, seconds, connections, virtual, coalescing);
+                    double rate = measure(threads, perFrame, seconds, connections, virtual, spinNs, coalescing);
                     System.out.printf("threads %3d %-8s  verbs/frame %3d  %,12.0f verbs/s  %,10.0f frames/s"
                             + "  frames/write: client %.2f server %.2f  cpu/verb %.1f us%n", threads,
                             virtual ? "virtual" : "platform", perFrame, rate, rate / perFrame,
@@ -69,18 +72,19 @@ public final class LoopbackThroughput {
     /** {@link #measure(int, int, double)} on {@code connections} shared connections (0: the fabric's default). */
     public static double measure(int threads, int perFrame, double seconds, int connections)
             throws InterruptedException {
-        return measure(threads, perFrame, seconds, connections, false, new double[3]);
+        return measure(threads, perFrame, seconds, connections, false, TcpMemoryNode.defaultSpinNs(), new double[3]);
     }
 
     /**
-     * {@link #measure(int, int, double, int)} with the clients on virtual threads or not, also putting
+     * {@link #measure(int, int, double, int)} with the clients on virtual threads or not, the server
+     * polling {@code spinNs} before it sleeps, also putting
      * into {@code coalescing} the frames per write system call of the client (plain connections), per
      * flush of the server's replies, and the process's CPU time per verb in microseconds (client and
      * server together: what a verb costs, whatever else runs on the machine).
      */
-    static double measure(int threads, int perFrame, double seconds, int connections, boolean virtual,
+    static double measure(int threads, int perFrame, double seconds, int connections, boolean virtual, long spinNs,
                           double[] coalescing) throws InterruptedException {
-        TcpMemoryNode serverNode = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).start();
+        TcpMemoryNode serverNode = TcpMemoryNode.builder().port(0).capacityBytes(1L << 20).spinNs(spinNs).start();
         TcpFabric.Builder builder = TcpFabric.builder().embeddedServer(serverNode).virtualThreads(virtual);
         if (connections > 0) {
             builder.connections(connections);

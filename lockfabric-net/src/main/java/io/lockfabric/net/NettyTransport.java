@@ -1,6 +1,7 @@
 package io.lockfabric.net;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -11,6 +12,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.nio.channels.spi.SelectorProvider;
 
 /**
  * Netty's native epoll transport where it loads (Linux), NIO otherwise. The system property
@@ -35,8 +38,22 @@ final class NettyTransport {
     }
 
     EventLoopGroup group(int threads, String name) {
+        return group(threads, name, 0, null);
+    }
+
+    /**
+     * {@code threads} event loops named {@code name}; {@code spinNs} > 0: each keeps polling for that
+     * long after its last activity before it sleeps ({@link SpinThenSleep}), counting its idle polls
+     * in {@code polls}.
+     */
+    EventLoopGroup group(int threads, String name, long spinNs, java.util.concurrent.atomic.LongAdder polls) {
         DefaultThreadFactory factory = new DefaultThreadFactory(name, true);
-        return epoll ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+        if (spinNs <= 0) {
+            return epoll ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+        }
+        SelectStrategyFactory strategy = () -> new SpinThenSleep(spinNs, System::nanoTime, polls);
+        return epoll ? new EpollEventLoopGroup(threads, factory, strategy)
+                : new NioEventLoopGroup(threads, factory, SelectorProvider.provider(), strategy);
     }
 
     Class<? extends ServerSocketChannel> serverChannel() {

@@ -4,6 +4,7 @@ import io.lockfabric.fabric.Attachments;
 import io.lockfabric.fabric.AuthenticationException;
 import io.lockfabric.fabric.ClientThread;
 import io.lockfabric.fabric.CounterSnapshot;
+import io.lockfabric.fabric.Durations;
 import io.lockfabric.fabric.Endpoint;
 import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
@@ -89,6 +90,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class TcpFabric implements Fabric {
     public static final String SCHEME = "tcp";
     public static final int DEFAULT_IO_THREADS = 2;
+    /**
+     * How long, by default, the reader of a connection for virtual-thread clients polls after a
+     * reply before it blocks: {@value} ns ({@link Builder#readSpinNs}).
+     */
+    public static final long DEFAULT_READ_SPIN_NS = 200_000;
+    /** The longest read spin a fabric takes: {@value} ns. */
+    public static final long MAX_READ_SPIN_NS = 100_000_000;
     /** Connections to the memory node shared by a fabric's endpoints, unless told: its I/O threads, at most {@value}. */
     public static final int DEFAULT_CONNECTIONS = 4;
     /** Most connections to the memory node one fabric may be told to open. */
@@ -121,6 +129,7 @@ public final class TcpFabric implements Fabric {
     private final long seed;
     private final int connectTimeoutMs;
     private final boolean virtualThreads;
+    private final long readSpinNs;
     private final String configuredListenHost;
     private final TcpMemoryNode colocated;
     private final boolean shareServices;
@@ -154,6 +163,7 @@ public final class TcpFabric implements Fabric {
         this.seed = b.seed;
         this.connectTimeoutMs = b.connectTimeoutMs;
         this.virtualThreads = b.virtualThreads;
+        this.readSpinNs = b.readSpinNs;
         this.configuredListenHost = b.listenHost;
         this.colocated = b.colocated;
         this.shareServices = b.shareServices;
@@ -249,6 +259,24 @@ public final class TcpFabric implements Fabric {
         }
     }
 
+    /** How long the readers of virtual-thread clients poll after a reply ({@link Builder#readSpinNs}). */
+    long readSpinNs() {
+        return readSpinNs;
+    }
+
+    /** Polls the readers of this fabric's plain connections made that found no reply (tests: the spin stops at rest). */
+    long readSpinPolls() {
+        long sum = 0;
+        synchronized (links) {
+            for (ServerLink link : links) {
+                if (link instanceof DirectServerLink d) {
+                    sum += d.spinPolls();
+                }
+            }
+        }
+        return sum;
+    }
+
     /**
      * Write system calls this fabric made on its connections to the memory node and the frames they
      * carried (plain connections; tests and {@link LoopbackThroughput}: how well writes coalesce).
@@ -282,7 +310,7 @@ public final class TcpFabric implements Fabric {
             String peer = "the memory node at " + host + ":" + port;
             return DirectServerLink.open(name(), host, port, connectTimeoutMs,
                     new ConnectorHandshake(secret, TcpMemoryNode.HANDSHAKE_CONTEXT, peer, false), handshakeTimeoutMs, peer,
-                    virtualThreads);
+                    virtualThreads, readSpinNs);
         }
         NettyServerLink link = new NettyServerLink(name());
         Channel ch = connect(host, port, link.handler(), "the memory node", tls, TcpMemoryNode.HANDSHAKE_CONTEXT);
@@ -574,11 +602,14 @@ public final class TcpFabric implements Fabric {
         private int handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
         private int connections = -1; // as many as I/O threads, at most DEFAULT_CONNECTIONS
         private boolean virtualThreads;
+        private long readSpinNs = DEFAULT_READ_SPIN_NS;
 
         /**
          * The memory node, as {@code tcp://host:port}, optionally with {@code ?connections=N} (how
-         * many connections the endpoints share, {@link #connections}) and {@code threads=virtual} or
-         * {@code threads=platform} (the default; {@link #virtualThreads}), joined by {@code &}.
+         * many connections the endpoints share, {@link #connections}), {@code threads=virtual} or
+         * {@code threads=platform} (the default; {@link #virtualThreads}) and {@code spin=TIME} (the
+         * read spin of virtual-thread clients, {@link #readSpinNs}; {@code 200us}, {@code 0}),
+         * joined by {@code &}.
          */
         public Builder uri(String uri) {
             URI u;
@@ -603,9 +634,18 @@ public final class TcpFabric implements Fabric {
                         }
                         continue;
                     }
+                    if (kv.length == 2 && kv[0].equals("spin")) {
+                        try {
+                            readSpinNs(Durations.parseNanos(kv[1]));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("'" + uri + "': spin must be a time (200us, 0), got '"
+                                    + kv[1] + "'", e);
+                        }
+                        continue;
+                    }
                     if (kv.length != 2 || !kv[0].equals("connections")) {
                         throw new IllegalArgumentException("'" + uri + "': unknown option '" + option
-                                + "' (tcp://host:port takes connections=N and threads=virtual|platform)");
+                                + "' (tcp://host:port takes connections=N, threads=virtual|platform and spin=TIME)");
                     }
                     try {
                         connections(Integer.parseInt(kv[1]));
@@ -677,6 +717,21 @@ public final class TcpFabric implements Fabric {
          */
         public Builder virtualThreads(boolean virtual) {
             this.virtualThreads = virtual;
+            return this;
+        }
+
+        /**
+         * For {@link #virtualThreads virtual-thread} clients: how long a connection's reader keeps
+         * polling the socket after a reply before it blocks, in [0, {@value TcpFabric#MAX_READ_SPIN_NS}]
+         * ns (default {@value TcpFabric#DEFAULT_READ_SPIN_NS}). It yields its carrier between polls,
+         * so callers still run; under load the carrier never sleeps and a reply costs no wake-up; at
+         * rest the reader blocks and costs nothing. 0 blocks at once. Platform-thread clients ignore it.
+         */
+        public Builder readSpinNs(long ns) {
+            if (ns < 0 || ns > MAX_READ_SPIN_NS) {
+                throw new IllegalArgumentException("read spin must be in [0, " + MAX_READ_SPIN_NS + "] ns, got " + ns);
+            }
+            this.readSpinNs = ns;
             return this;
         }
 

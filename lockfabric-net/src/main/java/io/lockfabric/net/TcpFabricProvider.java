@@ -8,10 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Opens {@code tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
+ * Opens {@code tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,spin=TIME,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]}:
  * a {@link TcpFabric} on the memory node there ({@code lockfabric serve}), endpoints seeded from
  * {@code seed}, sharing {@code connections} connections to it ({@link TcpFabric.Builder#connections}),
  * its clients on virtual threads or not ({@link TcpFabric.Builder#virtualThreads}; default platform),
+ * the read spin of virtual-thread clients ({@link TcpFabric.Builder#readSpinNs}; a time, e.g. {@code 200us}),
  * tables in {@code namespace} ({@link TcpFabric.Builder#tableNamespace}). Found by
  * {@link io.lockfabric.fabric.Fabrics#open}.
  *
@@ -36,12 +37,12 @@ public final class TcpFabricProvider implements FabricProvider {
 
     @Override
     public String usage() {
-        return "tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
+        return "tcp://HOST:PORT[?seed=N,connections=N,threads=virtual|platform,spin=TIME,namespace=NAME,secret-file=PATH,tls-trust=PEM,tls-cert=PEM,tls-key=PEM]";
     }
 
     @Override
     public List<String> parameters() {
-        return List.of("seed", "connections", "threads", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
+        return List.of("seed", "connections", "threads", "spin", "namespace", "secret-file", "tls-trust", "tls-cert", "tls-key");
     }
 
     @Override
@@ -57,6 +58,19 @@ public final class TcpFabricProvider implements FabricProvider {
             case "virtual" -> b.virtualThreads(true);
             case "platform" -> b.virtualThreads(false);
             default -> throw new IllegalArgumentException("fabric tcp: threads is virtual or platform, got '" + threads + "'");
+        }
+        String spin = address.parameter("spin", null);
+        if (spin != null) {
+            long ns;
+            try {
+                ns = io.lockfabric.fabric.Durations.parseNanos(spin);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("fabric tcp: spin is a time (200us, 0), got '" + spin + "'", e);
+            }
+            if (ns < 0 || ns > TcpFabric.MAX_READ_SPIN_NS) {
+                throw new IllegalArgumentException("fabric tcp: spin must be in [0, 100ms], got '" + spin + "'");
+            }
+            b.readSpinNs(ns);
         }
         String namespace = address.parameter("namespace", null);
         if (namespace != null) {

@@ -93,11 +93,41 @@ import javax.net.ssl.SSLException;
 public final class TcpMemoryNode implements AutoCloseable {
     public static final int DEFAULT_PORT = 7420;
     public static final String DEFAULT_BIND = "127.0.0.1";
+    /** The most I/O threads a server starts by default ({@link #defaultIoThreads()}). */
     public static final int DEFAULT_IO_THREADS = 2;
+    /**
+     * How long an I/O thread keeps polling after its last request before it sleeps, where the
+     * machine has cores to spare: {@value} ns ({@link Builder#spinNs}, {@link #defaultSpinNs()}).
+     */
+    public static final long SPIN_NS = 300_000;
+    /** The longest spin a server takes: {@value} ns. */
+    public static final long MAX_SPIN_NS = 100_000_000;
     private final java.util.concurrent.atomic.LongAdder replyFrames = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder replyFlushes = new java.util.concurrent.atomic.LongAdder();
+    /** Polls of the I/O threads that found nothing to do and kept spinning ({@link Builder#spinNs}). */
+    private final java.util.concurrent.atomic.LongAdder idlePolls = new java.util.concurrent.atomic.LongAdder();
     /** How long a table no client has open is kept: {@value} ns (60 s). */
     public static final long DEFAULT_TABLE_GRACE_NS = 60_000_000_000L;
+
+    /**
+     * I/O threads by default: one per two processors, at least 1 and at most
+     * {@value #DEFAULT_IO_THREADS}. Threads that poll before they sleep ({@link Builder#spinNs})
+     * must leave cores to the rest of the machine: on two cores, one.
+     */
+    public static int defaultIoThreads() {
+        return Math.max(1, Math.min(DEFAULT_IO_THREADS, Runtime.getRuntime().availableProcessors() / 2));
+    }
+
+    /**
+     * The spin by default: {@value #SPIN_NS} ns on 4 processors or more, else 0. A polling I/O thread
+     * takes a core while it polls; on a smaller machine that is the core the clients on the same host
+     * need (platform-thread clients on 2 cores lost a third of their throughput to it). A server on
+     * a host of its own, or beside clients that leave a core free (virtual threads on one carrier),
+     * gains from it whatever the cores: set it.
+     */
+    public static long defaultSpinNs() {
+        return Runtime.getRuntime().availableProcessors() >= 4 ? SPIN_NS : 0;
+    }
 
     /** The context of the memory node's handshake proofs ({@link ListenerHandshake}). */
     static final String HANDSHAKE_CONTEXT = "lockfabric memory node";
@@ -155,7 +185,7 @@ public final class TcpMemoryNode implements AutoCloseable {
         this.tls = b.tls;
         this.transport = NettyTransport.best();
         this.boss = transport.group(1, "lockfabric-mn-accept");
-        this.workers = transport.group(b.ioThreads, "lockfabric-mn-io");
+        this.workers = transport.group(b.ioThreads, "lockfabric-mn-io", b.spinNs, idlePolls);
         this.tables = new TableLifecycle(memory, b.tableGraceNs,
                 (task, delayNs) -> {
                     try {
@@ -265,6 +295,11 @@ public final class TcpMemoryNode implements AutoCloseable {
     /** The most bytes of the frame-memory budget ever held at once. */
     long frameBytesPeak() {
         return guard.frameBytesPeak();
+    }
+
+    /** Polls of the I/O threads that found nothing to do and kept spinning (tests: the spin stops at rest). */
+    long idlePolls() {
+        return idlePolls.sum();
     }
 
     /** Replies written to client connections in read batches, and the flushes that sent them (tests: coalescing). */
@@ -790,7 +825,8 @@ public final class TcpMemoryNode implements AutoCloseable {
         private int port = DEFAULT_PORT;
         private String bind = DEFAULT_BIND;
         private long capacityBytes = MemoryNode.DEFAULT_CAPACITY_BYTES;
-        private int ioThreads = DEFAULT_IO_THREADS;
+        private int ioThreads = defaultIoThreads();
+        private long spinNs = defaultSpinNs();
         private ServiceResolver resolver = ServiceResolver.installed();
         private long tableGraceNs = DEFAULT_TABLE_GRACE_NS;
         private ServerLimits limits = ServerLimits.DEFAULTS;
@@ -815,8 +851,20 @@ public final class TcpMemoryNode implements AutoCloseable {
             return this;
         }
 
+        /** Threads serving connections, in [1, 64] (default {@link TcpMemoryNode#defaultIoThreads()}). */
         public Builder ioThreads(int threads) {
             this.ioThreads = threads;
+            return this;
+        }
+
+        /**
+         * How long an I/O thread keeps polling its connections after its last request before it
+         * sleeps, in [0, {@value TcpMemoryNode#MAX_SPIN_NS}] ns (default {@link TcpMemoryNode#defaultSpinNs()}):
+         * under load it never sleeps, so no request waits for the thread to be woken; at rest it
+         * costs nothing. 0 sleeps at once.
+         */
+        public Builder spinNs(long ns) {
+            this.spinNs = ns;
             return this;
         }
 
@@ -874,6 +922,9 @@ public final class TcpMemoryNode implements AutoCloseable {
             }
             if (ioThreads < 1 || ioThreads > 64) {
                 throw new IllegalArgumentException("io threads must be in [1, 64], got " + ioThreads);
+            }
+            if (spinNs < 0 || spinNs > MAX_SPIN_NS) {
+                throw new IllegalArgumentException("spin must be in [0, " + MAX_SPIN_NS + "] ns, got " + spinNs);
             }
             if (tableGraceNs < 0) {
                 throw new IllegalArgumentException("table grace must not be negative, got " + tableGraceNs + " ns");
