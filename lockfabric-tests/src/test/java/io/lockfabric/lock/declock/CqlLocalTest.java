@@ -182,11 +182,12 @@ class CqlLocalTest {
             Endpoint ea = fabric.newEndpoint();
             Endpoint eb = fabric.newEndpoint();
             Endpoint ec = fabric.newEndpoint();
-            CqlClient a = (CqlClient) CQL.open(ea, "t", 1, options);
-            CqlClient b = (CqlClient) CQL.open(eb, "t", 1, options);
-            CqlClient c = (CqlClient) CQL.open(ec, "t", 1, options);
+            // lock 1 is A's alone: see below
+            CqlClient a = (CqlClient) CQL.open(ea, "t", 2, options);
+            CqlClient b = (CqlClient) CQL.open(eb, "t", 2, options);
+            CqlClient c = (CqlClient) CQL.open(ec, "t", 2, options);
             CqlLayout l = CqlProtocol.settings(options).layout();
-            Table t = ea.openTable(CQL.tableSpec("t", 1, options));
+            Table t = ea.openTable(CQL.tableSpec("t", 2, options));
             long hdr = t.at(l.headerOffset(0));
             var held = new java.util.concurrent.CountDownLatch(1);
             var letGo = new java.util.concurrent.CountDownLatch(1);
@@ -201,9 +202,14 @@ class CqlLocalTest {
                     throw new AssertionError(e);
                 }
                 a.release(g);
-                // stay in the lock client once more: a client that never calls it again answers a
-                // signal only when the lease runs out (its release may come before the signal)
-                a.release(a.acquire(0, Mode.SHARED));
+                // stay in the lock client until C's reset is over: a client that never calls it
+                // again answers a signal only when the lease runs out (its release may come before
+                // the signal). On lock 1, not 0: a third request on lock 0 in the new epoch could
+                // overflow its queue (capacity 2) again, a second reset this test does not expect
+                QueuePair mine = ea.queuePair(t.memoryNode());
+                while (CqlLayout.rst(mine.read8(hdr)) || l.rstcnt(mine.read8(hdr)) == 0) {
+                    a.release(a.acquire(1, Mode.SHARED));
+                }
             });
             held.await();
             var tb = fabric.spawn("b", () -> {
