@@ -50,8 +50,8 @@ import java.util.concurrent.locks.LockSupport;
  * at the same time, so flat combining and leader/followers would find no company:
  * <ul>
  *   <li>a reader, itself a virtual thread, reads the socket all the time and hands out the
- *       replies; callers never read, they park. While a reply is expected, for {@code readSpinNs}
- *       after the last one came (default
+ *       replies; callers never read, they park. For {@code readSpinNs} after the last reply came
+ *       (default
  *       {@value TcpFabric#DEFAULT_READ_SPIN_NS} ns) it polls the socket without blocking and yields
  *       its carrier between polls: the callers the replies woke run, and when none is left the carrier
  *       polls again at once instead of sleeping. Under load the carrier never sleeps, so a reply
@@ -506,8 +506,10 @@ final class DirectServerLink extends ServerLink {
     private void readAlways() {
         long lastReplyNs = System.nanoTime();
         while (!isLost()) {
-            // polls while a reply is expected (a request is pending) and one came less than the spin ago
-            if (readSpinNs > 0 && !pending.isEmpty() && !replyArrived() && System.nanoTime() - lastReplyNs < readSpinNs) {
+            // polls while the last reply came less than the spin ago, whether or not a request is
+            // pending: the callers that reply woke have often not sent their next request yet (one
+            // batch of replies can empty the pending map), and they send it after the yield below
+            if (readSpinNs > 0 && !replyArrived() && System.nanoTime() - lastReplyNs < readSpinNs) {
                 spinPolls++; // the reader is its only writer
                 Thread.yield(); // the callers replies woke run first; with none left, this polls again at once
                 continue;

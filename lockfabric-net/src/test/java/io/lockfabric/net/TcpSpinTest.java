@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pollers of the tcp fabric: the memory node's I/O threads ({@link TcpMemoryNode.Builder#spinNs})
- * and the readers of virtual-thread clients ({@link TcpFabric.Builder#readSpinNs}, while a reply is
- * expected) poll for a while after the last traffic and then block: never a busy loop at rest. Counted with their poll counters,
+ * and the readers of virtual-thread clients ({@link TcpFabric.Builder#readSpinNs}) poll for a while after the last traffic and then block: never a busy loop at rest. Counted with their poll counters,
  * never by timing: the spins here (50 ms) are far shorter than the rests that follow them.
  */
 class TcpSpinTest {
@@ -50,7 +49,7 @@ class TcpSpinTest {
             long serverPolls = server.idlePolls();
             long readerPolls = fabric.readSpinPolls();
             assertTrue(serverPolls > 0, "the server's I/O threads polled after the last request");
-            assertTrue(readerPolls > 0, "the readers polled while replies were expected");
+            assertTrue(readerPolls > 0, "the readers polled after the last reply");
             Thread.sleep(6 * SPIN_NS / 1_000_000);
             assertEquals(serverPolls, server.idlePolls(), "at rest the server's I/O threads sleep");
             assertEquals(readerPolls, fabric.readSpinPolls(), "at rest the readers block");
