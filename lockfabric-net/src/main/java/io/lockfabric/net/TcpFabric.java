@@ -10,6 +10,7 @@ import io.lockfabric.fabric.EndpointId;
 import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.FabricTiming;
+import io.lockfabric.fabric.Message;
 import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.TableInUseException;
 import io.lockfabric.fabric.TableSpec;
@@ -264,6 +265,11 @@ public final class TcpFabric implements Fabric {
         return readSpinNs;
     }
 
+    /** Connections this fabric's endpoints opened to other endpoints' mailbox listeners (tests). */
+    int peerConnections() {
+        return peers.size();
+    }
+
     /** Polls the readers of this fabric's plain connections made that found no reply (tests: the spin stops at rest). */
     long readSpinPolls() {
         long sum = 0;
@@ -412,7 +418,8 @@ public final class TcpFabric implements Fabric {
 
     /**
      * Messages of {@code type} this fabric's endpoints sent to endpoints of this process (same node
-     * id), or to endpoints of other processes. Both travel over TCP; the count says which protocol
+     * id), or to endpoints of other processes. Those of the same fabric are queued in the
+     * receiver's mailbox directly; the others travel over TCP. The count says which protocol
      * messages cross compute nodes. Types outside [0, {@value #TALLIED_TYPES}) are counted together.
      */
     long messagesSent(int type, boolean toOtherProcesses) {
@@ -439,6 +446,28 @@ public final class TcpFabric implements Fabric {
         }
         return new TableSpec(onServer.name().substring(prefix.length()), onServer.protocol(), onServer.locks(),
                 onServer.bytes(), onServer.fill(), onServer.memoryNode(), onServer.service());
+    }
+
+    /**
+     * Queues {@code m} in the mailbox of {@code to} if it is an open endpoint of this fabric (the
+     * same compute node): true if it did. A closed one fails the send with
+     * {@link PeerUnreachableException}, as a gone peer does; false for endpoints of other fabrics.
+     */
+    boolean deliverHere(EndpointId to, Message m) {
+        TcpEndpoint e = endpoints.get(to);
+        if (e == null) {
+            if (closedHere.contains(to)) {
+                throw new PeerUnreachableException(to);
+            }
+            return false;
+        }
+        e.tcpMailbox().deliver(m);
+        return true;
+    }
+
+    /** Whether {@code to} is an open endpoint of this fabric. */
+    boolean isOpenHere(EndpointId to) {
+        return endpoints.containsKey(to);
     }
 
     void detach(TcpEndpoint endpoint) {
