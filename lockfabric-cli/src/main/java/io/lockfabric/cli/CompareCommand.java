@@ -88,8 +88,10 @@ final class CompareCommand implements Callable<Integer> {
             description = "Measured time of each peer's run. Default: ${DEFAULT-VALUE}.")
     long durationNs;
 
-    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "1s",
-            description = "Unmeasured time before each run's measurement. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
+            description = "Unmeasured time before each run's measurement: the JIT compilers of the client's JVM and of a"
+                    + " server's (the memory node, a Hazelcast member) work for several seconds after it starts, and a"
+                    + " shorter warm-up measures them compiling. Default: ${DEFAULT-VALUE}.")
     long warmupNs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
