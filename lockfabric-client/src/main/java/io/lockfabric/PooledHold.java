@@ -123,7 +123,6 @@ final class PooledHold implements Held {
             fail(w, new FabricUnreachableException(space.fabric.address(), gone));
             return;
         }
-        long startedNs = space.nowNs();
         Clock c = w.endpoint().clock();
         long leaseFrom = c.nanoTime(); // before the protocol's first verb: see Leases
         Grant g;
@@ -149,7 +148,8 @@ final class PooledHold implements Held {
         leaseFromNs = Leases.leaseFrom(g, leaseFrom);
         leaseNs = space.leaseNs(g.mode());
         long now = space.nowNs();
-        space.granted(now - submittedNs, waitedForEndpointOrSlot || now - startedNs > space.slowAcquireNs());
+        // slow from the request's submission: a wait for the endpoint is in it (and flagged already)
+        space.granted(now - submittedNs, waitedForEndpointOrSlot || now - submittedNs > space.slowAcquireNs());
         if (acquireEvent != null) {
             commitAcquire(g, space.retriesOn(w) - retriesBefore);
         }

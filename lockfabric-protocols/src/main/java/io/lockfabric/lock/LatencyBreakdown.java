@@ -35,21 +35,28 @@ public final class LatencyBreakdown {
         RELEASE("Rel", "release");
 
         private final String label;
-        private final String key;
+        /** The statistics' names, made once: a client's statistics are read in loops. */
+        private final String operationsStat;
+        private final String[] timeStats;
 
         Part(String label, String key) {
             this.label = label;
-            this.key = key;
+            this.operationsStat = STAT_PREFIX + key + ".operations";
+            Item[] items = Item.values();
+            this.timeStats = new String[items.length];
+            for (Item i : items) {
+                timeStats[i.ordinal()] = STAT_PREFIX + key + "." + i.name().toLowerCase(Locale.ROOT) + "-ns";
+            }
         }
 
         /** The name of the part's operation count in a client's statistics. */
         public String operationsStat() {
-            return STAT_PREFIX + key + ".operations";
+            return operationsStat;
         }
 
         /** The name of the part's total time in {@code item} in a client's statistics. */
         public String timeStat(Item item) {
-            return STAT_PREFIX + key + "." + item.name().toLowerCase(Locale.ROOT) + "-ns";
+            return timeStats[item.ordinal()];
         }
 
         /** The paper's column group: {@code Acq (W)}, {@code Acq (R)}, {@code Rel}. */
