@@ -17,6 +17,10 @@ import java.util.concurrent.locks.LockSupport;
 public final class MessageQueue {
     private final ConcurrentLinkedQueue<Message> queue = new ConcurrentLinkedQueue<>();
     private volatile Thread waiter;
+    /** Yields of a platform-thread owner before it parks ({@link #awaitPlatform}); owner only. */
+    private int yieldBudget = MAX_YIELDS;
+    static final int PLATFORM_SPINS = BackoffIdleStrategy.DEFAULT_MAX_SPINS;
+    static final int MAX_YIELDS = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
 
     /** Appends {@code m} and wakes the owner if it waits. Any thread. */
     public void deliver(Message m) {
@@ -43,16 +47,63 @@ public final class MessageQueue {
         if (m != null) {
             return m;
         }
-        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        waiter = Thread.currentThread();
+        Thread me = Thread.currentThread();
+        waiter = me;
         try {
-            while ((m = queue.poll()) == null && System.nanoTime() < deadlineNanos) {
-                WaitInterruptedException.throwIfInterrupted("a message");
-                idle.idle();
-            }
-            return m;
+            return me.isVirtual() ? awaitVirtual(deadlineNanos) : awaitPlatform(deadlineNanos);
         } finally {
             waiter = null;
         }
+    }
+
+    /** The yields a platform-thread owner makes before it parks, now (tests). */
+    int yieldBudget() {
+        return yieldBudget;
+    }
+
+    private Message awaitVirtual(long deadlineNanos) {
+        IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
+        Message m;
+        while ((m = queue.poll()) == null && System.nanoTime() < deadlineNanos) {
+            WaitInterruptedException.throwIfInterrupted("a message");
+            idle.idle();
+        }
+        return m;
+    }
+
+    /**
+     * A platform thread spins, then yields up to {@link #yieldBudget} times, then parks until the
+     * deadline (a delivery unparks it). The budget adapts: a message that came while the owner
+     * still spun or yielded restores it; one that came only after it parked halves it. Where
+     * messages come within microseconds (a sender in this JVM) a yield lets the sender run; where
+     * they come late (a queue of waiters on a busy machine) yielding waiters stayed runnable beside
+     * the one a handover had just woken, and delayed it.
+     */
+    private Message awaitPlatform(long deadlineNanos) {
+        int spins = PLATFORM_SPINS;
+        int yields = yieldBudget;
+        Message m;
+        while ((m = queue.poll()) == null) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            WaitInterruptedException.throwIfInterrupted("a message");
+            if (spins > 0) {
+                spins--;
+                Thread.onSpinWait();
+            } else if (yields > 0) {
+                yields--;
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(left);
+                if ((m = queue.poll()) != null) {
+                    yieldBudget = yieldBudget >> 1;
+                    return m;
+                }
+            }
+        }
+        yieldBudget = MAX_YIELDS;
+        return m;
     }
 }
