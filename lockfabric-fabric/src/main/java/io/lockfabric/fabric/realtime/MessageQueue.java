@@ -82,6 +82,7 @@ public final class MessageQueue {
     private Message awaitPlatform(long deadlineNanos) {
         int spins = PLATFORM_SPINS;
         int yields = yieldBudget;
+        boolean parked = false;
         Message m;
         while ((m = queue.poll()) == null) {
             long left = deadlineNanos - System.nanoTime();
@@ -96,14 +97,11 @@ public final class MessageQueue {
                 yields--;
                 Thread.yield();
             } else {
+                parked = true;
                 LockSupport.parkNanos(left);
-                if ((m = queue.poll()) != null) {
-                    yieldBudget = yieldBudget >> 1;
-                    return m;
-                }
             }
         }
-        yieldBudget = MAX_YIELDS;
+        yieldBudget = parked ? yieldBudget >> 1 : MAX_YIELDS;
         return m;
     }
 }
