@@ -24,7 +24,8 @@ public interface Held extends AutoCloseable {
      * The grant's fencing token: it increases from one exclusive grant of the lock's slot to the
      * next, so a store guarded by the lock can refuse writes with a token older than one it has
      * seen. Strictly so only where {@link LockSpace#strictFencing()} says so (DSLR's tickets, for
-     * one, restart when its counters are reset).
+     * one, restart when its counters are reset). Holders of one process that passed a grant on
+     * ({@link LockFabric.Builder#localHandovers}) share its token.
      */
     long fencingToken();
 

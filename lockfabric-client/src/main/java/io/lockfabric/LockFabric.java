@@ -123,6 +123,7 @@ public final class LockFabric implements AutoCloseable {
     private final ClientRuntime.Timers timers;
     private final long tryLockGraceNs;
     private final long slowAcquireNs;
+    private final int localHandovers;
     private final Map<String, SpaceEntry> spaces = new HashMap<>();
     /** The requests not ended yet, by their sequence number (so that a sweep visits them in a stable order). */
     private final Map<Long, PooledHold> live = new ConcurrentHashMap<>();
@@ -146,6 +147,7 @@ public final class LockFabric implements AutoCloseable {
         this.tryLockGraceNs = b.tryLockGraceNs > 0 ? b.tryLockGraceNs
                 : Math.max(MIN_TRY_LOCK_GRACE_NS, timing.scaled(50 * FabricTiming.RDMA.roundTripNs(), 1));
         this.slowAcquireNs = 4 * timing.roundTripNs();
+        this.localHandovers = b.localHandovers;
         int size = b.poolSize > 0 ? b.poolSize
                 : fabric.isInProcess() ? DEFAULT_IN_PROCESS_POOL_SIZE : DEFAULT_REMOTE_POOL_SIZE;
         this.pool = new EndpointPool(fabric, size);
@@ -452,6 +454,14 @@ public final class LockFabric implements AutoCloseable {
         return slowAcquireNs;
     }
 
+    /**
+     * How many holders of this process in a row may share one grant of a slot ({@link
+     * Builder#localHandovers}); 0: every acquisition asks the memory node.
+     */
+    public int localHandovers() {
+        return localHandovers;
+    }
+
     boolean hasFreeEndpoint() {
         return pool.hasFreeEndpoint();
     }
@@ -623,6 +633,7 @@ public final class LockFabric implements AutoCloseable {
         private final Fabric given;
         private int poolSize;
         private long tryLockGraceNs;
+        private int localHandovers;
 
         private Builder(String address, Fabric given) {
             this.address = address;
@@ -655,6 +666,31 @@ public final class LockFabric implements AutoCloseable {
                 throw new IllegalArgumentException("a try-lock grace must be positive, got " + grace);
             }
             this.tryLockGraceNs = ns;
+            return this;
+        }
+
+        /**
+         * Lets a released exclusive lock pass straight to another thread of this process that waits
+         * for the same slot, at most {@code n} times in a row, before it goes back to the memory node
+         * (default 0: never). A cohort lock: the threads of one process that want a hot key queue in
+         * the process, behind the one request of theirs that the memory node sees, and the lock moves
+         * among them without a round trip; after {@code n} passes it is released to the memory node,
+         * so other processes wait at most {@code n} critical sections longer than they would.
+         *
+         * <p>Only exclusive {@link LockSpace#acquire(String, io.lockfabric.lock.Mode) acquire} calls
+         * (and {@code Lock.lock()} of the lock views) of lock spaces queue so; a try, an asynchronous
+         * request, a shared one, a session's or a range's asks the memory node as before. A pass keeps
+         * the grant's endpoint, fencing token and lease: the holders that share a grant share its
+         * token (so {@link LockSpace#strictFencing()} is false), and its lease counts from the first
+         * acquisition, so a grant with less than half its lease left is released, not passed.
+         *
+         * @throws IllegalArgumentException if {@code n < 0}
+         */
+        public Builder localHandovers(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("local handovers cannot be negative, got " + n);
+            }
+            this.localHandovers = n;
             return this;
         }
 

@@ -47,7 +47,10 @@ public interface LockSpace {
     /** The number of lock slots. */
     long slots();
 
-    /** Whether fencing tokens are strict on this space's protocol (see {@link Held#fencingToken()}). */
+    /**
+     * Whether fencing tokens are strict on this space's protocol (see {@link Held#fencingToken()}),
+     * and no grant is shared by several holders in turn ({@link LockFabric.Builder#localHandovers}).
+     */
     boolean strictFencing();
 
     /**

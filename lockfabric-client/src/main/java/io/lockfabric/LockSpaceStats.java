@@ -15,6 +15,9 @@ import io.lockfabric.lock.LockStats;
  *                           notification or handover message of the releaser: {@link LockStats#HANDOVERS})
  *                           rather than taken from a free lock or by polling; 0 for protocols that do
  *                           not hand over (cas, cas-rw, dslr, rpc and the range protocols)
+ * @param localHandovers     grants passed from a holder of this process to the next one waiting for the
+ *                           same slot, without the memory node ({@link LockFabric.Builder#localHandovers};
+ *                           0 unless it is set)
  * @param abandoned          requests whose caller gave up (timed out, interrupted, cancelled) before
  *                           the grant; each was released as soon as it was granted
  * @param retries            the protocol's own retries ({@link LockStats#RETRIES}), summed over the
@@ -27,7 +30,8 @@ import io.lockfabric.lock.LockStats;
  * @param acquireWaitP99Ns   99th percentile of the same
  * @param protocolStats      the protocol's statistics, summed over the pool's clients of this space
  */
-public record LockSpaceStats(long acquisitions, long waits, long handovers, long abandoned, long retries, long falseConflicts,
+public record LockSpaceStats(long acquisitions, long waits, long handovers, long localHandovers,
+                             long abandoned, long retries, long falseConflicts,
                              long falseConflictSlots, long losses, long acquireWaitP50Ns, long acquireWaitP99Ns,
                              LockStats protocolStats) {
 }

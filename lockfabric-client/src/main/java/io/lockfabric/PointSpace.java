@@ -117,7 +117,7 @@ final class PointSpace extends SpaceCore implements LockSpace {
 
     @Override
     public boolean strictFencing() {
-        return protocol.strictFencing();
+        return protocol.strictFencing() && fabric.localHandovers() == 0; // holders that share a grant share its token
     }
 
     @Override

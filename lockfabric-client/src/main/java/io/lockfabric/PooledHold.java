@@ -38,7 +38,25 @@ final class PooledHold implements Held {
     private final Request request;
     private final long autoReleaseNs;
     private final long submittedNs;
-    private final boolean waitedForEndpointOrSlot;
+    /** Whether it found no free endpoint, or another request of this process on its slot (set before it is published). */
+    private boolean waitedForEndpointOrSlot;
+
+    /** {@link #turn}: the request asks the memory node itself (it owns its slot's cohort now). */
+    static final int TURN_SERVER = 1;
+    /** {@link #turn}: the owner handed its grant over ({@link #adopt}). */
+    static final int TURN_HANDED = 2;
+    /** {@link #turn}: the request gave up first ({@link #granted} failed: its LockFabric closed). */
+    static final int TURN_GAVE_UP = 3;
+    /** Whether the request is in its slot's cohort ({@link LockFabric#localHandovers()}): its owner, or waiting behind it. */
+    boolean inCohort;
+    /**
+     * For a request that queued behind its slot's cohort owner, completed once: {@link
+     * #TURN_SERVER}, {@link #TURN_HANDED} or {@link #TURN_GAVE_UP}, whoever comes first; null for
+     * any other request.
+     */
+    CompletableFuture<Integer> turn;
+    /** How many holders of this process had the grant before this one since the memory node granted it (local handovers). */
+    int localPasses;
 
     // written by the acquiring thread before granted completes
     private volatile EndpointPool.Worker worker;
@@ -69,12 +87,12 @@ final class PooledHold implements Held {
         void lost(String why, long heldForNs);
     }
 
-    PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpointOrSlot) {
+    PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpoint) {
         this.space = space;
         this.request = request;
         this.autoReleaseNs = autoReleaseNs;
         this.submittedNs = submittedNs;
-        this.waitedForEndpointOrSlot = waitedForEndpointOrSlot;
+        this.waitedForEndpointOrSlot = waitedForEndpoint;
         AcquireEvent e = new AcquireEvent();
         if (e.isEnabled()) {
             e.begin();
@@ -86,6 +104,59 @@ final class PooledHold implements Held {
 
     Request request() {
         return request;
+    }
+
+    /** Another request of this process was on the slot when this one began. */
+    void waitedOnSlot() {
+        waitedForEndpointOrSlot = true;
+    }
+
+    /** Queues this request behind its slot's cohort owner: it gets a {@link #turn}, given up if {@link #granted} fails. */
+    void waitForTurn() {
+        CompletableFuture<Integer> t = new CompletableFuture<>();
+        turn = t;
+        granted.whenComplete((v, e) -> {
+            if (e != null) {
+                t.complete(TURN_GAVE_UP);
+            }
+        });
+    }
+
+    /** Whether a grant with a lease has more than half of it left, so that it may be passed on. */
+    boolean leaseAllowsHandover() {
+        return leaseNs <= 0 || leaseLeftNs() > leaseNs / 2;
+    }
+
+    /**
+     * Takes {@code from}'s exclusive grant and its endpoint {@code w} (a local handover, on the
+     * releasing thread), and delivers the hold as an acquisition would. {@code from} has ended:
+     * the grant's lease and fencing token carry over, since the memory node granted the lock once.
+     */
+    void adopt(PooledHold from, EndpointPool.Worker w) {
+        worker = w;
+        localPasses = from.localPasses + 1;
+        w.watch(this::memoryNodeLost);
+        FabricException gone = w.memoryNodeLost();
+        if (gone != null) {
+            releaseQuietly(w, from.grant);
+            fail(w, new FabricUnreachableException(space.fabric.address(), gone));
+            return;
+        }
+        grant = from.grant;
+        clock = from.clock;
+        grantNs = clock.nanoTime();
+        leaseFromNs = from.leaseFromNs; // the memory node's lease runs from the first acquisition
+        leaseNs = from.leaseNs;
+        space.granted(space.nowNs() - submittedNs, true);
+        if (acquireEvent != null) {
+            commitAcquire(grant, 0);
+        }
+        HoldEvent e = new HoldEvent();
+        if (e.isEnabled()) {
+            e.begin();
+            holdEvent = e;
+        }
+        deliver();
     }
 
     /**
@@ -229,6 +300,10 @@ final class PooledHold implements Held {
         }
         EndpointPool.Worker w = worker;
         Grant g = grant;
+        if (inCohort && serverLost == null && !lost.get() && g.mode() == Mode.EXCLUSIVE && space.handOver(this, w)) {
+            endHoldEvent(g);
+            return;
+        }
         RuntimeException failure = null;
         try {
             if (serverLost != null) {

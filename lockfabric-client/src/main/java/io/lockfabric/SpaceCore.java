@@ -12,6 +12,8 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,9 @@ abstract class SpaceCore {
 
     /**
      * The keys of this process's requests in flight on one slot, with their counts: almost always
-     * one key, kept without a map; a map only while several keys share the slot.
+     * one key, kept without a map; a map only while several keys share the slot. With local
+     * handovers ({@link LockFabric#localHandovers()}), also the slot's cohort: the request of this
+     * process that the memory node sees and the requests queued behind it in the process.
      */
     private static final class SlotUse {
         String key;
@@ -85,6 +89,28 @@ abstract class SpaceCore {
         /** The other keys, or null while there is only {@link #key}. */
         Map<String, Integer> others;
         int total;
+        /** The cohort's owner: the request acquiring or holding the slot for the queue behind it, or null. */
+        PooledHold owner;
+        /** Requests waiting for the owner's grant, oldest first; null until one waits. */
+        ArrayDeque<PooledHold> waiters;
+
+        /**
+         * Makes the oldest waiter that has not given up the owner, told {@code turn}; the waiters
+         * dequeued that had given up go to {@code gaveUp}, their requests ended here. Null if none.
+         */
+        PooledHold nextOwner(int turn, List<PooledHold> gaveUp) {
+            owner = null;
+            PooledHold n;
+            while (waiters != null && (n = waiters.poll()) != null) {
+                if (n.turn.complete(turn)) {
+                    owner = n;
+                    return n;
+                }
+                remove(n.request().key()); // gave up (its LockFabric closed): it is not on the slot any more
+                gaveUp.add(n);
+            }
+            return null;
+        }
 
         /** Counts a request for {@code k}; whether another key was in flight on the slot. */
         boolean add(String k) {
@@ -138,14 +164,18 @@ abstract class SpaceCore {
     private final LongAdder waits = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
     private final LongAdder falseConflicts = new LongAdder();
+    private final LongAdder localHandovers = new LongAdder();
     private final LongAdder losses = new LongAdder();
     private final Histogram waitNs = new ConcurrentHistogram(3);
     /** Requests of this space not ended yet (queued, acquiring, or held). */
     private final LongAdder requests = new LongAdder();
     private volatile boolean dropped;
+    /** {@link LockFabric#localHandovers()}: 0, or how often in a row an exclusive grant may pass within the process. */
+    private final int maxLocalHandovers;
 
     SpaceCore(LockFabric fabric, String name, String protocolName, FailureModel failureModel) {
         this.fabric = fabric;
+        this.maxLocalHandovers = fabric.localHandovers();
         this.name = name;
         this.protocolName = protocolName;
         this.failureModel = failureModel;
@@ -176,7 +206,12 @@ abstract class SpaceCore {
         return inFlight;
     }
 
-    /** Undoes {@link #tryMarkDropped} (the memory node refused the drop). */
+    /** Requests of this space in this process not ended yet: queued, acquiring or held (tests). */
+    long requestsInFlight() {
+        return requests.sum();
+    }
+
+        /** Undoes {@link #tryMarkDropped} (the memory node refused the drop). */
     void unmarkDropped() {
         dropped = false;
     }
@@ -241,21 +276,28 @@ abstract class SpaceCore {
 
     // ---- submitting and waiting
 
-    private PooledHold newHold(Request r, long autoReleaseNs) {
+    /**
+     * A new request, counted and tracked; {@code cohort}: it may queue behind this process's
+     * request on its slot ({@link LockFabric#localHandovers()}), when it finds one, and then has
+     * a {@link PooledHold#turn}.
+     */
+    private PooledHold newHold(Request r, long autoReleaseNs, boolean cohort) {
         requests.increment(); // before the check: a drop sets the flag, then counts (see tryMarkDropped)
         if (dropped) {
             requests.decrement();
             throw new LockFabricException("space '" + name + "' was dropped; open it again to make a new, empty one");
         }
-        boolean waiting = !fabric.hasFreeEndpoint();
+        PooledHold h = new PooledHold(this, r, autoReleaseNs, nowNs(), !fabric.hasFreeEndpoint());
         if (r.slot() >= 0) {
-            waiting |= beginOnSlot(r);
+            beginOnSlot(r, h, cohort);
         }
-        PooledHold h = new PooledHold(this, r, autoReleaseNs, nowNs(), waiting);
         try {
             fabric.track(h);
         } catch (RuntimeException e) {
-            ended(h);
+            h.granted.completeExceptionally(e); // a waiter gives up its turn (see nextOwner)
+            if (h.turn == null || h.turn.join() == PooledHold.TURN_SERVER) {
+                ended(h);
+            } // else the holder that handed it the grant releases it, or whoever dequeues it ends it
             throw e;
         }
         return h;
@@ -263,10 +305,15 @@ abstract class SpaceCore {
 
     /**
      * The fast path: checks out an endpoint and acquires on the calling thread, uninterruptibly
-     * (an interrupt is kept for afterwards); the hold keeps the endpoint.
+     * (an interrupt is kept for afterwards); the hold keeps the endpoint. With local handovers, an
+     * exclusive request that finds another of this process on its slot waits for it instead: for
+     * its grant ({@link #handOver}), or for its turn to ask the memory node.
      */
     PooledHold acquireHere(Request r) {
-        PooledHold h = newHold(r, 0);
+        PooledHold h = newHold(r, 0, maxLocalHandovers > 0 && r.mode() == Mode.EXCLUSIVE);
+        if (h.turn != null && awaitTurn(h) != PooledHold.TURN_SERVER) {
+            return awaitUninterruptibly(h); // handed over (or, if its LockFabric closed, failed)
+        }
         EndpointPool.Worker w;
         try {
             w = fabric.checkout();
@@ -283,7 +330,7 @@ abstract class SpaceCore {
      * virtual thread acquires. The caller waits for {@link PooledHold#granted} as it likes.
      */
     PooledHold submit(Request r, long autoReleaseNs) {
-        PooledHold h = newHold(r, autoReleaseNs);
+        PooledHold h = newHold(r, autoReleaseNs, false);
         h.granted.whenComplete((v, e) -> {
             if (e instanceof CancellationException) { // a timeout, an interrupt, a cancelled future
                 abandoned.increment();
@@ -301,6 +348,26 @@ abstract class SpaceCore {
             throw e;
         }
         return h;
+    }
+
+    /** Waits for a cohort request's turn ({@link PooledHold#turn}), uninterruptibly (the interrupt status is kept). */
+    private int awaitTurn(PooledHold h) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return get(h.turn, -1);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    throw new AssertionError("a turn is only ever completed with a value, and without a bound", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Waits for a request without a bound, uninterruptibly (the interrupt status is kept). */
@@ -448,12 +515,32 @@ abstract class SpaceCore {
         return fabric.schedule(r, delayNs);
     }
 
-    private boolean beginOnSlot(Request r) {
+    /**
+     * Counts {@code r} on its slot; whether this process had another request on the slot. With
+     * {@code h} (a request that may join a cohort): it becomes the slot's cohort owner, or, if the
+     * slot has one, waits behind it (gets a {@link PooledHold#turn}).
+     */
+    private boolean beginOnSlot(Request r, PooledHold h, boolean cohort) {
         boolean[] seen = new boolean[2];
         inFlight.compute(r.slot(), (slot, use) -> {
             SlotUse u = use == null ? new SlotUse() : use;
             seen[0] = u.total > 0;
             seen[1] = u.add(r.key());
+            if (seen[0] && h != null) {
+                h.waitedOnSlot();
+            }
+            if (cohort) {
+                h.inCohort = true;
+                if (u.owner == null) {
+                    u.owner = h;
+                } else {
+                    h.waitForTurn();
+                    if (u.waiters == null) {
+                        u.waiters = new ArrayDeque<>();
+                    }
+                    u.waiters.add(h);
+                }
+            }
             return u;
         });
         if (seen[1]) {
@@ -463,8 +550,53 @@ abstract class SpaceCore {
         return seen[0];
     }
 
+    /**
+     * Passes {@code h}'s exclusive grant, with its endpoint {@code w}, to the oldest request of
+     * this process waiting behind it on its slot: the local handover of {@link
+     * LockFabric#localHandovers()}. True if one took it ({@code h} has then ended: it neither
+     * releases nor checks {@code w} in); false if none waits, {@code h} has passed the grant on
+     * often enough, or the grant's lease is half gone: {@code h} releases to the memory node.
+     */
+    boolean handOver(PooledHold h, EndpointPool.Worker w) {
+        if (!h.inCohort || h.localPasses >= maxLocalHandovers || !h.leaseAllowsHandover()) {
+            return false;
+        }
+        Request r = h.request();
+        List<PooledHold> gaveUp = new ArrayList<>(0);
+        PooledHold[] next = new PooledHold[1];
+        inFlight.computeIfPresent(r.slot(), (slot, u) -> {
+            if (u.owner == h && u.waiters != null && !u.waiters.isEmpty()) {
+                next[0] = u.nextOwner(PooledHold.TURN_HANDED, gaveUp);
+                if (next[0] != null) {
+                    u.remove(r.key()); // the slot stays in use: the new owner is on it
+                } else {
+                    u.owner = h; // nobody left to take it: h stays the owner and releases
+                }
+            }
+            return u;
+        });
+        endGaveUp(gaveUp);
+        PooledHold n = next[0];
+        if (n == null) {
+            return false;
+        }
+        requests.decrement();
+        fabric.untrack(h);
+        localHandovers.increment();
+        n.adopt(h, w);
+        return true;
+    }
+
+    /** Ends the requests of waiters that gave up, dequeued by {@link SlotUse#nextOwner}. */
+    private void endGaveUp(List<PooledHold> gaveUp) {
+        for (PooledHold g : gaveUp) {
+            requests.decrement();
+            fabric.untrack(g);
+        }
+    }
+
     void ended(PooledHold h) {
-        endRequest(h.request());
+        endRequest(h.request(), h);
         fabric.untrack(h);
     }
 
@@ -480,14 +612,32 @@ abstract class SpaceCore {
             requests.decrement();
             throw new LockFabricException("space '" + name + "' was dropped; open it again to make a new, empty one");
         }
-        return r.slot() >= 0 && beginOnSlot(r);
+        return r.slot() >= 0 && beginOnSlot(r, null, false);
     }
 
     /** Ends what {@link #beginRequest} began. */
     void endRequest(Request r) {
+        endRequest(r, null);
+    }
+
+    /**
+     * Ends {@code r}, the request of {@code h} (or null); if {@code h} owned its slot's cohort, the
+     * oldest waiter behind it becomes the owner and asks the memory node.
+     */
+    private void endRequest(Request r, PooledHold h) {
         requests.decrement();
-        if (r.slot() >= 0) {
-            inFlight.computeIfPresent(r.slot(), (slot, u) -> u.remove(r.key()) ? null : u);
+        if (r.slot() < 0) {
+            return;
+        }
+        List<PooledHold> gaveUp = h != null && h.inCohort ? new ArrayList<>(0) : null;
+        inFlight.computeIfPresent(r.slot(), (slot, u) -> {
+            if (gaveUp != null && u.owner == h) {
+                u.nextOwner(PooledHold.TURN_SERVER, gaveUp); // its thread goes on to the memory node
+            }
+            return u.remove(r.key()) ? null : u;
+        });
+        if (gaveUp != null) {
+            endGaveUp(gaveUp);
         }
     }
 
@@ -578,7 +728,8 @@ abstract class SpaceCore {
             p50 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(50);
             p99 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(99);
         }
-        return new LockSpaceStats(acquisitions.sum(), waits.sum(), protocolStats.counter(LockStats.HANDOVERS), abandoned.sum(),
+        return new LockSpaceStats(acquisitions.sum(), waits.sum(), protocolStats.counter(LockStats.HANDOVERS),
+                localHandovers.sum(), abandoned.sum(),
                 protocolStats.retries(),
                 falseConflicts.sum(), falseConflictSlots.size(), losses.sum(), p50, p99, protocolStats);
     }

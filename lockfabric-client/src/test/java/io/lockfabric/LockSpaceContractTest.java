@@ -63,8 +63,13 @@ abstract class LockSpaceContractTest {
         opened.forEach(LockFabric::close);
     }
 
+    /** What the suite's {@link LockFabric}s are built with besides the address and the pool (default: nothing more). */
+    LockFabric.Builder configure(LockFabric.Builder b) {
+        return b;
+    }
+
     LockFabric open(int poolSize) {
-        LockFabric lf = LockFabric.builder(address()).poolSize(poolSize).open();
+        LockFabric lf = configure(LockFabric.builder(address()).poolSize(poolSize)).open();
         opened.add(lf);
         return lf;
     }

@@ -68,6 +68,13 @@ final class CompareCommand implements Callable<Integer> {
                     + "the fabric (dslr on local, declock-tf on tcp). Default: ${DEFAULT-VALUE}.")
     List<String> protocols;
 
+    @Option(names = "--local-handovers", paramLabel = "N", split = ",", defaultValue = "0",
+            description = "LockFabric's local handovers (LockFabric.Builder.localHandovers): a released exclusive lock passes "
+                    + "to another thread of the process waiting for it, at most N times in a row, before it goes back to the "
+                    + "memory node. Several values run each fabric and protocol once per value, side by side (rows named "
+                    + "PROTOCOL+lhN). Default: ${DEFAULT-VALUE} (every acquisition asks the memory node).")
+    List<Integer> localHandovers;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "16",
             description = "Client threads (LockFabric: a pool of as many endpoints). Default: ${DEFAULT-VALUE}.")
     int threads;
@@ -144,7 +151,7 @@ final class CompareCommand implements Callable<Integer> {
         Comparison.Settings settings;
         try {
             workload = new CompareWorkload(threads, locks, zipf, readRatio, warmupNs, durationNs, seed, virtualThreads);
-            settings = new Comparison.Settings(peers, fabrics, protocols, workload, hazelcastMembers);
+            settings = new Comparison.Settings(peers, fabrics, protocols, workload, hazelcastMembers, localHandovers);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

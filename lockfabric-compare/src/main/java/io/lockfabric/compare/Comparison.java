@@ -58,9 +58,19 @@ public final class Comparison implements AutoCloseable {
      * @param hazelcastMembers Hazelcast members to start: 1 (CP unsafe mode) or at least 3 (a CP group)
      */
     public record Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
-                           int hazelcastMembers) {
+                           int hazelcastMembers, List<Integer> localHandovers) {
+        /** Settings whose LockFabric rows pass no grant within the process. */
+        public Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
+                        int hazelcastMembers) {
+            this(peers, fabrics, protocols, workload, hazelcastMembers, List.of(0));
+        }
+
         /** Checks the values. */
         public Settings {
+            localHandovers = List.copyOf(new LinkedHashSet<>(localHandovers));
+            if (localHandovers.isEmpty() || localHandovers.stream().anyMatch(n -> n < 0)) {
+                throw new IllegalArgumentException("--local-handovers needs values of 0 or more, got " + localHandovers);
+            }
             peers = List.copyOf(new LinkedHashSet<>(peers));
             fabrics = List.copyOf(fabrics);
             protocols = List.copyOf(protocols);
@@ -174,17 +184,21 @@ public final class Comparison implements AutoCloseable {
         for (String fabric : settings.fabrics()) {
             String address = withThreads(fabric.equals("tcp") ? tcpMemoryNode(w) : fabric, w);
             for (String protocol : settings.protocols()) {
-                String proto = protocol.equals("default") ? null : protocol;
-                String space = "compare-" + runId + "-" + results.size();
-                String[] served = {address};
-                try (LockFabricPeer client = openServing(address, proto, space, w, served)) {
-                    String row = "lockfabric " + fabric + " " + client.protocol();
-                    say("%s: running %d threads", row, w.threads());
-                    String system = fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address
-                            + (memoryNodeSpinNs > 0 ? ", polls " + memoryNodeSpinNs / 1000 + "us before it sleeps" : "") + ")"
-                            : served[0].equals(address) ? "LockFabric on " + fabric
-                            : "LockFabric on " + fabric + ", its rpcs served by this process";
-                    results.add(report(WorkloadRunner.run(row, fabric, system, client.protocol(), client, w, progress)));
+                for (int handovers : settings.localHandovers()) {
+                    String proto = protocol.equals("default") ? null : protocol;
+                    String space = "compare-" + runId + "-" + results.size();
+                    String[] served = {address};
+                    try (LockFabricPeer client = openServing(address, proto, space, w, handovers, served)) {
+                        String lock = client.protocol() + (handovers > 0 ? "+lh" + handovers : "");
+                        String row = "lockfabric " + fabric + " " + lock;
+                        say("%s: running %d threads", row, w.threads());
+                        String system = (fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address
+                                + (memoryNodeSpinNs > 0 ? ", polls " + memoryNodeSpinNs / 1000 + "us before it sleeps" : "") + ")"
+                                : served[0].equals(address) ? "LockFabric on " + fabric
+                                : "LockFabric on " + fabric + ", its rpcs served by this process")
+                                + (handovers > 0 ? ", up to " + handovers + " local handovers in a row" : "");
+                        results.add(report(WorkloadRunner.run(row, fabric, system, lock, client, w, progress)));
+                    }
                 }
             }
         }
@@ -201,19 +215,19 @@ public final class Comparison implements AutoCloseable {
      * opened.
      */
     static LockFabricPeer openServing(String address, String protocol, String space, CompareWorkload w,
-                                      String[] opened) {
+                                      int localHandovers, String[] opened) {
         opened[0] = address;
         if (!address.startsWith("shm:") || address.contains("serve=")) {
-            return LockFabricPeer.open(address, protocol, space, w);
+            return LockFabricPeer.open(address, protocol, space, w, localHandovers);
         }
         String serving = address + (address.contains("?") ? "," : "?") + "serve=true";
         try {
-            LockFabricPeer peer = LockFabricPeer.open(serving, protocol, space, w);
+            LockFabricPeer peer = LockFabricPeer.open(serving, protocol, space, w, localHandovers);
             opened[0] = serving;
             return peer;
         } catch (RuntimeException e) {
             if (String.valueOf(e.getMessage()).contains("has an rpc server already")) {
-                return LockFabricPeer.open(address, protocol, space, w);
+                return LockFabricPeer.open(address, protocol, space, w, localHandovers);
             }
             throw e;
         }

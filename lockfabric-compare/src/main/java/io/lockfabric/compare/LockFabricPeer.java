@@ -29,10 +29,10 @@ final class LockFabricPeer implements PeerClient {
     /**
      * Opens {@code address} and a space named {@code spaceName} on it with {@code protocol} (null:
      * the client API's default for the fabric), with slots enough that few of the workload's locks
-     * share one.
+     * share one, and {@code localHandovers} ({@link LockFabric.Builder#localHandovers}).
      */
-    static LockFabricPeer open(String address, String protocol, String spaceName, CompareWorkload w) {
-        LockFabric lf = LockFabric.builder(address).poolSize(w.threads()).open();
+    static LockFabricPeer open(String address, String protocol, String spaceName, CompareWorkload w, int localHandovers) {
+        LockFabric lf = LockFabric.builder(address).poolSize(w.threads()).localHandovers(localHandovers).open();
         try {
             SpaceOptions.Builder options = SpaceOptions.builder().slots(slotsFor(w.locks()));
             if (protocol != null) {
