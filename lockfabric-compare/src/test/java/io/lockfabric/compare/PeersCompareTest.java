@@ -49,6 +49,21 @@ class PeersCompareTest {
     }
 
     @Test
+    void lockFabricWithLocalHandoversSideBySide() throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Comparison.Settings s = new Comparison.Settings(List.of("lockfabric"), List.of("local"), List.of("rpc"), workload(0), 1,
+                List.of(0, 4));
+        try (Comparison c = new Comparison(s, new PrintStream(progress, true, StandardCharsets.UTF_8))) {
+            List<PeerResult> rs = c.run();
+            assertEquals(List.of("rpc", "rpc+lh4"), rs.stream().map(PeerResult::lock).toList());
+            for (PeerResult r : rs) {
+                assertTrue(r.ok() && r.exclusive() > 0, r.peer() + ": " + r.outcome() + "\n" + progress);
+            }
+            assertTrue(rs.get(1).system().contains("up to 4 local handovers"), rs.get(1).system());
+        }
+    }
+
+    @Test
     void redissonRLockAndRReadWriteLockOnRedisServer() throws Exception {
         assertEquals("RLock", run("redisson", List.of(), 0, 1).getFirst().lock());
         assertEquals("RReadWriteLock", run("redisson", List.of(), 0.3, 1).getFirst().lock());

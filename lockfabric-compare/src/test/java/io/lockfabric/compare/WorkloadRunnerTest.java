@@ -160,5 +160,8 @@ class WorkloadRunnerTest {
                 () -> new Comparison.Settings(List.of("hazelcast"), List.of(), List.of(), W, 2));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new CompareWorkload(1, 1, 0, 1.5, 0, 1, 1));
+        IllegalArgumentException lh = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Comparison.Settings(List.of("lockfabric"), List.of("local"), List.of("default"), W, 1, List.of(-1)));
+        assertTrue(lh.getMessage().startsWith("--local-handovers"), lh.getMessage());
     }
 }
