@@ -211,7 +211,7 @@ abstract class SpaceCore {
         return requests.sum();
     }
 
-        /** Undoes {@link #tryMarkDropped} (the memory node refused the drop). */
+    /** Undoes {@link #tryMarkDropped} (the memory node refused the drop). */
     void unmarkDropped() {
         dropped = false;
     }
@@ -352,35 +352,31 @@ abstract class SpaceCore {
 
     /** Waits for a cohort request's turn ({@link PooledHold#turn}), uninterruptibly (the interrupt status is kept). */
     private int awaitTurn(PooledHold h) {
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    return get(h.turn, -1);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException | TimeoutException e) {
-                    throw new AssertionError("a turn is only ever completed with a value, and without a bound", e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            return getUninterruptibly(h.turn);
+        } catch (ExecutionException e) {
+            throw new AssertionError("a turn is only ever completed with a value", e);
         }
     }
 
     /** Waits for a request without a bound, uninterruptibly (the interrupt status is kept). */
     PooledHold awaitUninterruptibly(PooledHold h) {
+        try {
+            return getUninterruptibly(h.granted);
+        } catch (ExecutionException e) {
+            throw unwrap(e.getCause());
+        }
+    }
+
+    /** {@link #get} without a bound, uninterruptibly (the interrupt status is kept). */
+    private <T> T getUninterruptibly(CompletableFuture<T> f) throws ExecutionException {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return get(h.granted, -1);
+                    return get(f, -1);
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (ExecutionException e) {
-                    throw unwrap(e.getCause());
                 } catch (TimeoutException unbounded) {
                     throw new AssertionError("a wait without a bound timed out", unbounded);
                 }
