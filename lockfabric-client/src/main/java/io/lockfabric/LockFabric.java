@@ -684,6 +684,9 @@ public final class LockFabric implements AutoCloseable {
          * token (so {@link LockSpace#strictFencing()} is false), and its lease counts from the first
          * acquisition, so a grant with less than half its lease left is released, not passed.
          *
+         * <p>It pays where a round trip to the memory node costs more than waking a waiting thread
+         * (tcp); on {@code local} and {@code shm} with platform threads it can cost instead.
+         *
          * @throws IllegalArgumentException if {@code n < 0}
          */
         public Builder localHandovers(int n) {
