@@ -119,6 +119,89 @@ class LocalHandoverTest {
         }
     }
 
+    /**
+     * Every kind of request at once on one slot, cohort and not: exclusive and shared acquires,
+     * tries, asynchronous requests and the lock views. Writers must be alone, readers with no writer.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rpc", "dslr", "shiftlock", "cas"})
+    void cohortAndOtherRequestsExcludeEachOther(String protocol) throws Exception {
+        try (LockFabric lf = LockFabric.builder("local").poolSize(6).localHandovers(PASSES).open()) {
+            LockSpace s = lf.lockSpace("s", SpaceOptions.builder().protocol(protocol).slots(1).build());
+            java.util.concurrent.atomic.AtomicInteger writers = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger readers = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicLong violations = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicLong holds = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicInteger seed = new java.util.concurrent.atomic.AtomicInteger();
+            Runnable inside = () -> {
+                if (writers.incrementAndGet() != 1 || readers.get() != 0) {
+                    violations.incrementAndGet();
+                }
+                Thread.onSpinWait();
+                writers.decrementAndGet();
+                holds.incrementAndGet();
+            };
+            AtomicBoolean failed = new AtomicBoolean();
+            Thread[] ts = start(8, false, () -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed.incrementAndGet());
+                try {
+                    for (int i = 0; i < 600; i++) {
+                        String key = "k" + random.nextInt(3);
+                        switch (random.nextInt(6)) {
+                            case 0, 1 -> { // the cohort's requests
+                                try (Held _ = s.acquire(key)) {
+                                    inside.run();
+                                }
+                            }
+                            case 2 -> {
+                                try (Held h = s.acquire(key, Mode.SHARED)) {
+                                    if (h.mode() == Mode.SHARED) {
+                                        readers.incrementAndGet();
+                                        if (writers.get() != 0) {
+                                            violations.incrementAndGet();
+                                        }
+                                        readers.decrementAndGet();
+                                        holds.incrementAndGet();
+                                    } else {
+                                        inside.run(); // a protocol without shared mode grants it exclusive
+                                    }
+                                }
+                            }
+                            case 3 -> s.tryAcquire(key, Mode.EXCLUSIVE, Duration.ofMillis(random.nextInt(1, 5))).ifPresent(h -> {
+                                try (h) {
+                                    inside.run();
+                                }
+                            });
+                            case 4 -> {
+                                try (Held _ = s.acquireAsync(key, Mode.EXCLUSIVE).get(30, TimeUnit.SECONDS)) {
+                                    inside.run();
+                                }
+                            }
+                            default -> {
+                                java.util.concurrent.locks.Lock lock = s.lock(key);
+                                lock.lock();
+                                try {
+                                    inside.run();
+                                } finally {
+                                    lock.unlock();
+                                }
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    failed.set(true);
+                    throw new RuntimeException(e);
+                }
+            });
+            joinAll(ts);
+            assertFalse(failed.get(), "a thread failed");
+            assertEquals(0, violations.get(), "a writer was not alone, or a reader saw a writer");
+            assertTrue(holds.get() > 3_000, "holds: " + holds.get());
+            assertTrue(s.stats().localHandovers() > 0, s.stats().toString());
+            assertEquals(0, ((SpaceCore) s).requestsInFlight(), "every request ended");
+        }
+    }
+
     @Test
     void withoutTheOptionNothingIsPassed() throws Exception {
         try (LockFabric lf = LockFabric.builder("local").poolSize(4).open()) {

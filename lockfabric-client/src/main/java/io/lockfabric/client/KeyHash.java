@@ -53,7 +53,9 @@ public final class KeyHash {
         if (slots <= 0) {
             throw new IllegalArgumentException("slots must be positive, got " + slots);
         }
-        return Long.remainderUnsigned(hash(key), slots);
+        long h = hash(key);
+        // the same value either way; a mask spares a power-of-two table (the usual one) a 64-bit division
+        return (slots & (slots - 1)) == 0 ? h & (slots - 1) : Long.remainderUnsigned(h, slots);
     }
 
     /** MurmurHash3's 64-bit finalizer: a bijection that spreads every input bit over the output. */

@@ -18,6 +18,12 @@ class KeyHashTest {
         assertEquals(KeyHash.fmix64(0xaf63dc4c8601ec8cL), KeyHash.hash("a"));
         assertEquals(KeyHash.fmix64(0x85944171f73967e8L), KeyHash.hash("foobar"));
         assertEquals(Long.remainderUnsigned(KeyHash.hash("order:42"), 4096), KeyHash.slot("order:42", 4096));
+        // a power of two takes a mask, any other count a division: the same slot as the division either way
+        for (long slots : new long[] {1, 2, 3, 1000, 4096, 1L << 20, (1L << 20) + 1, 1L << 40, Long.MAX_VALUE}) {
+            for (String k : new String[] {"", "a", "order:42", "日本"}) {
+                assertEquals(Long.remainderUnsigned(KeyHash.hash(k), slots), KeyHash.slot(k, slots), k + " in " + slots);
+            }
+        }
     }
 
     @Test
