@@ -56,6 +56,8 @@ public final class Comparison implements AutoCloseable {
      * @param protocols        LockFabric's protocols; {@code default} is the client API's default for the fabric
      * @param workload         the workload of every run
      * @param hazelcastMembers Hazelcast members to start: 1 (CP unsafe mode) or at least 3 (a CP group)
+     * @param localHandovers   LockFabric's local handovers ({@code LockFabric.Builder.localHandovers}), each
+     *                         fabric and protocol run once per value; 0 passes nothing
      */
     public record Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
                            int hazelcastMembers, List<Integer> localHandovers) {
@@ -184,8 +186,8 @@ public final class Comparison implements AutoCloseable {
         for (String fabric : settings.fabrics()) {
             String address = withThreads(fabric.equals("tcp") ? tcpMemoryNode(w) : fabric, w);
             for (String protocol : settings.protocols()) {
+                String proto = protocol.equals("default") ? null : protocol;
                 for (int handovers : settings.localHandovers()) {
-                    String proto = protocol.equals("default") ? null : protocol;
                     String space = "compare-" + runId + "-" + results.size();
                     String[] served = {address};
                     try (LockFabricPeer client = openServing(address, proto, space, w, handovers, served)) {
