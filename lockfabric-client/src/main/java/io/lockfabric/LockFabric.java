@@ -119,14 +119,16 @@ public final class LockFabric implements AutoCloseable {
     private final Fabric fabric;
     private final boolean ownsFabric;
     private final ClientRuntime runtime;
+    /** {@link #observerOnSystemClock()}: the runtime is in real time. */
+    private final boolean observerOnSystemClock;
     private final EndpointPool pool;
     private final ClientRuntime.Timers timers;
     private final long tryLockGraceNs;
     private final long slowAcquireNs;
     private final int localHandovers;
     private final Map<String, SpaceEntry> spaces = new HashMap<>();
-    /** The requests not ended yet, by their sequence number (so that a sweep visits them in a stable order). */
-    private final Map<Long, PooledHold> live = new ConcurrentHashMap<>();
+    /** The requests not ended yet (a sweep visits them in the order of their sequence numbers). */
+    private final LiveHolds live = new LiveHolds();
     /** Sessions that have an endpoint checked out (hold locks), for {@link #close} to release. */
     private final java.util.Set<EndpointSession> sessions = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
@@ -143,6 +145,7 @@ public final class LockFabric implements AutoCloseable {
         this.fabric = fabric;
         this.ownsFabric = ownsFabric;
         this.runtime = fabric.clientRuntime();
+        this.observerOnSystemClock = !runtime.virtualTime();
         FabricTiming timing = fabric.timing();
         this.tryLockGraceNs = b.tryLockGraceNs > 0 ? b.tryLockGraceNs
                 : Math.max(MIN_TRY_LOCK_GRACE_NS, timing.scaled(50 * FabricTiming.RDMA.roundTripNs(), 1));
@@ -446,6 +449,11 @@ public final class LockFabric implements AutoCloseable {
         return fabric.observerNanoTime();
     }
 
+    /** Whether {@link #nowNs} is {@link System#nanoTime}: on a real-time fabric ({@link Fabric#observerNanoTime}). */
+    boolean observerOnSystemClock() {
+        return observerOnSystemClock;
+    }
+
     long tryLockGraceNs() {
         return tryLockGraceNs;
     }
@@ -476,7 +484,7 @@ public final class LockFabric implements AutoCloseable {
         checkOpen();
         long seq = sequence.incrementAndGet();
         h.sequence = seq;
-        live.put(seq, h);
+        live.add(h);
     }
 
     /** An endpoint for the calling thread (parks for its turn, uninterruptibly). */
@@ -519,7 +527,7 @@ public final class LockFabric implements AutoCloseable {
     }
 
     void untrack(PooledHold h) {
-        live.remove(h.sequence, h);
+        live.remove(h);
     }
 
     /** A session checked out an endpoint: {@link #close} releases what it holds. */
@@ -559,11 +567,8 @@ public final class LockFabric implements AutoCloseable {
     private void sweepLeases() {
         sweepAt.set(Long.MAX_VALUE);
         long next = Long.MAX_VALUE;
-        List<Long> order = new ArrayList<>(live.keySet());
-        order.sort(null); // the order of the reports is the order of the requests
-        for (Long seq : order) {
-            PooledHold h = live.get(seq);
-            long left = h == null ? -1 : h.checkLease();
+        for (PooledHold h : live.snapshot()) { // the order of the reports is the order of the requests
+            long left = h.checkLease(); // -1 for a hold that ended since: it is closed, or never delivered
             if (left >= 0 && left < next) {
                 next = left;
             }
@@ -606,7 +611,7 @@ public final class LockFabric implements AutoCloseable {
             }
             closed = true;
         }
-        for (PooledHold h : List.copyOf(new java.util.TreeMap<>(live).values())) {
+        for (PooledHold h : live.snapshot()) {
             if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
                 runtime.start("lockfabric-close", h::releaseInBackground);
             }

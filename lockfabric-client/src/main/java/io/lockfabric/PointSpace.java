@@ -57,6 +57,8 @@ final class PointSpace extends SpaceCore implements LockSpace {
     static final String TABLE_PREFIX = "lockspace/";
     private final String tableName;
     private final ConcurrentHashMap<Owner, Ownership> owned = new ConcurrentHashMap<>();
+    /** Opens this space's client on an endpoint (made once: a lambda made per request cost an allocation). */
+    private final java.util.function.Function<io.lockfabric.fabric.Endpoint, Client> openClient;
 
     PointSpace(LockFabric fabric, String name, LockProtocol protocol, LockOptions lockOptions, long slots) {
         // bound once to the fabric's timing: the failure model's lease depends on it, and open() gets the same
@@ -66,11 +68,11 @@ final class PointSpace extends SpaceCore implements LockSpace {
         this.lockOptions = bound;
         this.slots = slots;
         this.tableName = TABLE_PREFIX + name;
+        this.openClient = ep -> new Client(protocol.open(ep, tableName, slots, this.lockOptions), newCell());
     }
 
     private Client clientOn(EndpointPool.Worker worker) {
-        return worker.client(this, Client.class,
-                ep -> new Client(protocol.open(ep, tableName, slots, lockOptions), newCell()));
+        return worker.client(this, Client.class, openClient);
     }
 
     @Override

@@ -120,6 +120,76 @@ class LocalHandoverTest {
     }
 
     /**
+     * Many slots in flight at once, more than the client's table of slots in use has stripes, so
+     * that slots share stripes and their uses are added to and dropped from the middle of a
+     * stripe's chain: each key still excludes itself, every cohort drains, and no request is left
+     * counted in flight.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cas", "rpc"})
+    void manySlotsInFlightAtOnceShareTheTablesStripes(String protocol) throws Exception {
+        int keys = 150;
+        try (LockFabric lf = LockFabric.builder("local").poolSize(8).localHandovers(PASSES).open()) {
+            LockSpace s = lf.lockSpace("s", SpaceOptions.builder().protocol(protocol).slots(1 << 16).build());
+            String[] names = new String[keys]; // keys of distinct slots: no request ever finds another key on its slot
+            java.util.Set<Long> taken = new java.util.HashSet<>();
+            for (int k = 0, n = 0; k < keys; n++) {
+                if (taken.add(s.slotOf("k" + n))) {
+                    names[k++] = "k" + n;
+                }
+            }
+            long[] counters = new long[keys]; // unguarded: a double grant loses an increment
+            java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicInteger seed = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicBoolean failed = new AtomicBoolean();
+            Thread[] ts = start(300, true, () -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed.incrementAndGet());
+                try {
+                    for (int i = 0; i < 150; i++) {
+                        int k = random.nextInt(keys);
+                        if (random.nextInt(4) == 0) { // abandonable: may give up, then nothing is counted
+                            Optional<Held> got = s.tryAcquire(names[k], Mode.EXCLUSIVE, Duration.ofMillis(random.nextInt(1, 3)));
+                            if (got.isEmpty()) {
+                                continue;
+                            }
+                            try (Held _ = got.get()) {
+                                long v = counters[k];
+                                Thread.yield();
+                                counters[k] = v + 1;
+                            }
+                        } else {
+                            try (Held _ = s.acquire(names[k])) {
+                                long v = counters[k];
+                                Thread.yield();
+                                counters[k] = v + 1;
+                            }
+                        }
+                        done.incrementAndGet();
+                    }
+                } catch (RuntimeException e) {
+                    failed.set(true);
+                    throw e;
+                }
+            });
+            joinAll(ts);
+            assertFalse(failed.get(), "a thread failed");
+            long sum = 0;
+            for (long c : counters) {
+                sum += c;
+            }
+            assertEquals(done.get(), sum, "every hold incremented its key's counter alone");
+            assertEquals(0, ((SpaceCore) s).requestsInFlight(), "every request ended");
+            LockSpaceStats st = s.stats();
+            assertEquals(done.get(), st.acquisitions(), st.toString());
+            assertTrue(st.localHandovers() > 0, "300 threads on 150 keys pass grants: " + st);
+            assertEquals(0, st.falseConflicts(), "each slot is only ever asked for its own key: " + st);
+            try (Held h = s.acquire(names[0])) { // nothing is left queued or owned on a slot
+                assertTrue(h.isValid());
+            }
+        }
+    }
+
+    /**
      * Every kind of request at once on one slot, cohort and not: exclusive and shared acquires,
      * tries, asynchronous requests and the lock views. Writers must be alone, readers with no writer.
      */

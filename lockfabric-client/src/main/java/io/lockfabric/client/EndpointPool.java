@@ -52,9 +52,12 @@ public final class EndpointPool implements AutoCloseable {
         private Thread inProtocol;
         /** Whether {@link #interruptProtocol} interrupted {@link #inProtocol}; guarded by {@code this}. */
         private boolean interruptedByPool;
+        /** When an interrupt cuts protocol code short ({@link #runProtocol}); made once, not per call. */
+        private final java.util.function.BooleanSupplier cutShort;
 
         private Worker(Endpoint endpoint, EndpointPool pool) {
             this.pool = pool;
+            this.cutShort = () -> lost != null || pool.forced;
             watchEndpoint(endpoint);
         }
 
@@ -109,8 +112,7 @@ public final class EndpointPool implements AutoCloseable {
             }
             endpoint.adopt();
             try {
-                return WaitInterruptedException.deferringInterruptsUnless(
-                        () -> lost != null || pool.forced, body);
+                return WaitInterruptedException.deferringInterruptsUnless(cutShort, body);
             } finally {
                 synchronized (this) {
                     inProtocol = null;

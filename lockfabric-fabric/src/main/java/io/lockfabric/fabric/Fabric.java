@@ -34,7 +34,9 @@ public interface Fabric extends AutoCloseable {
 
     /**
      * Time as an outside observer of the whole fabric sees it (true time, not a client's drifting
-     * clock): what the checker records grants and releases in.
+     * clock): what the checker records grants and releases in. A fabric whose client runtime runs in
+     * real time ({@link ClientRuntime#virtualTime()} false) returns {@link System#nanoTime()}: the
+     * client API takes one reading of that clock for both.
      */
     long observerNanoTime();
 
