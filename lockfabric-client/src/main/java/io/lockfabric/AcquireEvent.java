@@ -14,7 +14,7 @@ import jdk.jfr.Threshold;
  * enables it, and only if the wait lasted at least the threshold: by default 10 ms, as
  * {@code jdk.JavaMonitorEnter}'s in {@code profile.jfc}, so that a recording with the JDK's
  * settings keeps the slow waits, not every acquisition of a busy lock (a threshold of 0 keeps all).
- * When no recording enables it, a request allocates it and drops it at once.
+ * When no recording enables it, a request does not make it.
  */
 @Name(AcquireEvent.NAME)
 @Label("Lock Acquire")

@@ -8,6 +8,8 @@ import io.lockfabric.fabric.realtime.RealTimeClock;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Mode;
 
+import jdk.jfr.EventType;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +34,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * interrupted out of any wait.
  */
 final class PooledHold implements Held {
+    /**
+     * The JFR event types, asked before an event is made: with no recording enabling them, a
+     * request allocates none (an event made to be asked would be, on every acquisition).
+     */
+    private static final EventType ACQUIRE_EVENTS = EventType.getEventType(AcquireEvent.class);
+    private static final EventType HOLD_EVENTS = EventType.getEventType(HoldEvent.class);
     final CompletableFuture<PooledHold> granted = new CompletableFuture<>();
     /** The request's number among its {@link LockFabric}'s, set when it is tracked. */
     long sequence;
@@ -98,8 +106,8 @@ final class PooledHold implements Held {
         this.autoReleaseNs = autoReleaseNs;
         this.submittedNs = submittedNs;
         this.waitedForEndpointOrSlot = waitedForEndpoint;
-        AcquireEvent e = new AcquireEvent();
-        if (e.isEnabled()) {
+        if (ACQUIRE_EVENTS.isEnabled()) {
+            AcquireEvent e = new AcquireEvent();
             e.begin();
             this.acquireEvent = e;
         } else {
@@ -156,11 +164,7 @@ final class PooledHold implements Held {
         if (acquireEvent != null) {
             commitAcquire(grant, 0);
         }
-        HoldEvent e = new HoldEvent();
-        if (e.isEnabled()) {
-            e.begin();
-            holdEvent = e;
-        }
+        beginHoldEvent();
         deliver();
     }
 
@@ -239,11 +243,7 @@ final class PooledHold implements Held {
         if (acquireEvent != null) {
             commitAcquire(g, space.retriesOn(w) - retriesBefore);
         }
-        HoldEvent e = new HoldEvent();
-        if (e.isEnabled()) {
-            e.begin();
-            holdEvent = e;
-        }
+        beginHoldEvent();
         deliver();
     }
 
@@ -341,6 +341,15 @@ final class PooledHold implements Held {
         if (failure != null && report) {
             throw new LockFabricException("releasing " + request.key() + " in space " + space.name() + " failed: "
                     + failure.getMessage(), failure);
+        }
+    }
+
+    /** Begins the JFR event of the hold if a recording enables it. */
+    private void beginHoldEvent() {
+        if (HOLD_EVENTS.isEnabled()) {
+            HoldEvent e = new HoldEvent();
+            e.begin();
+            holdEvent = e;
         }
     }
 

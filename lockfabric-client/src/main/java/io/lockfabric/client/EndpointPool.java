@@ -52,12 +52,12 @@ public final class EndpointPool implements AutoCloseable {
         private Thread inProtocol;
         /** Whether {@link #interruptProtocol} interrupted {@link #inProtocol}; guarded by {@code this}. */
         private boolean interruptedByPool;
-        /** When an interrupt cuts protocol code short ({@link #runProtocol}); made once, not per call. */
-        private final java.util.function.BooleanSupplier cutShort;
+        /** Defers interrupts in {@link #runProtocol} unless the memory node was lost or the pool is forced closed. */
+        private final WaitInterruptedException.Deferral deferral;
 
         private Worker(Endpoint endpoint, EndpointPool pool) {
             this.pool = pool;
-            this.cutShort = () -> lost != null || pool.forced;
+            this.deferral = new WaitInterruptedException.Deferral(() -> lost != null || pool.forced);
             watchEndpoint(endpoint);
         }
 
@@ -112,7 +112,7 @@ public final class EndpointPool implements AutoCloseable {
             }
             endpoint.adopt();
             try {
-                return WaitInterruptedException.deferringInterruptsUnless(cutShort, body);
+                return deferral.run(body);
             } finally {
                 synchronized (this) {
                     inProtocol = null;

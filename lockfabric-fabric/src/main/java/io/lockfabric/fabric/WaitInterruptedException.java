@@ -91,4 +91,41 @@ public final class WaitInterruptedException extends FabricException {
             }
         }
     }
+
+    /**
+     * {@link #deferringInterruptsUnless} made once and run many times, by one thread at a time: its
+     * state and its binding are made once, not at every run (an endpoint's user runs every
+     * acquisition and release this way). A run nested in another run of the same deferral gets a
+     * state of its own.
+     */
+    public static final class Deferral {
+        private final Deferred state;
+        private final ScopedValue.Carrier binding;
+        /** Whether a run is under way (written by the running thread only). */
+        private boolean running;
+
+        /** @param cutShort as for {@link #deferringInterruptsUnless} */
+        public Deferral(BooleanSupplier cutShort) {
+            this.state = new Deferred(cutShort);
+            this.binding = ScopedValue.where(DEFERRED, state);
+        }
+
+        /** Runs {@code body} as {@link #deferringInterruptsUnless} would, with this deferral's condition. */
+        public <T> T run(Supplier<T> body) {
+            if (running) {
+                return deferringInterruptsUnless(state.cutShort, body);
+            }
+            running = true;
+            state.interrupted = false;
+            try {
+                return binding.call(body::get);
+            } finally {
+                running = false;
+                if (state.interrupted) {
+                    state.interrupted = false;
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
 }
