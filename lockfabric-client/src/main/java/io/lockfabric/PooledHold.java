@@ -4,7 +4,6 @@ import io.lockfabric.client.EndpointPool;
 import io.lockfabric.fabric.ClientRuntime;
 import io.lockfabric.fabric.Clock;
 import io.lockfabric.fabric.FabricException;
-import io.lockfabric.fabric.realtime.RealTimeClock;
 import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.Mode;
 
@@ -171,11 +170,11 @@ final class PooledHold implements Held {
     /**
      * The observer's time ({@link SpaceCore#nowNs}) when {@code c} read {@code readNs}: that reading
      * itself where both are the JVM's clock (a real-time fabric's observer time is {@link
-     * System#nanoTime}, as is {@link RealTimeClock}), else a reading of its own. In a profile on the
-     * shm fabric each clock read took about 3% of the workload threads' samples.
+     * System#nanoTime}; see {@link Clock#isSystemNanoTime}), else a reading of its own. In a profile
+     * on the shm fabric each clock read took about 3% of the workload threads' samples.
      */
     private long observerTimeAt(Clock c, long readNs) {
-        return c == RealTimeClock.INSTANCE && space.fabric.observerOnSystemClock() ? readNs : space.nowNs();
+        return c.isSystemNanoTime() && space.fabric.observerOnSystemClock() ? readNs : space.nowNs();
     }
 
     /**

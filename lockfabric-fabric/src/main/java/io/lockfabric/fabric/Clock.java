@@ -14,4 +14,13 @@ public interface Clock {
 
     /** A fresh idle strategy for a wait on a condition the caller re-checks. */
     IdleStrategy idleStrategy();
+
+    /**
+     * Whether {@link #nanoTime} is {@link System#nanoTime()} itself: then a reading of this clock is
+     * also a reading of a real-time fabric's observer time ({@link Fabric#observerNanoTime}), and a
+     * caller that needs both may read once. Default: false.
+     */
+    default boolean isSystemNanoTime() {
+        return false;
+    }
 }

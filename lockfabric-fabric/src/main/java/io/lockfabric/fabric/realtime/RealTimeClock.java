@@ -29,6 +29,11 @@ public final class RealTimeClock implements Clock {
         return System.nanoTime();
     }
 
+    @Override
+    public boolean isSystemNanoTime() {
+        return true;
+    }
+
     /** @throws WaitInterruptedException if the thread is interrupted before or while it sleeps */
     @Override
     public void sleepNanos(long nanos) {
