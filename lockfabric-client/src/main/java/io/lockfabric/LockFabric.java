@@ -485,6 +485,10 @@ public final class LockFabric implements AutoCloseable {
         long seq = sequence.incrementAndGet();
         h.sequence = seq;
         live.add(h);
+        if (closed) { // close took its snapshot of the live requests before this one was in it
+            live.remove(h);
+            throw new LockFabricException("the LockFabric of " + address + " is closed");
+        }
     }
 
     /** An endpoint for the calling thread (parks for its turn, uninterruptibly). */
@@ -611,10 +615,17 @@ public final class LockFabric implements AutoCloseable {
             }
             closed = true;
         }
+        // Every request still waiting fails before any grant is released: a release first could
+        // pass the lock on (the memory node's queue, or a local handover) to a request queued
+        // behind it, and that caller would be granted after close began.
+        List<PooledHold> grantedBefore = new ArrayList<>();
         for (PooledHold h : live.snapshot()) {
             if (!h.granted.completeExceptionally(new LockFabricException("the LockFabric of " + address + " was closed"))) {
-                runtime.start("lockfabric-close", h::releaseInBackground);
+                grantedBefore.add(h);
             }
+        }
+        for (PooledHold h : grantedBefore) {
+            runtime.start("lockfabric-close", h::releaseInBackground);
         }
         for (EndpointSession session : List.copyOf(sessions)) {
             runtime.start("lockfabric-close", session::closeByFabric);
