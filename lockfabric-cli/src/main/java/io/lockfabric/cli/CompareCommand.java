@@ -111,6 +111,16 @@ final class CompareCommand implements Callable<Integer> {
                     + "Default: platform threads.")
     boolean virtualThreads;
 
+    @Option(names = "--client-processes", paramLabel = "N", split = ",", defaultValue = "1",
+            description = "Run the client threads in N JVMs of their own (N > 1) instead of this one, for every peer alike: "
+                    + "each JVM gets its share of --threads (16 threads in 2 processes: 8 each) and its own client of the "
+                    + "peer, they start together, and their counts and latencies add up to one row, named ROW/Np. The "
+                    + "mutual-exclusion check counts in a file all of them map (on /dev/shm), so holders in different "
+                    + "processes that overlap are caught. With the launcher's one carrier for virtual threads, this is how "
+                    + "virtual-thread clients use more than one core. Several values run every peer once per value, side by "
+                    + "side. The local fabric (one process's memory) runs in this JVM only. Default: ${DEFAULT-VALUE}.")
+    List<Integer> clientProcesses;
+
     @Option(names = "--hazelcast-members", paramLabel = "N", defaultValue = "1",
             description = "Hazelcast members to start: 1 runs the CP subsystem off, so FencedLock works in Hazelcast's "
                     + "'unsafe' mode (kept on the partitioned AP layer, no Raft: not safe across member failures or "
@@ -151,7 +161,8 @@ final class CompareCommand implements Callable<Integer> {
         Comparison.Settings settings;
         try {
             workload = new CompareWorkload(threads, locks, zipf, readRatio, warmupNs, durationNs, seed, virtualThreads);
-            settings = new Comparison.Settings(peers, fabrics, protocols, workload, hazelcastMembers, localHandovers);
+            settings = new Comparison.Settings(peers, fabrics, protocols, workload, hazelcastMembers, localHandovers,
+                    clientProcesses);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -58,9 +59,19 @@ public final class Comparison implements AutoCloseable {
      * @param hazelcastMembers Hazelcast members to start: 1 (CP unsafe mode) or at least 3 (a CP group)
      * @param localHandovers   LockFabric's local handovers ({@code LockFabric.Builder.localHandovers}), each
      *                         fabric and protocol run once per value; 0 passes nothing
+     * @param clientProcesses  the JVMs the workload's client threads run in, for every peer alike, each peer
+     *                         run once per value: 1 runs them in this one; more split them as evenly as they
+     *                         go among JVMs of their own ({@link ClientProcessMain}), each with its own
+     *                         client of the peer
      */
     public record Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
-                           int hazelcastMembers, List<Integer> localHandovers) {
+                           int hazelcastMembers, List<Integer> localHandovers, List<Integer> clientProcesses) {
+        /** Settings whose client threads all run in this JVM. */
+        public Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
+                        int hazelcastMembers, List<Integer> localHandovers) {
+            this(peers, fabrics, protocols, workload, hazelcastMembers, localHandovers, List.of(1));
+        }
+
         /** Settings whose LockFabric rows pass no grant within the process. */
         public Settings(List<String> peers, List<String> fabrics, List<String> protocols, CompareWorkload workload,
                         int hazelcastMembers) {
@@ -86,6 +97,16 @@ public final class Comparison implements AutoCloseable {
             }
             if (peers.contains("lockfabric") && (fabrics.isEmpty() || protocols.isEmpty())) {
                 throw new IllegalArgumentException("--fabrics and --protocols need at least one value each");
+            }
+            clientProcesses = List.copyOf(new LinkedHashSet<>(clientProcesses));
+            if (clientProcesses.isEmpty() || clientProcesses.stream().anyMatch(n -> n < 1 || n > workload.threads())) {
+                throw new IllegalArgumentException("--client-processes needs values between 1 and --threads (" + workload.threads()
+                        + "), got " + clientProcesses);
+            }
+            if (!clientProcesses.contains(1) && peers.contains("lockfabric") && fabrics.contains("local")) {
+                throw new IllegalArgumentException("--client-processes " + clientProcesses + ": the local fabric is one "
+                        + "process's memory, which other processes cannot reach; leave it out of --fabrics (tcp and shm "
+                        + "are shared between processes), or add 1 to --client-processes");
             }
             if (hazelcastMembers != 1 && hazelcastMembers < 3) {
                 throw new IllegalArgumentException("--hazelcast-members must be 1 (CP unsafe mode) or at least 3 (a CP group), got "
@@ -159,10 +180,10 @@ public final class Comparison implements AutoCloseable {
         for (String peer : settings.peers()) {
             switch (peer) {
                 case "lockfabric" -> runLockFabric(results, w);
-                case "redisson" -> results.add(runRedisson(w));
-                case "curator" -> results.add(runCurator(w));
-                case "hazelcast" -> results.add(runHazelcast(w));
-                case "etcd" -> results.add(runEtcd(w));
+                case "redisson" -> results.addAll(runRedisson(w));
+                case "curator" -> results.addAll(runCurator(w));
+                case "hazelcast" -> results.addAll(runHazelcast(w));
+                case "etcd" -> results.addAll(runEtcd(w));
                 default -> throw new IllegalStateException(peer);
             }
         }
@@ -193,13 +214,15 @@ public final class Comparison implements AutoCloseable {
                     try (LockFabricPeer client = openServing(address, proto, space, w, handovers, served)) {
                         String lock = client.protocol() + (handovers > 0 ? "+lh" + handovers : "");
                         String row = "lockfabric " + fabric + " " + lock;
-                        say("%s: running %d threads", row, w.threads());
                         String system = (fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address
                                 + (memoryNodeSpinNs > 0 ? ", polls " + memoryNodeSpinNs / 1000 + "us before it sleeps" : "") + ")"
                                 : served[0].equals(address) ? "LockFabric on " + fabric
                                 : "LockFabric on " + fabric + ", its rpcs served by this process")
                                 + (handovers > 0 ? ", up to " + handovers + " local handovers in a row" : "");
-                        results.add(report(WorkloadRunner.run(row, fabric, system, lock, client, w, progress)));
+                        // the client processes open the space this one opened (and serves, on shm)
+                        PeerSpec spec = PeerSpec.of("lockfabric", address, client.protocol(), space,
+                                Integer.toString(handovers));
+                        results.addAll(measure(row, fabric, system, lock, spec, () -> client, false, w));
                     }
                 }
             }
@@ -267,7 +290,7 @@ public final class Comparison implements AutoCloseable {
         return memoryNodeUri;
     }
 
-    private PeerResult runRedisson(CompareWorkload w) throws InterruptedException {
+    private List<PeerResult> runRedisson(CompareWorkload w) throws InterruptedException {
         int port = ChildProcess.freePort();
         Path binary = ChildProcess.onPath("redis-server");
         say("redisson: starting %s on 127.0.0.1:%d (no persistence)", binary, port);
@@ -277,11 +300,8 @@ public final class Comparison implements AutoCloseable {
         try {
             redis.awaitPort(port, 30);
             String server = "redis-server " + redisVersion(binary);
-            try (RedissonPeer client = new RedissonPeer(port, w)) {
-                say("redisson: running %d threads", w.threads());
-                return report(WorkloadRunner.run("redisson", null, "Redisson " + versions.getProperty("redisson", "?")
-                        + " on " + server, RedissonPeer.lockName(w), client, w, progress));
-            }
+            return measure("redisson", null, "Redisson " + versions.getProperty("redisson", "?") + " on " + server,
+                    RedissonPeer.lockName(w), PeerSpec.of("redisson", Integer.toString(port)), () -> new RedissonPeer(port, w), true, w);
         } finally {
             stop(redis);
         }
@@ -315,7 +335,7 @@ public final class Comparison implements AutoCloseable {
      * listened, before the server ran: ZooKeeper 3.9.3 then neither serves nor closes the
      * connection, see {@link ZooKeeperMain}.)
      */
-    private PeerResult runCurator(CompareWorkload w) throws InterruptedException {
+    private List<PeerResult> runCurator(CompareWorkload w) throws InterruptedException {
         try {
             return runCuratorOnce(w);
         } catch (PeerUnavailableException first) {
@@ -324,7 +344,7 @@ public final class Comparison implements AutoCloseable {
         }
     }
 
-    private PeerResult runCuratorOnce(CompareWorkload w) throws InterruptedException {
+    private List<PeerResult> runCuratorOnce(CompareWorkload w) throws InterruptedException {
         int port = ChildProcess.freePort();
         Path dir = tempDir("lockfabric-compare-zk");
         Path cfg = dir.resolve("zoo.cfg");
@@ -350,23 +370,20 @@ public final class Comparison implements AutoCloseable {
         try {
             // not the port: it listens before the server runs, and a connection then can hang (ZooKeeperMain)
             server.awaitMark(60);
-            CuratorPeer connected;
-            try {
-                connected = new CuratorPeer(port, w);
-            } catch (PeerUnavailableException e) {
-                throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + server.output(), e);
-            }
-            try (CuratorPeer client = connected) {
-                say("curator: running %d threads", w.threads());
-                return report(WorkloadRunner.run("curator", null, "Curator " + versions.getProperty("curator", "?") + " on "
-                        + zk + " (standalone)", CuratorPeer.lockName(w), client, w, progress));
-            }
+            return measure("curator", null, "Curator " + versions.getProperty("curator", "?") + " on " + zk + " (standalone)",
+                    CuratorPeer.lockName(w), PeerSpec.of("curator", Integer.toString(port)), () -> {
+                        try {
+                            return new CuratorPeer(port, w);
+                        } catch (PeerUnavailableException e) {
+                            throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + server.output(), e);
+                        }
+                    }, true, w);
         } finally {
             stop(server);
         }
     }
 
-    private PeerResult runHazelcast(CompareWorkload w) throws InterruptedException {
+    private List<PeerResult> runHazelcast(CompareWorkload w) throws InterruptedException {
         int n = settings.hazelcastMembers();
         int cp = n >= 3 ? n : 0;
         String cluster = "lockfabric-compare-" + ProcessHandle.current().pid();
@@ -403,12 +420,13 @@ public final class Comparison implements AutoCloseable {
                 }
             }
             long connecting = System.nanoTime();
-            try (HazelcastPeer client = new HazelcastPeer(cluster, ports, w)) {
-                say("hazelcast: client connected and a first FencedLock taken in %.1f s; running %d threads",
-                        (System.nanoTime() - connecting) / 1e9, w.threads());
-                return report(WorkloadRunner.run("hazelcast", null, hz + ", " + n + " member(s) in their own JVM(s), "
-                        + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp + confirmed + " (Raft)"), "FencedLock", client, w, progress));
-            }
+            return measure("hazelcast", null, hz + ", " + n + " member(s) in their own JVM(s), "
+                    + (cp == 0 ? "CP unsafe mode" : "CP group of " + cp + confirmed + " (Raft)"), "FencedLock",
+                    PeerSpec.of("hazelcast", cluster, all), () -> {
+                        HazelcastPeer client = new HazelcastPeer(cluster, ports, w);
+                        say("hazelcast: client connected and a first FencedLock taken in %.1f s", (System.nanoTime() - connecting) / 1e9);
+                        return client;
+                    }, true, w);
         } finally {
             members.forEach(this::stop);
         }
@@ -419,7 +437,7 @@ public final class Comparison implements AutoCloseable {
      * peer URLs), its data in a temporary directory on {@code /dev/shm} when there is one, deleted
      * when it stops.
      */
-    private PeerResult runEtcd(CompareWorkload w) throws InterruptedException {
+    private List<PeerResult> runEtcd(CompareWorkload w) throws InterruptedException {
         Path binary = ChildProcess.onPath("etcd");
         int clientPort = ChildProcess.freePort();
         int peerPort = ChildProcess.freePort();
@@ -440,22 +458,131 @@ public final class Comparison implements AutoCloseable {
                 "--logger", "zap", "--log-outputs", "stderr", "--log-level", "warn"), null));
         try {
             etcd.awaitPort(clientPort, 30);
-            EtcdPeer connected;
-            try {
-                connected = new EtcdPeer(clientPort, w, 30);
-            } catch (PeerUnavailableException e) {
-                throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + etcd.output(), e);
+            if (w.reads()) {
+                say("etcd: etcd has no reader-writer lock: reads take the lock exclusive");
             }
-            try (EtcdPeer client = connected) {
-                say("etcd: running %d threads%s", w.threads(), w.reads() ? " (etcd has no reader-writer lock: reads take the lock exclusive)" : "");
-                return report(WorkloadRunner.run("etcd", null, "jetcd " + versions.getProperty("jetcd", "?") + " on etcd "
-                        + version + " (one member, data on " + (dir.startsWith(shm) ? "tmpfs" : "disk") + ")",
-                        EtcdPeer.lockName(w), client, w, progress));
-            }
+            return measure("etcd", null, "jetcd " + versions.getProperty("jetcd", "?") + " on etcd " + version
+                    + " (one member, data on " + (dir.startsWith(shm) ? "tmpfs" : "disk") + ")", EtcdPeer.lockName(w),
+                    PeerSpec.of("etcd", Integer.toString(clientPort)), () -> {
+                        try {
+                            return new EtcdPeer(clientPort, w, 30);
+                        } catch (PeerUnavailableException e) {
+                            throw new PeerUnavailableException(e.getMessage() + "; the server's output:\n" + etcd.output(), e);
+                        }
+                    }, true, w);
         } finally {
             stop(etcd);
             deleteTree(dir);
         }
+    }
+
+    /** Connects to a peer in this process. */
+    @FunctionalInterface
+    private interface Opener {
+        PeerClient open() throws InterruptedException;
+    }
+
+    /**
+     * Runs the workload on one peer once per value of {@link Settings#clientProcesses}: in this JVM
+     * through the client {@code open} makes (closed after if {@code owned}), or in that many JVMs of
+     * their own that connect as {@code spec} says (a row named {@code ROW/Np}, whose system says
+     * so). LockFabric's {@code local} fabric ({@code fabric}) runs in this JVM only.
+     */
+    private List<PeerResult> measure(String row, String fabric, String system, String lock, PeerSpec spec, Opener open,
+                                     boolean owned, CompareWorkload w) throws InterruptedException {
+        List<PeerResult> out = new ArrayList<>();
+        for (int n : settings.clientProcesses()) {
+            if (n == 1) {
+                PeerClient client = open.open();
+                try {
+                    say("%s: running %d threads", row, w.threads());
+                    out.add(report(WorkloadRunner.run(row, fabric, system, lock, client, w, progress)));
+                } finally {
+                    if (owned) {
+                        client.close();
+                    }
+                }
+            } else if ("local".equals(fabric)) {
+                say("%s: not in %d processes: the local fabric is this process's memory", row, n);
+            } else {
+                out.add(report(inClientProcesses(row + "/" + n + "p", fabric, system + ", clients in " + n + " processes",
+                        lock, spec, w, n)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Runs the workload's threads in {@code n} client processes ({@link ClientProcessMain}), which
+     * count in one {@link ExclusionCheck} file and start together: each says it is ready in the file,
+     * and this one says go once all are. Their parts are added into one row.
+     */
+    PeerResult inClientProcesses(String row, String fabric, String system, String lock, PeerSpec spec,
+                                         CompareWorkload w, int n) throws InterruptedException {
+        Path shm = Path.of("/dev/shm");
+        Path dir = tempDir(Files.isDirectory(shm) && Files.isWritable(shm) ? shm : null, "lockfabric-compare-check");
+        Path file = dir.resolve("check");
+        ExclusionCheck.Mapped check = ExclusionCheck.Mapped.map(file, w.locks(), true);
+        List<ChildProcess> clients = new ArrayList<>();
+        try {
+            int first = 0;
+            for (int i = 0; i < n; i++) {
+                int threads = w.threads() / n + (i < w.threads() % n ? 1 : 0);
+                List<String> args = new ArrayList<>(List.of(file.toString(), Integer.toString(first), Integer.toString(threads),
+                        Integer.toString(w.threads()), Integer.toString(w.locks()), Double.toString(w.zipf()),
+                        Double.toString(w.readRatio()), Long.toString(w.warmupNs()), Long.toString(w.durationNs()),
+                        Long.toString(w.seed()), w.threadKind(), row));
+                args.addAll(spec.words());
+                clients.add(started(ChildProcess.java(row + " client process " + (i + 1), clientJvmOptions(),
+                        ClientProcessMain.class.getName(), args, ClientProcessMain.RESULT)));
+                first += threads;
+            }
+            say("%s: starting %d client processes (%d threads in all)", row, n, w.threads());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            while (check.readyCount() < n) {
+                for (ChildProcess c : clients) {
+                    if (!c.isAlive()) {
+                        throw new PeerUnavailableException(c + " ended before it was ready: " + failure(c.awaitMark(5))
+                                + "; its output:\n" + c.output());
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new PeerUnavailableException(row + ": " + check.readyCount() + " of " + n
+                            + " client processes connected in 180 s");
+                }
+                Thread.sleep(5);
+            }
+            check.go();
+            say("%s: %d client processes running", row, n);
+            long wait = TimeUnit.NANOSECONDS.toSeconds(w.warmupNs() + w.durationNs()) + 120;
+            List<WorkloadRunner.Part> parts = new ArrayList<>();
+            for (ChildProcess c : clients) {
+                String result = c.awaitMark(wait);
+                if (result.startsWith(ClientProcessMain.FAILED)) {
+                    throw new PeerUnavailableException(c + " failed: " + failure(result) + "; its output:\n" + c.output());
+                }
+                parts.add(WorkloadRunner.Part.decode(result));
+            }
+            return WorkloadRunner.result(row, fabric, system, lock, w, parts, check);
+        } finally {
+            clients.forEach(this::stop);
+            deleteTree(dir);
+        }
+    }
+
+    private static String failure(String result) {
+        return result.startsWith(ClientProcessMain.FAILED) ? result.substring(ClientProcessMain.FAILED.length()) : result;
+    }
+
+    /** A client process's JVM: as the launcher's, its one carrier for virtual threads too (if this JVM has one). */
+    private static List<String> clientJvmOptions() {
+        List<String> o = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseParallelGC", "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED"));
+        String parallelism = System.getProperty("jdk.virtualThreadScheduler.parallelism");
+        if (parallelism != null) {
+            o.add("-Djdk.virtualThreadScheduler.parallelism=" + parallelism);
+        }
+        return o;
     }
 
     private ChildProcess started(ChildProcess p) {

@@ -4,14 +4,16 @@ import io.lockfabric.bench.ZipfGenerator;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Runs a {@link CompareWorkload} against one {@link PeerClient}: the client threads, the
@@ -22,35 +24,74 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * increment), and counts writers and readers of the lock: an exclusive holder must find itself the
  * only writer and no reader, a shared holder no writer. After the run the counters must add up to
  * the exclusive cycles exactly. A peer whose lock does not exclude (a wrong configuration, a lock
- * that is not the one taken) fails the check.
+ * that is not the one taken) fails the check. The counters are an {@link ExclusionCheck}, which the
+ * client processes of a run share when there are several ({@link ClientProcesses}).
  */
 final class WorkloadRunner {
-    private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
     /** A thread stops after this many failed cycles: the peer is broken, spinning on it says nothing more. */
     private static final int MAX_ERRORS_PER_THREAD = 100;
 
     private final CompareWorkload w;
-    private final long[] counts;
-    private final AtomicIntegerArray writers;
-    private final AtomicIntegerArray readers;
+    private final ExclusionCheck check;
     private volatile boolean stop;
 
-    private WorkloadRunner(CompareWorkload w) {
+    private WorkloadRunner(CompareWorkload w, ExclusionCheck check) {
         this.w = w;
-        this.counts = new long[w.locks()];
-        this.writers = new AtomicIntegerArray(w.locks());
-        this.readers = new AtomicIntegerArray(w.locks());
+        this.check = check;
     }
 
     /** One thread's tallies. */
     private static final class Tally {
-        final Histogram latencyNs = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        final Histogram latencyNs = newHistogram();
         long cycles;
         long exclusive;
         long violations;
         long errors;
         String firstError;
         volatile boolean done;
+    }
+
+    private static Histogram newHistogram() {
+        return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    }
+
+    /**
+     * What the threads of one process measured, before the counters are checked: the threads that
+     * did not stop ({@code stuck}) left their tallies out.
+     */
+    record Part(long cycles, long exclusive, long violations, long errors, String firstError, int stuck, Histogram latencyNs) {
+        /** One line of {@code key=value}s, for a client process to print ({@link #decode}). */
+        String encode() {
+            ByteBuffer b = ByteBuffer.allocate(latencyNs.getNeededByteBufferCapacity());
+            latencyNs.encodeIntoCompressedByteBuffer(b);
+            b.flip();
+            byte[] hist = new byte[b.remaining()];
+            b.get(hist);
+            return "cycles=" + cycles + " exclusive=" + exclusive + " violations=" + violations + " errors=" + errors
+                    + " stuck=" + stuck + " hist=" + Base64.getEncoder().encodeToString(hist)
+                    + " error=" + Base64.getUrlEncoder().encodeToString(firstError.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The part a client process printed with {@link #encode}. */
+        static Part decode(String line) {
+            Map<String, String> kv = new HashMap<>();
+            for (String f : line.trim().split(" ")) {
+                int eq = f.indexOf('=');
+                if (eq > 0) {
+                    kv.put(f.substring(0, eq), f.substring(eq + 1));
+                }
+            }
+            try {
+                Histogram h = Histogram.decodeFromCompressedByteBuffer(
+                        ByteBuffer.wrap(Base64.getDecoder().decode(kv.get("hist"))), 0);
+                return new Part(Long.parseLong(kv.get("cycles")), Long.parseLong(kv.get("exclusive")),
+                        Long.parseLong(kv.get("violations")), Long.parseLong(kv.get("errors")),
+                        new String(Base64.getUrlDecoder().decode(kv.get("error")), StandardCharsets.UTF_8),
+                        Integer.parseInt(kv.get("stuck")), h);
+            } catch (RuntimeException | java.util.zip.DataFormatException e) {
+                throw new IllegalArgumentException("a client process's result does not parse (" + e + "): " + line, e);
+            }
+        }
     }
 
     /**
@@ -60,17 +101,64 @@ final class WorkloadRunner {
      */
     static PeerResult run(String peer, String fabric, String system, String lock, PeerClient client,
                           CompareWorkload w, PrintStream progress) throws InterruptedException {
-        return new WorkloadRunner(w).runOn(peer, fabric, system, lock, client, progress);
+        ExclusionCheck check = ExclusionCheck.inMemory(w.locks());
+        Part part = runPart(peer, client, w, check, 0, w.threads(), progress);
+        return result(peer, fabric, system, lock, w, List.of(part), check);
     }
 
-    private PeerResult runOn(String peer, String fabric, String system, String lock, PeerClient client,
-                             PrintStream progress) throws InterruptedException {
+    /**
+     * Runs threads {@code firstThread} to {@code firstThread + threads - 1} of {@code w} on
+     * {@code client}, counting in {@code check}, from now: the warm-up, then the measurement.
+     */
+    static Part runPart(String peer, PeerClient client, CompareWorkload w, ExclusionCheck check, int firstThread, int threads,
+                        PrintStream progress) throws InterruptedException {
+        return new WorkloadRunner(w, check).runOn(peer, client, firstThread, threads, progress);
+    }
+
+    /**
+     * The row of {@code parts}, the measurements of every client process of the run: their tallies
+     * added, and the counters in {@code check} matched against the exclusive cycles, if no thread
+     * of any part was stuck (a stuck one's increments are not counted).
+     */
+    static PeerResult result(String peer, String fabric, String system, String lock, CompareWorkload w, List<Part> parts,
+                             ExclusionCheck check) {
+        Histogram all = newHistogram();
+        long cycles = 0;
+        long exclusive = 0;
+        long violations = 0;
+        long errors = 0;
+        int stuck = 0;
+        String firstError = "";
+        for (Part p : parts) {
+            all.add(p.latencyNs());
+            cycles += p.cycles();
+            exclusive += p.exclusive();
+            violations += p.violations();
+            errors += p.errors();
+            stuck += p.stuck();
+            if (firstError.isEmpty()) {
+                firstError = p.firstError();
+            }
+        }
+        if (stuck == 0) {
+            long sum = check.sum();
+            if (sum != exclusive) {
+                violations += Math.abs(exclusive - sum); // increments lost (or invented) by holders that overlapped
+            }
+        }
+        return new PeerResult(peer, fabric != null, fabric == null ? "" : fabric, system, lock, cycles, w.durationNs() / 1e9,
+                all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
+                all.getValueAtPercentile(99.9) / 1e3, exclusive, violations, errors, firstError, stuck);
+    }
+
+    private Part runOn(String peer, PeerClient client, int firstThread, int threadCount, PrintStream progress)
+            throws InterruptedException {
         long start = System.nanoTime();
         long measureFrom = start + w.warmupNs();
         long measureTo = measureFrom + w.durationNs();
         List<Tally> tallies = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < w.threads(); i++) {
+        for (int i = firstThread; i < firstThread + threadCount; i++) {
             Tally t = new Tally();
             tallies.add(t);
             long seed = w.seed() * 1_000_003L + i;
@@ -96,7 +184,7 @@ final class WorkloadRunner {
                 t.interrupt();
             }
         }
-        Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        Histogram all = newHistogram();
         long cycles = 0;
         long exclusive = 0;
         long violations = 0;
@@ -118,18 +206,7 @@ final class WorkloadRunner {
         if (firstError.isEmpty() && stuck > 0) {
             firstError = stuckAt;
         }
-        if (stuck == 0) {
-            long sum = 0;
-            for (int i = 0; i < counts.length; i++) {
-                sum += (long) COUNTS.getVolatile(counts, i);
-            }
-            if (sum != exclusive) {
-                violations += Math.abs(exclusive - sum); // increments lost (or invented) by holders that overlapped
-            }
-        }
-        return new PeerResult(peer, fabric != null, fabric == null ? "" : fabric, system, lock, cycles, w.durationNs() / 1e9,
-                all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
-                all.getValueAtPercentile(99.9) / 1e3, exclusive, violations, errors, firstError, stuck);
+        return new Part(cycles, exclusive, violations, errors, firstError, stuck, all);
     }
 
     private void loop(PeerClient client, Tally t, long seed, long measureFrom, long measureTo) {
@@ -144,20 +221,18 @@ final class WorkloadRunner {
                     PeerClient.Release release = client.acquire(lock, shared);
                     try {
                         if (shared) {
-                            readers.incrementAndGet(lock);
-                            if (writers.get(lock) != 0) {
+                            check.readerIn(lock);
+                            if (check.writers(lock) != 0) {
                                 t.violations++;
                             }
-                            readers.decrementAndGet(lock);
+                            check.readerOut(lock);
                         } else {
-                            int wr = writers.incrementAndGet(lock);
-                            if (wr != 1 || readers.get(lock) != 0) {
+                            int wr = check.writerIn(lock);
+                            if (wr != 1 || check.readers(lock) != 0) {
                                 t.violations++;
                             }
-                            long v = (long) COUNTS.getOpaque(counts, lock);
-                            Thread.onSpinWait();
-                            COUNTS.setOpaque(counts, lock, v + 1);
-                            writers.decrementAndGet(lock);
+                            check.increment(lock);
+                            check.writerOut(lock);
                             t.exclusive++;
                         }
                     } finally {

@@ -26,8 +26,15 @@ class PeersCompareTest {
     }
 
     private static List<PeerResult> run(String peer, List<String> fabrics, double readRatio, int members) throws Exception {
+        return run(peer, fabrics, readRatio, members, List.of(1));
+    }
+
+    /** The peer's rows, one per fabric (LockFabric) and per value of {@code processes}, each checked clean. */
+    private static List<PeerResult> run(String peer, List<String> fabrics, double readRatio, int members, List<Integer> processes)
+            throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        Comparison.Settings s = new Comparison.Settings(List.of(peer), fabrics, List.of("default"), workload(readRatio), members);
+        Comparison.Settings s = new Comparison.Settings(List.of(peer), fabrics, List.of("default"), workload(readRatio), members,
+                List.of(0), processes);
         try (Comparison c = new Comparison(s, new PrintStream(progress, true, StandardCharsets.UTF_8))) {
             List<PeerResult> results = c.run();
             for (PeerResult r : results) {
@@ -60,6 +67,48 @@ class PeersCompareTest {
                 assertTrue(r.ok() && r.exclusive() > 0, r.peer() + ": " + r.outcome() + "\n" + progress);
             }
             assertTrue(rs.get(1).system().contains("up to 4 local handovers"), rs.get(1).system());
+        }
+    }
+
+    /**
+     * The client threads in two JVMs of their own, on the fabrics other processes reach: both rows
+     * clean, with the exclusive cycles of both processes matched against the one shared counter.
+     */
+    @Test
+    void lockFabricFromTwoClientProcessesOnTcpAndShm(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String shm = "shm:" + dir.resolve("fabric");
+        List<PeerResult> rs = run("lockfabric", List.of("tcp", shm), 0.3, 1, List.of(2));
+        // the client API's default with reads in the mix, declock-tf: its rpcs on shm go to the parent, which serves the file
+        assertEquals(List.of("lockfabric tcp declock-tf/2p", "lockfabric " + shm + " declock-tf/2p"),
+                rs.stream().map(PeerResult::peer).toList());
+        for (PeerResult r : rs) {
+            assertTrue(r.system().endsWith("clients in 2 processes"), r.system());
+        }
+    }
+
+    /** Every peer's client opens in a client process as it does here ({@link PeerSpec}): one second each, in two. */
+    @Test
+    void everyPeerFromTwoClientProcesses() throws Exception {
+        for (String peer : List.of("redisson", "curator", "hazelcast", "etcd")) {
+            List<PeerResult> rs = run(peer, List.of(), 0, 1, List.of(2));
+            assertEquals(List.of(peer + "/2p"), rs.stream().map(PeerResult::peer).toList());
+        }
+    }
+
+    /**
+     * Two client processes of one thread each on a "lock" that excludes nothing: every overlap is
+     * between the processes, and the check (one file both map) catches it.
+     */
+    @Test
+    void holdersThatOverlapInDifferentProcessesAreCaught() throws Exception {
+        CompareWorkload two = new CompareWorkload(2, 1, 0, 0, 0, TimeUnit.SECONDS.toNanos(1), 3);
+        Comparison.Settings s = new Comparison.Settings(List.of("lockfabric"), List.of("tcp"), List.of("default"), two, 1,
+                List.of(0), List.of(2));
+        try (Comparison c = new Comparison(s, null)) {
+            PeerResult r = c.inClientProcesses("none/2p", null, "no lock", "none", PeerSpec.of("none"), two, 2);
+            assertTrue(r.violations() > 0, "overlapping holders in two processes passed: " + r);
+            assertTrue(r.cycles() > 1000, "cycles " + r.cycles());
+            assertEquals(0, r.errors(), r.outcome());
         }
     }
 

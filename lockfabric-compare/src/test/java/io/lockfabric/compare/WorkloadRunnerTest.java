@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The runner's check: it passes a lock that excludes and catches one that does not. */
@@ -163,5 +164,32 @@ class WorkloadRunnerTest {
         IllegalArgumentException lh = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new Comparison.Settings(List.of("lockfabric"), List.of("local"), List.of("default"), W, 1, List.of(-1)));
         assertTrue(lh.getMessage().startsWith("--local-handovers"), lh.getMessage());
+        for (List<Integer> processes : List.of(List.of(0), List.of(5), List.<Integer>of())) {
+            IllegalArgumentException cp = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new Comparison.Settings(List.of("redisson"), List.of(), List.of(), W, 1, List.of(0), processes));
+            assertTrue(cp.getMessage().startsWith("--client-processes needs values between 1 and --threads (4)"), cp.getMessage());
+        }
+        IllegalArgumentException local = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Comparison.Settings(List.of("lockfabric"), List.of("local"), List.of("default"), W, 1, List.of(0), List.of(2)));
+        assertTrue(local.getMessage().contains("the local fabric is one process's memory"), local.getMessage());
+        // with 1 among the values, the local fabric runs in this process only
+        assertEquals(List.of(1, 2), new Comparison.Settings(List.of("lockfabric"), List.of("local"), List.of("default"), W, 1,
+                List.of(0), List.of(1, 2)).clientProcesses());
+    }
+
+    /** A client process's part survives its one line ({@link WorkloadRunner.Part#encode}), error text and histogram too. */
+    @Test
+    void aClientProcessesPartReadsBackAsItWasWritten() {
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        h.recordValue(1_500);
+        h.recordValue(90_000);
+        WorkloadRunner.Part p = new WorkloadRunner.Part(12, 7, 1, 2, "IllegalStateException: a b=c", 0, h);
+        WorkloadRunner.Part back = WorkloadRunner.Part.decode(p.encode());
+        assertEquals(List.of(12L, 7L, 1L, 2L, 0L), List.of(back.cycles(), back.exclusive(), back.violations(), back.errors(),
+                (long) back.stuck()));
+        assertEquals("IllegalStateException: a b=c", back.firstError());
+        assertEquals(2, back.latencyNs().getTotalCount());
+        assertEquals(h.getValueAtPercentile(99), back.latencyNs().getValueAtPercentile(99));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadRunner.Part.decode("cycles=1 nonsense"));
     }
 }

@@ -493,6 +493,11 @@ public final class ShmFabric implements Fabric {
         return server == null ? null : server.serving().thenApply(ProcessLiveness::pid);
     }
 
+    /** The rpc server of this process, or null if it serves none (for the tests). */
+    ShmRpcServer rpcServer() {
+        return server;
+    }
+
     /** The pid of the process serving the file's rpcs now, or 0 if none does. */
     public long rpcServerPid() {
         long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);

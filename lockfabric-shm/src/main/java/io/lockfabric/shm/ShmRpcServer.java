@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The memory node's CPU of a shm file: one process at a time ({@code lockfabric serve --shm PATH}, or
  * a fabric opened with {@code serve=true}) claims the file's rpc server word with its process token
  * and serves the request ring ({@link ShmLayout}) on a thread of its own, idling (spin, yield, park
- * up to {@link #SERVER_MAX_PARK_NS}) when no request is there. Clients append requests under the
+ * up to {@link #SERVER_MAX_PARK_NS}; after about a second without a request, parks of
+ * {@link #QUIET_PARK_NS}) when no request is there. Clients append requests under the
  * ring's {@link PidLock} and wait for the reply in their endpoint slot; a request is published by its
  * tail store, so a client killed while appending leaves nothing. Requests and replies longer than
  * {@link ShmLayout#RPC_INLINE_BYTES} travel in blobs of the file's heap, owned by the caller.
@@ -40,10 +41,23 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ShmRpcServer implements AutoCloseable {
     /**
-     * The longest the idle server parks between two looks at the ring: the most an rpc to an idle
-     * server waits before it is seen (and about 10 000 wake-ups a second at rest, no busy loop).
+     * The longest the idle server parks between two looks at the ring while rpcs came lately: the
+     * most such an rpc waits before it is seen.
      */
     static final long SERVER_MAX_PARK_NS = 100_000;
+    /**
+     * Looks at an empty ring after which the server is quiet (about a second: the spins, yields
+     * and parks of its idle strategy, then parks of {@link #SERVER_MAX_PARK_NS}).
+     */
+    static final int QUIET_AFTER_LOOKS = 10_000;
+    /**
+     * How long a quiet server parks between two looks: the most the first rpc after a second
+     * without one waits before it is seen (within the fabric's stall, {@link ShmFabric#TIMING}).
+     * At rest this is about 1 000 wake-ups a second. With {@link #SERVER_MAX_PARK_NS} only it was
+     * 10 000, which took 13% of a core on this 2-core machine while a workload used no rpc at all
+     * (top, a compare run of {@code cas} on shm).
+     */
+    static final long QUIET_PARK_NS = 1_000_000;
     /** How often a standby looks whether the serving process still lives. */
     static final long STANDBY_CHECK_NS = 20_000_000;
 
@@ -57,6 +71,8 @@ final class ShmRpcServer implements AutoCloseable {
     private final java.util.concurrent.CompletableFuture<Long> serving = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean running = true;
     private volatile boolean active;
+    /** Whether the server parks {@link #QUIET_PARK_NS} at a time now (for the tests). */
+    private volatile boolean quiet;
 
     /**
      * Serves the file's rpcs, or, if another live process serves them and {@code standby}, waits to
@@ -144,13 +160,28 @@ final class ShmRpcServer implements AutoCloseable {
         }
     }
 
+    /** Whether the server has been without a request long enough to park {@link #QUIET_PARK_NS} at a time. */
+    boolean isQuiet() {
+        return quiet;
+    }
+
     private void serve() {
         IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, SERVER_MAX_PARK_NS);
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
         long lastSweep = System.nanoTime();
+        int emptyLooks = 0;
         while (running) {
             if (head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
-                idle.idle();
+                if (emptyLooks < QUIET_AFTER_LOOKS) {
+                    emptyLooks++;
+                    idle.idle();
+                } else {
+                    if (!quiet) {
+                        quiet = true;
+                    }
+                    WaitInterruptedException.throwIfInterrupted("the rpc ring");
+                    java.util.concurrent.locks.LockSupport.parkNanos(QUIET_PARK_NS);
+                }
                 long now = System.nanoTime();
                 if (now - lastSweep > 1_000_000_000L) {
                     lastSweep = now;
@@ -159,6 +190,10 @@ final class ShmRpcServer implements AutoCloseable {
                 continue;
             }
             idle.reset();
+            if (emptyLooks == QUIET_AFTER_LOOKS) {
+                quiet = false;
+            }
+            emptyLooks = 0;
             long r = ShmLayout.request(head);
             int slot = (int) f.read8(r + ShmLayout.REQ_CALLER_SLOT);
             EndpointId caller = EndpointId.unpack(f.read8(r + ShmLayout.REQ_CALLER_ID));

@@ -109,6 +109,32 @@ class ShmFabricTest extends ShmDirectoryTest {
     });
 
     /**
+     * A server a second without a request parks longer between its looks at the ring (to spare the
+     * CPU at rest), and still answers the next request; that request makes it look often again.
+     */
+    @Test
+    void aQuietServerStillAnswersAndWakesUp() throws Exception {
+        Path file = dir.resolve("quiet.shm");
+        COUNTED.set(0);
+        try (ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
+             ShmFabric client = ShmFabric.builder().path(file).build();
+             Endpoint e = client.newEndpoint()) {
+            server.newEndpoint().openTable(BLOCKING);
+            var service = e.openTable(BLOCKING).service();
+            e.queuePair(0).rpc(service, "count".getBytes());
+            assertFalse(server.rpcServer().isQuiet(), "quiet right after a request");
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (!server.rpcServer().isQuiet() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(server.rpcServer().isQuiet(), "the server never went quiet");
+            e.queuePair(0).rpc(service, "count".getBytes());
+            assertEquals(2, COUNTED.get());
+            assertFalse(server.rpcServer().isQuiet(), "still quiet after it answered a request");
+        }
+    }
+
+    /**
      * A serving fabric that closes with requests still in the ring: their callers fail (the server
      * stopped), and a server started later does not run them late.
      */
