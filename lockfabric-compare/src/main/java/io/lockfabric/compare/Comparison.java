@@ -517,8 +517,8 @@ public final class Comparison implements AutoCloseable {
      * count in one {@link ExclusionCheck} file and start together: each says it is ready in the file,
      * and this one says go once all are. Their parts are added into one row.
      */
-    PeerResult inClientProcesses(String row, String fabric, String system, String lock, PeerSpec spec,
-                                         CompareWorkload w, int n) throws InterruptedException {
+    PeerResult inClientProcesses(String row, String fabric, String system, String lock, PeerSpec spec, CompareWorkload w, int n)
+            throws InterruptedException {
         Path shm = Path.of("/dev/shm");
         Path dir = tempDir(Files.isDirectory(shm) && Files.isWritable(shm) ? shm : null, "lockfabric-compare-check");
         Path file = dir.resolve("check");

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * only writer and no reader, a shared holder no writer. After the run the counters must add up to
  * the exclusive cycles exactly. A peer whose lock does not exclude (a wrong configuration, a lock
  * that is not the one taken) fails the check. The counters are an {@link ExclusionCheck}, which the
- * client processes of a run share when there are several ({@link ClientProcesses}).
+ * client processes of a run share when there are several ({@link ClientProcessMain}).
  */
 final class WorkloadRunner {
     /** A thread stops after this many failed cycles: the peer is broken, spinning on it says nothing more. */
