@@ -60,6 +60,34 @@ final class WorkloadRunner {
      * did not stop ({@code stuck}) left their tallies out.
      */
     record Part(long cycles, long exclusive, long violations, long errors, String firstError, int stuck, Histogram latencyNs) {
+        /**
+         * The parts added up, with {@code stuck} more threads stuck; the first error is the first
+         * part's that has one, else {@code stuckAt} if any thread was stuck.
+         */
+        static Part sum(List<Part> parts, int stuck, String stuckAt) {
+            Histogram all = newHistogram();
+            long cycles = 0;
+            long exclusive = 0;
+            long violations = 0;
+            long errors = 0;
+            String firstError = "";
+            for (Part p : parts) {
+                all.add(p.latencyNs());
+                cycles += p.cycles();
+                exclusive += p.exclusive();
+                violations += p.violations();
+                errors += p.errors();
+                stuck += p.stuck();
+                if (firstError.isEmpty()) {
+                    firstError = p.firstError();
+                }
+            }
+            if (firstError.isEmpty() && stuck > 0) {
+                firstError = stuckAt;
+            }
+            return new Part(cycles, exclusive, violations, errors, firstError, stuck, all);
+        }
+
         /** One line of {@code key=value}s, for a client process to print ({@link #decode}). */
         String encode() {
             ByteBuffer b = ByteBuffer.allocate(latencyNs.getNeededByteBufferCapacity());
@@ -122,33 +150,18 @@ final class WorkloadRunner {
      */
     static PeerResult result(String peer, String fabric, String system, String lock, CompareWorkload w, List<Part> parts,
                              ExclusionCheck check) {
-        Histogram all = newHistogram();
-        long cycles = 0;
-        long exclusive = 0;
-        long violations = 0;
-        long errors = 0;
-        int stuck = 0;
-        String firstError = "";
-        for (Part p : parts) {
-            all.add(p.latencyNs());
-            cycles += p.cycles();
-            exclusive += p.exclusive();
-            violations += p.violations();
-            errors += p.errors();
-            stuck += p.stuck();
-            if (firstError.isEmpty()) {
-                firstError = p.firstError();
-            }
-        }
-        if (stuck == 0) {
+        Part all = Part.sum(parts, 0, "");
+        long violations = all.violations();
+        if (all.stuck() == 0) {
             long sum = check.sum();
-            if (sum != exclusive) {
-                violations += Math.abs(exclusive - sum); // increments lost (or invented) by holders that overlapped
+            if (sum != all.exclusive()) {
+                violations += Math.abs(all.exclusive() - sum); // increments lost (or invented) by holders that overlapped
             }
         }
-        return new PeerResult(peer, fabric != null, fabric == null ? "" : fabric, system, lock, cycles, w.durationNs() / 1e9,
-                all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
-                all.getValueAtPercentile(99.9) / 1e3, exclusive, violations, errors, firstError, stuck);
+        Histogram h = all.latencyNs();
+        return new PeerResult(peer, fabric != null, fabric == null ? "" : fabric, system, lock, all.cycles(), w.durationNs() / 1e9,
+                h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+                all.exclusive(), violations, all.errors(), all.firstError(), all.stuck());
     }
 
     private Part runOn(String peer, PeerClient client, int firstThread, int threadCount, PrintStream progress)
@@ -184,29 +197,14 @@ final class WorkloadRunner {
                 t.interrupt();
             }
         }
-        Histogram all = newHistogram();
-        long cycles = 0;
-        long exclusive = 0;
-        long violations = 0;
-        long errors = 0;
-        String firstError = "";
+        List<Part> done = new ArrayList<>();
         for (Tally t : tallies) {
-            if (!t.done) {
-                continue; // stuck: its tallies are still being written
-            }
-            all.add(t.latencyNs);
-            cycles += t.cycles;
-            exclusive += t.exclusive;
-            violations += t.violations;
-            errors += t.errors;
-            if (firstError.isEmpty() && t.firstError != null) {
-                firstError = t.firstError;
+            if (t.done) { // a stuck thread's tallies are still being written: left out
+                done.add(new Part(t.cycles, t.exclusive, t.violations, t.errors, t.firstError == null ? "" : t.firstError, 0,
+                        t.latencyNs));
             }
         }
-        if (firstError.isEmpty() && stuck > 0) {
-            firstError = stuckAt;
-        }
-        return new Part(cycles, exclusive, violations, errors, firstError, stuck, all);
+        return Part.sum(done, stuck, stuckAt);
     }
 
     private void loop(PeerClient client, Tally t, long seed, long measureFrom, long measureTo) {
