@@ -481,7 +481,6 @@ public final class LockFabric implements AutoCloseable {
 
     /** Tracks a request until it ends, so that {@link #close} can end it. */
     void track(PooledHold h) {
-        checkOpen();
         long seq = sequence.incrementAndGet();
         h.sequence = seq;
         live.add(h);

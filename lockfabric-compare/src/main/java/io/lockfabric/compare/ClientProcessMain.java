@@ -13,7 +13,7 @@ import java.util.List;
  * WorkloadRunner.Part} ({@link WorkloadRunner.Part#encode}), and exits. A failure prints
  * {@code RESULT failed=WHY}. It ends by itself when its parent goes.
  *
- * <p>Arguments: {@code CHECK_FILE FIRST_THREAD THREADS TOTAL_THREADS LOCKS ZIPF READ_RATIO WARMUP_NS
+ * <p>Arguments: {@code CHECK_FILE FIRST_THREAD THREADS LOCKS ZIPF READ_RATIO WARMUP_NS
  * DURATION_NS SEED virtual|platform ROW PEER...} (the peer's words, {@link PeerSpec#words}).
  */
 public final class ClientProcessMain {
@@ -43,18 +43,18 @@ public final class ClientProcessMain {
 
     /** Prints the result as soon as it is measured, before the client disconnects (which may take a while). */
     private static void run(List<String> a, PrintStream out) throws Exception {
-        if (a.size() < 13) {
-            throw new IllegalArgumentException("expected CHECK_FILE FIRST_THREAD THREADS TOTAL_THREADS LOCKS ZIPF READ_RATIO "
+        if (a.size() < 12) {
+            throw new IllegalArgumentException("expected CHECK_FILE FIRST_THREAD THREADS LOCKS ZIPF READ_RATIO "
                     + "WARMUP_NS DURATION_NS SEED virtual|platform ROW PEER..., got " + a);
         }
         Path checkFile = Path.of(a.get(0));
         int first = Integer.parseInt(a.get(1));
         int threads = Integer.parseInt(a.get(2));
-        int locks = Integer.parseInt(a.get(4));
-        CompareWorkload w = new CompareWorkload(threads, locks, Double.parseDouble(a.get(5)), Double.parseDouble(a.get(6)),
-                Long.parseLong(a.get(7)), Long.parseLong(a.get(8)), Long.parseLong(a.get(9)), a.get(10).equals("virtual"));
-        String row = a.get(11);
-        PeerSpec spec = PeerSpec.parse(a.subList(12, a.size()));
+        int locks = Integer.parseInt(a.get(3));
+        CompareWorkload w = new CompareWorkload(threads, locks, Double.parseDouble(a.get(4)), Double.parseDouble(a.get(5)),
+                Long.parseLong(a.get(6)), Long.parseLong(a.get(7)), Long.parseLong(a.get(8)), a.get(9).equals("virtual"));
+        String row = a.get(10);
+        PeerSpec spec = PeerSpec.parse(a.subList(11, a.size()));
         ExclusionCheck.Mapped check = ExclusionCheck.Mapped.map(checkFile, locks, false);
         try (PeerClient client = spec.open(w)) {
             check.ready();

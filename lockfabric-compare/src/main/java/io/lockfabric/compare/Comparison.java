@@ -529,7 +529,7 @@ public final class Comparison implements AutoCloseable {
             for (int i = 0; i < n; i++) {
                 int threads = w.threads() / n + (i < w.threads() % n ? 1 : 0);
                 List<String> args = new ArrayList<>(List.of(file.toString(), Integer.toString(first), Integer.toString(threads),
-                        Integer.toString(w.threads()), Integer.toString(w.locks()), Double.toString(w.zipf()),
+                        Integer.toString(w.locks()), Double.toString(w.zipf()),
                         Double.toString(w.readRatio()), Long.toString(w.warmupNs()), Long.toString(w.durationNs()),
                         Long.toString(w.seed()), w.threadKind(), row));
                 args.addAll(spec.words());
