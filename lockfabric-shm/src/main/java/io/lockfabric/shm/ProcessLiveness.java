@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A process that ended but is not yet reaped by its parent (a zombie) counts as dead.
  *
  * <p>Death is final and remembered; life is re-checked when its answer is older than
- * {@link #RECHECK_NS}, so a hot send path does not read {@code /proc} each time. Thread-safe.
+ * {@link #RECHECK_NS}, so a hot send path does not read {@code /proc} each time, and by one thread
+ * at a time: the others take the process for alive meanwhile. Thread-safe.
  */
 final class ProcessLiveness {
     /** How long a "still alive" answer is trusted. */
@@ -42,8 +43,8 @@ final class ProcessLiveness {
         }
         long now = System.nanoTime();
         Long checked = aliveCheckedAt.get(token);
-        if (checked != null && now - checked < RECHECK_NS) {
-            return true;
+        if (checked != null && (now - checked < RECHECK_NS || !aliveCheckedAt.replace(token, checked, now))) {
+            return true; // fresh, or another thread is reading /proc for it now: alive until that says otherwise
         }
         boolean alive = PROC ? procToken(pid(token), true) == token
                 : ProcessHandle.of(pid(token)).map(p -> p.isAlive() && tokenOf(p) == token).orElse(false);

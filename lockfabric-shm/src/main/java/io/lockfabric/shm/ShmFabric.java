@@ -18,6 +18,7 @@ import io.lockfabric.fabric.Table;
 import io.lockfabric.fabric.TableSpec;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.fabric.memory.MemoryRegion;
+import io.lockfabric.fabric.realtime.BackoffIdleStrategy;
 import io.lockfabric.fabric.realtime.BlockingRpc;
 import io.lockfabric.fabric.realtime.RealTimeClock;
 
@@ -81,6 +82,8 @@ public final class ShmFabric implements Fabric {
     private final ConcurrentHashMap<Integer, RpcHandler> services = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ShmEndpoint, Long> open = new ConcurrentHashMap<>();
     private final ShmRpcServer server;
+    /** Wakes this process's virtual threads when their replies come; started at the first that sleeps. */
+    private volatile ShmReplyWatcher watcher;
     private volatile boolean closed;
     /** Tests only: runs in {@link #newEndpoint} right after the slot is claimed ({@link #onSlotClaimed}). */
     private volatile Runnable slotClaimedHook;
@@ -171,6 +174,7 @@ public final class ShmFabric implements Fabric {
                     control.write8(slot + ShmLayout.SLOT_OWNER, liveness.self());
                     control.write8(slot + ShmLayout.SLOT_LAST_NODE, node + 1L);
                     control.write8(slot + ShmLayout.SLOT_HEAD, control.read8(slot + ShmLayout.SLOT_TAIL)); // drops leftovers
+                    control.write8(slot + ShmLayout.SLOT_WAKE, 0); // a dead process's thread slept on it
                     for (int w = 0; w < ShmLayout.SLOT_OPEN_WORDS; w++) {
                         control.write8(slot + ShmLayout.SLOT_OPEN + w * 8L, 0); // the tables the last one had open
                     }
@@ -281,19 +285,11 @@ public final class ShmFabric implements Fabric {
                 idle.idle();
             }
             idle.reset();
-            long reply = slot + ShmLayout.SLOT_REPLY;
-            long checkedAt = System.nanoTime();
-            while (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
-                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
-                idle.idle();
-                long now = System.nanoTime();
-                if (now - checkedAt > SERVER_CHECK_NS) {
-                    checkedAt = now;
-                    if (f.read8(reply + ShmLayout.REPLY_CALL) != call) {
-                        checkServer(serverToken, service);
-                    }
-                }
+            if (f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP) != 0 && Futex.AVAILABLE) {
+                file.ring(ShmLayout.SERVER_AT + ShmLayout.SERVER_BELL); // after the tail: the server flags, then looks
             }
+            long reply = slot + ShmLayout.SLOT_REPLY;
+            awaitReply(f, slot, reply + ShmLayout.REPLY_CALL, call, idle, serverToken, service);
             int length = (int) f.read8(reply + ShmLayout.REPLY_LENGTH);
             long replyBlob = f.read8(reply + ShmLayout.REPLY_BLOB);
             blobs |= replyBlob != 0;
@@ -317,6 +313,76 @@ public final class ShmFabric implements Fabric {
     }
 
     /**
+     * Waits until the reply to {@code call} is in the slot at {@code slot}. The caller spins, and a
+     * platform thread yields, a while ({@link #AWAKE_LOOKS}); where there are {@link Futex futexes} it
+     * then sleeps until the server rings it: a platform thread on its slot's bell, a virtual thread
+     * (which must not block its carrier in a system call) parked until this process's
+     * {@link ShmReplyWatcher} sees its reply. Elsewhere it goes on with {@code idle}'s parks. Every
+     * {@link #SERVER_CHECK_NS} it checks that its server still lives.
+     */
+    private void awaitReply(MemoryRegion f, long slot, long replyCall, long call, IdleStrategy idle, long serverToken,
+                            int service) {
+        boolean virtual = Thread.currentThread().isVirtual();
+        int awake = virtual ? BackoffIdleStrategy.DEFAULT_MAX_SPINS : AWAKE_LOOKS;
+        int looks = 0;
+        long checkedAt = System.nanoTime();
+        try {
+            while (f.read8(replyCall) != call) {
+                WaitInterruptedException.throwIfInterrupted("an rpc's reply");
+                if (looks < awake || !Futex.AVAILABLE) {
+                    looks++;
+                    idle.idle();
+                } else if (virtual) {
+                    watcher().await(slot, replyCall, call);
+                } else {
+                    long bell = slot + ShmLayout.SLOT_BELL;
+                    int rung = (int) f.read8(bell);
+                    f.write8(slot + ShmLayout.SLOT_WAKE, bell); // before the last look: the server stores, then reads it
+                    if (f.read8(replyCall) != call) {
+                        file.sleepOn(bell, rung, replySleepNs);
+                    }
+                }
+                long now = System.nanoTime();
+                if (now - checkedAt > SERVER_CHECK_NS) {
+                    checkedAt = now;
+                    if (f.read8(replyCall) != call) {
+                        checkServer(serverToken, service);
+                    }
+                }
+            }
+        } finally {
+            if (looks >= awake && Futex.AVAILABLE) {
+                f.write8(slot + ShmLayout.SLOT_WAKE, 0);
+            }
+        }
+    }
+
+    /**
+     * How many times a platform thread waiting for a reply spins and yields ({@link BackoffIdleStrategy}'s
+     * defaults: 16 each) before it sleeps on its bell; a virtual thread only spins.
+     */
+    static final int AWAKE_LOOKS = BackoffIdleStrategy.DEFAULT_MAX_SPINS + BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
+
+    /** This process's watcher of the replies its virtual threads sleep for, started at the first. */
+    private ShmReplyWatcher watcher() {
+        ShmReplyWatcher w = watcher;
+        if (w == null) {
+            synchronized (this) {
+                w = watcher;
+                if (w == null) {
+                    if (closed) {
+                        throw new FabricException("fabric " + name() + " is closed");
+                    }
+                    int index = claimSlot();
+                    w = new ShmReplyWatcher(file, ShmLayout.slot(index));
+                    watcher = w;
+                }
+            }
+        }
+        return w;
+    }
+
+    /**
      * Fails a caller whose server is gone: dead (a {@code kill -9}), or stopped and its word freed or
      * taken over by a standby. The call may or may not have taken effect.
      */
@@ -335,6 +401,11 @@ public final class ShmFabric implements Fabric {
 
     /** How often a caller waiting for a reply checks that the server still lives. */
     static final long SERVER_CHECK_NS = 10_000_000;
+    /**
+     * The longest a caller sleeps for its reply before it looks again ({@link #SERVER_CHECK_NS}). Tests
+     * make it longer than they run, so that a wake-up lost would hang them.
+     */
+    static volatile long replySleepNs = SERVER_CHECK_NS;
 
     private long liveServer() {
         long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
@@ -493,6 +564,11 @@ public final class ShmFabric implements Fabric {
         return server == null ? null : server.serving().thenApply(ProcessLiveness::pid);
     }
 
+    /** This process's watcher of its virtual threads' replies, or null if none has slept yet (for the tests). */
+    ShmReplyWatcher replyWatcher() {
+        return watcher;
+    }
+
     /** The rpc server of this process, or null if it serves none (for the tests). */
     ShmRpcServer rpcServer() {
         return server;
@@ -555,6 +631,13 @@ public final class ShmFabric implements Fabric {
         }
         open.clear();
         closed = true;
+        synchronized (this) {
+            ShmReplyWatcher w = watcher;
+            if (w != null) {
+                w.close();
+                vacate(w.slot());
+            }
+        }
         if (server != null) {
             server.close();
         }

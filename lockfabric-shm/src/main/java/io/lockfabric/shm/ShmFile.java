@@ -178,6 +178,23 @@ final class ShmFile implements AutoCloseable {
         return locks;
     }
 
+    /**
+     * Sleeps while the low 32 bits of the word at file offset {@code bell} hold {@code expected}, at
+     * most {@code timeoutNs} (a platform thread, and only where {@link Futex#AVAILABLE}).
+     */
+    void sleepOn(long bell, int expected, long timeoutNs) {
+        Futex.await(mapping.asSlice(bell, 4), expected, timeoutNs);
+    }
+
+    /**
+     * Rings the bell at file offset {@code bell}: adds 1 to its word, then wakes one thread of any
+     * process asleep on it (only where {@link Futex#AVAILABLE}).
+     */
+    void ring(long bell) {
+        file.faa(bell, 1);
+        Futex.wake(mapping.asSlice(bell, 4), 1);
+    }
+
     /** A number from the header's counter at {@code field}, never given out twice. */
     long next(long field) {
         return file.faa(field, 1);

@@ -30,6 +30,9 @@ package io.lockfabric.shm;
  *
  * rpc request ring (one active rpc server per file, the process whose token is in the first word):
  *            0 server token (0: none) | 8 ring lock (as a stripe's) | 16 tail | 24 head (the server's)
+ *            32 bell: a futex word (low 32 bits) the server sleeps on; a client that appends a request
+ *               while the next word is 1 adds 1 to it and wakes the server (see Futex)
+ *            40 asleep: 1 while the server sleeps on the bell, else 0
  *            64 .. REQUEST_CAPACITY requests of REQUEST_BYTES:
  *               0 caller's slot | 8 caller's packed id | 16 service | 24 call number | 32 length
  *               40 blob: 0 (data inline) or 1 + the blob index holding the data | 48 the server token it was sent to
@@ -45,6 +48,10 @@ package io.lockfabric.shm;
  *            16 last node: the node id of the last endpoint that had the slot
  *            24 ring lock: as a stripe's lock word (senders take it)
  *            32 tail: messages ever appended | 40 head: messages ever taken (by the owner only)
+ *            48 wake: 0, or the file offset of the bell (a slot's word 56) of the thread that may sleep until
+ *               the reply is there: once it stored the reply, the server adds 1 to that bell and wakes it
+ *            56 bell: a futex word (low 32 bits) a thread of the slot's process sleeps on: a platform
+ *               thread waiting for the slot's reply, or the process's reply watcher (in a slot of its own)
  *            64 .. 192 the tables the endpoint has open: one bit per directory entry
  *            192 .. ring of RING_CAPACITY messages of MESSAGE_BYTES:
  *               0 from (packed id) | 8 channel (high 32) and type (low 32) | 16 lock | 24 a | 32 b
@@ -59,7 +66,7 @@ public final class ShmLayout {
 
     /** "LFSHM" and the layout version in ASCII, little-endian: what an initialised file starts with. */
     public static final long MAGIC = 0x3130_4D48_5346_4CL;
-    public static final long VERSION = 2;
+    public static final long VERSION = 3;
 
     public static final long HEADER_MAGIC = 0;
     public static final long HEADER_VERSION = 8;
@@ -115,6 +122,8 @@ public final class ShmLayout {
     public static final long SERVER_RING_LOCK = 8;
     public static final long SERVER_TAIL = 16;
     public static final long SERVER_HEAD = 24;
+    public static final long SERVER_BELL = 32;
+    public static final long SERVER_ASLEEP = 40;
     public static final long SERVER_HEADER_BYTES = 64;
     public static final int REQUEST_CAPACITY = 64;
     /** Requests and replies up to this size travel in the ring and the slot; longer ones in a blob. */
@@ -160,6 +169,8 @@ public final class ShmLayout {
     public static final long SLOT_RING_LOCK = 24;
     public static final long SLOT_TAIL = 32;
     public static final long SLOT_HEAD = 40;
+    public static final long SLOT_WAKE = 48;
+    public static final long SLOT_BELL = 56;
     public static final long MSG_FROM = 0;
     public static final long MSG_CHANNEL_TYPE = 8;
     public static final long MSG_LOCK = 16;
@@ -203,6 +214,12 @@ public final class ShmLayout {
     /** File offset of request ring position {@code seq}. */
     public static long request(long seq) {
         return SERVER_AT + SERVER_HEADER_BYTES + (seq % REQUEST_CAPACITY) * REQUEST_BYTES;
+    }
+
+    /** Whether {@code offset} is the bell of an endpoint slot (what a slot's wake word may name). */
+    public static boolean isSlotBell(long offset) {
+        long rel = offset - SLOTS_AT - SLOT_BELL;
+        return rel >= 0 && rel % SLOT_BYTES == 0 && rel / SLOT_BYTES < MAX_ENDPOINTS;
     }
 
     public static long slot(int index) {

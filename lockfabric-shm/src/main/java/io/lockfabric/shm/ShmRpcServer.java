@@ -19,9 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The memory node's CPU of a shm file: one process at a time ({@code lockfabric serve --shm PATH}, or
  * a fabric opened with {@code serve=true}) claims the file's rpc server word with its process token
- * and serves the request ring ({@link ShmLayout}) on a thread of its own, idling (spin, yield, park
- * up to {@link #SERVER_MAX_PARK_NS}; after about a second without a request, parks of
- * {@link #QUIET_PARK_NS}) when no request is there. Clients append requests under the
+ * and serves the request ring ({@link ShmLayout}) on a thread of its own. When no request is there
+ * it spins and yields a while ({@link #AWAKE_LOOKS}), then sleeps on the ring's bell, a futex word
+ * in the file ({@link Futex}): a client that appends a request while the server sleeps rings it.
+ * Where futexes are not there it polls instead (spin, yield, park up to {@link #SERVER_MAX_PARK_NS};
+ * after about a second without a request, parks of {@link #QUIET_PARK_NS}). A reply wakes its caller
+ * the same way, if the caller went to sleep (its slot's wake word names its bell). Clients append requests under the
  * ring's {@link PidLock} and wait for the reply in their endpoint slot; a request is published by its
  * tail store, so a client killed while appending leaves nothing. Requests and replies longer than
  * {@link ShmLayout#RPC_INLINE_BYTES} travel in blobs of the file's heap, owned by the caller.
@@ -58,6 +61,17 @@ final class ShmRpcServer implements AutoCloseable {
      * (top, a compare run of {@code cas} on shm).
      */
     static final long QUIET_PARK_NS = 1_000_000;
+    /**
+     * Looks at an empty ring (spins, then yields) before a server that has {@link Futex futexes}
+     * sleeps on the ring's bell, which the next client to append a request rings.
+     */
+    static final int AWAKE_LOOKS = 80;
+    /** The longest a server sleeps on its bell: it sweeps the forgotten services in between. */
+    static final long SLEEP_NS = 1_000_000_000L;
+    /** {@link #SLEEP_NS}; tests make it longer than they run, so that a wake-up lost would hang them. */
+    static volatile long sleepNs = SLEEP_NS;
+    /** How long without a request before a server counts as quiet ({@link #isQuiet()}). */
+    static final long QUIET_AFTER_NS = 1_000_000_000L;
     /** How often a standby looks whether the serving process still lives. */
     static final long STANDBY_CHECK_NS = 20_000_000;
 
@@ -67,12 +81,19 @@ final class ShmRpcServer implements AutoCloseable {
     private final ServiceResolver resolver;
     private final ConcurrentHashMap<Integer, RpcHandler> handlers;
     private final Thread thread;
+    /** The most bells the server keeps to ring after a batch of requests ({@link #defer}). */
+    static final int DEFERRED_BELLS = 16;
+    /** Bells of the replies of this batch of requests, to ring once it is served: the server's thread only. */
+    private final long[] deferred = new long[DEFERRED_BELLS];
+    private int bells;
     private final long me;
     private final java.util.concurrent.CompletableFuture<Long> serving = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean running = true;
     private volatile boolean active;
     /** Whether the server parks {@link #QUIET_PARK_NS} at a time now (for the tests). */
     private volatile boolean quiet;
+    /** How many times the server slept on its bell (for the tests). */
+    private volatile long sleeps;
 
     /**
      * Serves the file's rpcs, or, if another live process serves them and {@code standby}, waits to
@@ -160,6 +181,11 @@ final class ShmRpcServer implements AutoCloseable {
         }
     }
 
+    /** How many times the server slept on its bell, waiting for a client to ring it. */
+    long sleeps() {
+        return sleeps;
+    }
+
     /** Whether the server has been without a request long enough to park {@link #QUIET_PARK_NS} at a time. */
     boolean isQuiet() {
         return quiet;
@@ -168,13 +194,21 @@ final class ShmRpcServer implements AutoCloseable {
     private void serve() {
         IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, SERVER_MAX_PARK_NS);
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
+        f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP, 0); // a dead server's flag would cost its clients syscalls
         long lastSweep = System.nanoTime();
+        long lastRequest = lastSweep;
         int emptyLooks = 0;
         while (running) {
             if (head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
-                if (emptyLooks < QUIET_AFTER_LOOKS) {
+                if (emptyLooks < AWAKE_LOOKS || (!Futex.AVAILABLE && emptyLooks < QUIET_AFTER_LOOKS)) {
                     emptyLooks++;
                     idle.idle();
+                } else if (Futex.AVAILABLE) {
+                    WaitInterruptedException.throwIfInterrupted("the rpc ring");
+                    sleep(head);
+                    if (!quiet && System.nanoTime() - lastRequest > QUIET_AFTER_NS) {
+                        quiet = true;
+                    }
                 } else {
                     if (!quiet) {
                         quiet = true;
@@ -189,10 +223,11 @@ final class ShmRpcServer implements AutoCloseable {
                 }
                 continue;
             }
-            idle.reset();
-            if (emptyLooks == QUIET_AFTER_LOOKS) {
+            lastRequest = System.nanoTime();
+            if (quiet) {
                 quiet = false;
             }
+            idle.reset();
             emptyLooks = 0;
             long r = ShmLayout.request(head);
             int slot = (int) f.read8(r + ShmLayout.REQ_CALLER_SLOT);
@@ -208,7 +243,49 @@ final class ShmRpcServer implements AutoCloseable {
             if (mine) { // else it was sent to a server that died: its caller fails, it must not run late
                 dispatch(service, new RemoteCall(caller, request, slot, call));
             }
+            if (bells > 0 && (bells == deferred.length || head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL))) {
+                ringDeferred();
+            }
         }
+        ringDeferred();
+    }
+
+    /**
+     * Sleeps on the ring's bell until a client rings it (it appended a request while the server
+     * slept), or {@link #SLEEP_NS} passes. Flagged asleep before it looks at the ring a last time, and
+     * a client looks at the flag after it stored its request's tail: one of the two sees the other.
+     */
+    private void sleep(long head) {
+        long bell = ShmLayout.SERVER_AT + ShmLayout.SERVER_BELL;
+        f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP, 1);
+        int rung = (int) f.read8(bell);
+        if (running && head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
+            sleeps++; // this thread only
+            file.sleepOn(bell, rung, sleepNs);
+        }
+        f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP, 0);
+    }
+
+    /**
+     * Keeps the bell at {@code wake} to ring once the ring is empty, or {@link #DEFERRED_BELLS} bells
+     * are kept (each kept once): a process whose threads sleep for several replies of one batch of
+     * requests is rung once for all of them. The server's thread only.
+     */
+    private void defer(long wake) {
+        for (int i = 0; i < bells; i++) {
+            if (deferred[i] == wake) {
+                return;
+            }
+        }
+        deferred[bells++] = wake;
+    }
+
+    /** Rings the bells kept by {@link #defer}. The server's thread only. */
+    private void ringDeferred() {
+        for (int i = 0; i < bells; i++) {
+            file.ring(deferred[i]);
+        }
+        bells = 0;
     }
 
     /** Runs {@code call} on its service's handler, or fails it. Any thread. */
@@ -306,6 +383,14 @@ final class ShmRpcServer implements AutoCloseable {
             f.write8(reply + ShmLayout.REPLY_LENGTH, data.length);
             f.write8(reply + ShmLayout.REPLY_FAILED, failed ? 1 : 0);
             f.write8(reply + ShmLayout.REPLY_CALL, call); // last: the reply is there
+            long wake = f.read8(slot + ShmLayout.SLOT_WAKE); // after the reply: the caller flags, then looks
+            if (wake != 0 && ShmLayout.isSlotBell(wake) && Futex.AVAILABLE) {
+                if (Thread.currentThread() == thread) {
+                    defer(wake);
+                } else {
+                    file.ring(wake);
+                }
+            }
         }
     }
 
@@ -319,6 +404,9 @@ final class ShmRpcServer implements AutoCloseable {
         running = false;
         serving.cancel(false);
         thread.interrupt();
+        if (Futex.AVAILABLE) {
+            file.ring(ShmLayout.SERVER_AT + ShmLayout.SERVER_BELL); // a sleeping server sees running false
+        }
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {

@@ -129,11 +129,16 @@ public final class ShmChild {
         }
     }
 
-    private static void count(ShmFabric fabric, String protocol, int threads, int cycles, Path counter) throws Exception {
+    /** Counts under {@code protocol}'s lock; {@code PROTOCOL/virtual} counts from virtual threads. */
+    private static void count(ShmFabric fabric, String protocolAndThreads, int threads, int cycles, Path counter)
+            throws Exception {
+        String protocol = protocolAndThreads.split("/")[0];
+        boolean virtual = protocolAndThreads.endsWith("/virtual");
         List<ClientThread> clients = new ArrayList<>();
+        List<Thread> virtuals = new ArrayList<>();
         List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
         for (int t = 0; t < threads; t++) {
-            clients.add(fabric.spawn("counter-" + t, () -> {
+            Runnable body = () -> {
                 try (Endpoint e = fabric.newEndpoint();
                      LockClient lock = LockProtocols.byName(protocol).open(e, "counted", 4, LockOptions.DEFAULTS);
                      FileChannel file = FileChannel.open(counter, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -152,10 +157,18 @@ public final class ShmChild {
                 } catch (Throwable t2) {
                     failures.add(t2);
                 }
-            }));
+            };
+            if (virtual) {
+                virtuals.add(Thread.ofVirtual().name("counter-" + t).start(body));
+            } else {
+                clients.add(fabric.spawn("counter-" + t, body));
+            }
         }
         for (ClientThread c : clients) {
             c.join();
+        }
+        for (Thread v : virtuals) {
+            v.join();
         }
         if (!failures.isEmpty()) {
             failures.get(0).printStackTrace(System.out);

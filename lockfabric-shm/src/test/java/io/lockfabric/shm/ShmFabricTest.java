@@ -81,6 +81,20 @@ class ShmFabricTest extends ShmDirectoryTest {
         assertThrows(IllegalArgumentException.class, () -> ShmFabric.builder().path(Path.of("relative")).build());
     }
 
+    /** A file of another layout version (one whose processes do not ring each other's bells) is refused, saying so. */
+    @Test
+    void aFileOfAnotherLayoutVersionIsRefused() throws Exception {
+        Path file = dir.resolve("old.shm");
+        ShmFabric.builder().path(file).capacityBytes(16L << 20).build().close();
+        try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, 2),
+                    ShmLayout.HEADER_VERSION);
+        }
+        FabricException e = assertThrows(FabricException.class, () -> ShmFabric.builder().path(file).build());
+        assertTrue(e.getMessage().contains("layout version 2") && e.getMessage().contains("version " + ShmLayout.VERSION)
+                && e.getMessage().contains("delete the file"), e.getMessage());
+    }
+
     @Test
     void aFullFileSaysSo() {
         try (ShmFabric f = ShmFabric.builder().path(dir.resolve("small.shm")).capacityBytes(ShmLayout.MIN_FILE_BYTES).build()) {

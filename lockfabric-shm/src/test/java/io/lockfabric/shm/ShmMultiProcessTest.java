@@ -79,10 +79,11 @@ class ShmMultiProcessTest {
      * the number is exact only if no two increments overlapped. A fourth JVM serves the file's rpcs
      * ({@code rpc} is a server-side lock manager; {@code shiftlock} has a service too): their calls
      * cross the request ring. {@code declock-tf} hands its lock over by messages, so its run checks
-     * the mailbox rings across processes.
+     * the mailbox rings across processes. {@code rpc/virtual} counts from virtual threads, which sleep
+     * for their replies through their process's {@link ShmReplyWatcher}.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"cas", "dslr", "declock-tf", "shiftlock", "rpc"})
+    @ValueSource(strings = {"cas", "dslr", "declock-tf", "shiftlock", "rpc", "rpc/virtual"})
     void threeProcessesCountExactlyUnderOneLock(String protocol) throws Exception {
         Path counter = dir.resolve("counter");
         Files.write(counter, new byte[8]);

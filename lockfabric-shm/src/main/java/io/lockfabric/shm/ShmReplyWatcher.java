@@ -1,0 +1,128 @@
+package io.lockfabric.shm;
+
+import io.lockfabric.fabric.memory.MemoryRegion;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Wakes the virtual threads of one process that wait for rpc replies from a server in another. A
+ * virtual thread must not sleep in a {@link Futex} call: that would hold its carrier, and with it
+ * the virtual threads the reply may wait for. So it parks, and names this watcher's bell in its
+ * slot's wake word. The server rings that bell once it stored the reply, and the watcher, a platform
+ * thread asleep on the bell, unparks every waiter whose reply is there.
+ *
+ * <p>The bell is the bell word of an endpoint slot of its own, claimed as an endpoint's is, so a
+ * process that dies leaves it to the next that claims it.
+ *
+ * <p>No wake-up is lost. A waiter lists itself, then stores its wake word, then looks at its reply
+ * a last time before it parks; the server stores the reply, then reads the wake word. So either the
+ * waiter sees the reply, or the server sees the wake word of a listed waiter and rings the bell.
+ * The watcher reads the bell before it looks at the waiters, and sleeps only while the bell still
+ * holds what it read: a ring after that read ends the sleep at once. Thread-safe.
+ */
+final class ShmReplyWatcher implements AutoCloseable {
+    /** The longest the watcher sleeps: it only has to wake when a bell rings, or to stop. */
+    static final long SLEEP_NS = 1_000_000_000L;
+    /** {@link #SLEEP_NS}; tests make it longer than they run, so that a wake-up lost would hang them. */
+    static volatile long sleepNs = SLEEP_NS;
+
+    private final ShmFile file;
+    private final MemoryRegion f;
+    private final long slot;
+    private final long bell;
+    /** The waiters by their slot (one rpc at a time per endpoint). */
+    private final ConcurrentHashMap<Long, Waiter> waiters = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** How many waiters it unparked because their reply was there (for the tests). */
+    private volatile long woken;
+
+    private record Waiter(Thread thread, long replyCall, long call) {
+    }
+
+    /** A watcher whose bell is in the slot at file offset {@code slot}, which it owns until closed. */
+    ShmReplyWatcher(ShmFile file, long slot) {
+        this.file = file;
+        this.f = file.control();
+        this.slot = slot;
+        this.bell = slot + ShmLayout.SLOT_BELL;
+        this.thread = Thread.ofPlatform().daemon().name("shm-reply-watcher").start(this::run);
+    }
+
+    /** The file offset of the slot this watcher's bell is in. */
+    long slot() {
+        return slot;
+    }
+
+    /**
+     * Parks the calling thread (its endpoint's slot at {@code waiterSlot}) until the word at
+     * {@code replyCall} holds {@code call}, or {@link ShmFabric#replySleepNs} passes (the watcher
+     * then unparks every waiter, to check that its server lives), or a spurious wake: the caller
+     * looks again in any case.
+     */
+    void await(long waiterSlot, long replyCall, long call) {
+        Long key = waiterSlot;
+        waiters.put(key, new Waiter(Thread.currentThread(), replyCall, call));
+        try {
+            f.write8(waiterSlot + ShmLayout.SLOT_WAKE, bell);
+            if (f.read8(replyCall) != call && running) {
+                LockSupport.park(this); // untimed: each timed park of a virtual thread costs a timer task
+            }
+        } finally {
+            waiters.remove(key);
+        }
+    }
+
+    /** How many waiters it unparked because their reply was there. */
+    long woken() {
+        return woken;
+    }
+
+    private void run() {
+        long allWokenAt = System.nanoTime();
+        while (running) {
+            int rung = (int) f.read8(bell); // before the look: a ring after it ends the sleep at once
+            long now = System.nanoTime();
+            if (now - allWokenAt >= ShmFabric.replySleepNs) {
+                allWokenAt = now;
+                for (Waiter w : waiters.values()) {
+                    LockSupport.unpark(w.thread); // to check that its server lives
+                }
+            }
+            unparkReplied();
+            if (running) {
+                file.sleepOn(bell, rung, waiters.isEmpty() ? sleepNs : Math.min(sleepNs, ShmFabric.replySleepNs));
+            }
+        }
+        for (Waiter w : waiters.values()) {
+            LockSupport.unpark(w.thread); // they look again, and find the fabric closed
+        }
+    }
+
+    /** Unparks every waiter whose reply is there; whether there was one. */
+    private boolean unparkReplied() {
+        boolean any = false;
+        for (var entry : waiters.entrySet()) {
+            Waiter w = entry.getValue();
+            if (f.read8(w.replyCall) == w.call && waiters.remove(entry.getKey(), w)) { // unparked once only
+                woken++; // this thread only
+                any = true;
+                LockSupport.unpark(w.thread);
+            }
+        }
+        return any;
+    }
+
+    /** Stops the watcher (its waiters look again); the caller frees its slot. */
+    @Override
+    public void close() {
+        running = false;
+        file.ring(bell);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
