@@ -364,7 +364,7 @@ public final class ShmFabric implements Fabric {
     static final int AWAKE_LOOKS = BackoffIdleStrategy.DEFAULT_MAX_SPINS + BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
 
     /** This process's watcher of the replies its virtual threads sleep for, started at the first. */
-    private ShmReplyWatcher watcher() {
+    ShmReplyWatcher watcher() {
         ShmReplyWatcher w = watcher;
         if (w == null) {
             synchronized (this) {

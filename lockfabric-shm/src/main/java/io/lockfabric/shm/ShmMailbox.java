@@ -9,6 +9,7 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.fabric.memory.MemoryRegion;
+import io.lockfabric.fabric.realtime.BackoffIdleStrategy;
 import io.lockfabric.fabric.realtime.RealTimeClock;
 
 import java.util.concurrent.TimeUnit;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * ({@link ShmLayout}), which senders of any process append to under the slot's ring lock (a
  * {@link PidLock}, so a sender killed while appending wedges nobody: a message is published by its
  * tail store, and one half written is simply not there) and the owner drains without a lock. The
- * owner waits with the clock's idle strategy (spin, yield, then park with a growing period), never a
- * busy loop at rest.
+ * owner spins (a platform thread also yields) a moment, then sleeps until a sender rings its bell,
+ * as a caller waits for an rpc's reply ({@link ShmFabric}); where there are no {@link Futex futexes}
+ * it parks with a growing period instead. Never a busy loop at rest.
  *
  * <p>A send checks that the receiver's slot still holds its id and that its process is alive
  * ({@link ProcessLiveness}); a closed or dead receiver fails the send with
@@ -59,6 +61,10 @@ final class ShmMailbox extends CountingMailbox {
             }
             idle.idle();
             liveSlot(to);
+        }
+        long wake = file.read8(target + ShmLayout.SLOT_WAKE); // after the tail: the receiver flags, then looks
+        if (wake != 0 && ShmLayout.isSlotBell(wake) && Futex.AVAILABLE) {
+            fabric.file().ring(wake);
         }
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
     }
@@ -129,9 +135,34 @@ final class ShmMailbox extends CountingMailbox {
             return m;
         }
         IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        while ((m = poll()) == null && System.nanoTime() < deadlineNanos) {
-            WaitInterruptedException.throwIfInterrupted("a message");
-            idle.idle();
+        boolean virtual = Thread.currentThread().isVirtual();
+        int awake = virtual ? BackoffIdleStrategy.DEFAULT_MAX_SPINS : ShmFabric.AWAKE_LOOKS;
+        int looks = 0;
+        try {
+            while ((m = poll()) == null) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                WaitInterruptedException.throwIfInterrupted("a message");
+                if (looks < awake || !Futex.AVAILABLE) {
+                    looks++;
+                    idle.idle();
+                } else if (virtual) {
+                    fabric.watcher().awaitChange(slot, slot + ShmLayout.SLOT_TAIL, head, left);
+                } else {
+                    long bell = slot + ShmLayout.SLOT_BELL;
+                    int rung = (int) file.read8(bell);
+                    file.write8(slot + ShmLayout.SLOT_WAKE, bell); // before the last look: a sender stores, then reads it
+                    if (file.read8(slot + ShmLayout.SLOT_TAIL) == head) {
+                        fabric.file().sleepOn(bell, rung, Math.min(left, ShmFabric.replySleepNs));
+                    }
+                }
+            }
+        } finally {
+            if (looks >= awake && Futex.AVAILABLE) {
+                file.write8(slot + ShmLayout.SLOT_WAKE, 0);
+            }
         }
         return m;
     }

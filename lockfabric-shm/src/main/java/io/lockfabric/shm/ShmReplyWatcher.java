@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Wakes the virtual threads of one process that wait for rpc replies from a server in another. A
+ * Wakes the virtual threads of one process that wait for rpc replies from a server in another, or
+ * for messages from senders in others (the same way: below, the sender is the server). A
  * virtual thread must not sleep in a {@link Futex} call: that would hold its carrier, and with it
  * the virtual threads the reply may wait for. So it parks, and names this watcher's bell in its
  * slot's wake word. The server rings that bell once it stored the reply, and the watcher, a platform
@@ -38,7 +39,11 @@ final class ShmReplyWatcher implements AutoCloseable {
     /** How many waiters it unparked because their reply was there (for the tests). */
     private volatile long woken;
 
-    private record Waiter(Thread thread, long replyCall, long call) {
+    /** A thread that waits until the word at {@code word} holds {@code value} ({@code equal}), or no longer does. */
+    private record Waiter(Thread thread, long word, long value, boolean equal) {
+        boolean ready(MemoryRegion f) {
+            return (f.read8(word) == value) == equal;
+        }
     }
 
     /** A watcher whose bell is in the slot at file offset {@code slot}, which it owns until closed. */
@@ -62,12 +67,29 @@ final class ShmReplyWatcher implements AutoCloseable {
      * looks again in any case.
      */
     void await(long waiterSlot, long replyCall, long call) {
+        await(waiterSlot, new Waiter(Thread.currentThread(), replyCall, call, true), 0);
+    }
+
+    /**
+     * Parks the calling thread (its endpoint's slot at {@code waiterSlot}) until the word at
+     * {@code word} no longer holds {@code value} (a message came), or {@code timeoutNs} passes, or a
+     * spurious wake: the caller looks again in any case.
+     */
+    void awaitChange(long waiterSlot, long word, long value, long timeoutNs) {
+        await(waiterSlot, new Waiter(Thread.currentThread(), word, value, false), Math.max(1, timeoutNs));
+    }
+
+    private void await(long waiterSlot, Waiter waiter, long timeoutNs) {
         Long key = waiterSlot;
-        waiters.put(key, new Waiter(Thread.currentThread(), replyCall, call));
+        waiters.put(key, waiter);
         try {
             f.write8(waiterSlot + ShmLayout.SLOT_WAKE, bell);
-            if (f.read8(replyCall) != call && running) {
-                LockSupport.park(this); // untimed: each timed park of a virtual thread costs a timer task
+            if (!waiter.ready(f) && running) {
+                if (timeoutNs == 0) {
+                    LockSupport.park(this); // untimed: each timed park of a virtual thread costs a timer task
+                } else {
+                    LockSupport.parkNanos(this, timeoutNs);
+                }
             }
         } finally {
             waiters.remove(key);
@@ -105,7 +127,7 @@ final class ShmReplyWatcher implements AutoCloseable {
         boolean any = false;
         for (var entry : waiters.entrySet()) {
             Waiter w = entry.getValue();
-            if (f.read8(w.replyCall) == w.call && waiters.remove(entry.getKey(), w)) { // unparked once only
+            if (w.ready(f) && waiters.remove(entry.getKey(), w)) { // unparked once only
                 woken++; // this thread only
                 any = true;
                 LockSupport.unpark(w.thread);

@@ -176,4 +176,60 @@ class ShmWakeTest extends ShmDirectoryTest {
             assertEquals((platform + virtual) * calls, answered.get());
         }
     }
+
+    /**
+     * Receivers of one fabric, platform and virtual threads, wait for messages that senders of
+     * another send now and then: each message that finds its receiver asleep must wake it.
+     */
+    @Test
+    @Timeout(120)
+    void sleepingReceiversAreWokenBySends() throws Exception {
+        assertTrue(Futex.AVAILABLE, Futex.UNAVAILABLE_BECAUSE);
+        Path file = dir.resolve("messages.shm");
+        int platform = 3;
+        int virtual = 8;
+        int messages = 60;
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        try (ShmFabric receiving = ShmFabric.builder().path(file).capacityBytes(16L << 20).build();
+             ShmFabric sending = ShmFabric.builder().path(file).build()) {
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < platform + virtual; t++) {
+                Endpoint receiver = receiving.newEndpoint();
+                Endpoint sender = sending.newEndpoint();
+                Runnable receive = () -> {
+                    try (receiver) {
+                        for (int i = 0; i < messages; i++) {
+                            var m = receiver.mailbox().await(System.nanoTime() + LONG_SLEEP_NS);
+                            assertNotNull(m, "no message " + i);
+                            assertEquals(i, m.a(), "the messages in order");
+                            assertEquals(sender.id(), m.from());
+                        }
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                };
+                Runnable send = () -> {
+                    try (sender) {
+                        for (int i = 0; i < messages; i++) {
+                            sender.mailbox().send(receiver.id(), 1, 2, 3, i, 0);
+                            if (i % 6 == 0) {
+                                Thread.sleep(10); // long enough for the receiver to go to sleep
+                            }
+                        }
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                };
+                threads.add(t < platform ? Thread.ofPlatform().daemon().start(receive) : Thread.ofVirtual().start(receive));
+                threads.add(Thread.ofPlatform().daemon().start(send));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), "failures: " + failures);
+            ShmReplyWatcher watcher = receiving.replyWatcher();
+            assertNotNull(watcher, "no virtual receiver slept");
+            assertTrue(watcher.woken() > 0, "the watcher woke no virtual receiver");
+        }
+    }
 }
