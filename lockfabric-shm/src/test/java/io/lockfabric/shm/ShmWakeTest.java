@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are woken by a ring, not by a timeout. Each test makes every sleep longer than the test may run,
  * so a wake-up lost hangs it and its timeout fails it.
  */
+@Tag("stress")
 class ShmWakeTest extends ShmDirectoryTest {
     private static final long LONG_SLEEP_NS = TimeUnit.SECONDS.toNanos(600);
 
