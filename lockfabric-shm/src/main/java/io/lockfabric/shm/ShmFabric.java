@@ -49,6 +49,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       {@link ShmLayout#RPC_MAX_BYTES} each way. Without a serving process an rpc fails with an
  *       {@link RpcException} that says how to start one. A standby ({@link Builder#standbyRpc}) takes
  *       over when the serving process dies; rpcs in flight to the dead one fail.</li>
+ *   <li>Waits across processes: whoever waits for another process (the rpc server for requests, a
+ *       caller for its reply, a receiver for a message) spins a moment, then sleeps on a bell, a
+ *       futex word in the file ({@link Futex}), which the other process rings once there is
+ *       something for it. Virtual threads park instead, and this process's {@link ShmReplyWatcher}
+ *       sleeps on the bell for them. No timer in the path, and no wake-up at rest but one a second.</li>
  *   <li>Tables can be dropped ({@link #dropTable}): refused while an open endpoint of a live process
  *       has them open, unless forced; their memory goes back to the file's heap.</li>
  *   <li>Counters: {@link #memoryNodeCounters} counts what this process's endpoints sent, not other
