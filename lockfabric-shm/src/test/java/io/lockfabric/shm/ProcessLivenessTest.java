@@ -64,10 +64,12 @@ class ProcessLivenessTest {
         if (!Files.isDirectory(Path.of("/proc/self"))) {
             return; // no /proc: nothing to read the state from
         }
-        Process shell = new ProcessBuilder("sh", "-c", "sleep 0 & echo $!; exec sleep 20").start();
+        // the child outlives the shell's exec by a second: a child that ended before it could be reaped
+        // by the shell itself (dash reaps finished jobs), and never become a zombie (CI saw that once)
+        Process shell = new ProcessBuilder("sh", "-c", "sleep 1 & echo $!; exec sleep 20").start();
         try {
             long pid = Long.parseLong(new BufferedReader(new InputStreamReader(shell.getInputStream())).readLine().trim());
-            long deadline = System.nanoTime() + 5_000_000_000L;
+            long deadline = System.nanoTime() + 10_000_000_000L;
             while (!ProcessLiveness.isZombie(pid) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }

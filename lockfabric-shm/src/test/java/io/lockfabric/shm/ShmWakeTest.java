@@ -98,33 +98,10 @@ class ShmWakeTest extends ShmDirectoryTest {
         int platform = 3;
         int virtual = 8;
         int calls = 40;
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
         try (ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
              ShmFabric client = ShmFabric.builder().path(file).build()) {
             server.newEndpoint().openTable(spec);
-            List<Thread> threads = new java.util.ArrayList<>();
-            for (int t = 0; t < platform + virtual; t++) {
-                int id = t;
-                Runnable body = () -> {
-                    try (Endpoint e = client.newEndpoint()) {
-                        var service = e.openTable(spec).service();
-                        for (int i = 0; i < calls; i++) {
-                            byte[] request = (id + ":" + i).getBytes();
-                            assertEquals(id + ":" + i, new String(e.queuePair(0).rpc(service, request)));
-                            if (i % 8 == 0) {
-                                Thread.sleep(20); // long enough for the server to go to sleep
-                            }
-                        }
-                    } catch (Throwable x) {
-                        failures.add(x);
-                    }
-                };
-                threads.add(t < platform ? Thread.ofPlatform().daemon().start(body) : Thread.ofVirtual().start(body));
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            assertTrue(failures.isEmpty(), "failures: " + failures);
+            callConcurrently(client, spec, platform, virtual, calls, 8);
             assertEquals((platform + virtual) * calls, answered.get());
             assertTrue(server.rpcServer().sleeps() > 0, "the server never slept, so no client rang it");
             ShmReplyWatcher watcher = client.replyWatcher();
@@ -153,28 +130,10 @@ class ShmWakeTest extends ShmDirectoryTest {
         int platform = 2;
         int virtual = 16;
         int calls = 3_000;
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
         try (ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
              ShmFabric client = ShmFabric.builder().path(file).build()) {
             server.newEndpoint().openTable(spec);
-            List<Thread> threads = new java.util.ArrayList<>();
-            for (int t = 0; t < platform + virtual; t++) {
-                Runnable body = () -> {
-                    try (Endpoint e = client.newEndpoint()) {
-                        var service = e.openTable(spec).service();
-                        for (int i = 0; i < calls; i++) {
-                            e.queuePair(0).rpc(service, new byte[] {(byte) i});
-                        }
-                    } catch (Throwable x) {
-                        failures.add(x);
-                    }
-                };
-                threads.add(t < platform ? Thread.ofPlatform().daemon().start(body) : Thread.ofVirtual().start(body));
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            assertTrue(failures.isEmpty(), "failures: " + failures);
+            callConcurrently(client, spec, platform, virtual, calls, 0);
             assertEquals((platform + virtual) * calls, answered.get());
         }
     }
@@ -233,5 +192,39 @@ class ShmWakeTest extends ShmDirectoryTest {
             assertNotNull(watcher, "no virtual receiver slept");
             assertTrue(watcher.woken() > 0, "the watcher woke no virtual receiver");
         }
+    }
+
+    /**
+     * Calls the echo service of {@code spec} {@code calls} times from each of {@code platform} platform
+     * and {@code virtual} virtual threads of {@code client}, each pausing 20 ms every
+     * {@code pauseEvery} calls (0: never), long enough for the server to go to sleep; checks every
+     * echo and that no call failed.
+     */
+    private static void callConcurrently(ShmFabric client, TableSpec spec, int platform, int virtual, int calls,
+                                         int pauseEvery) throws InterruptedException {
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < platform + virtual; t++) {
+            int id = t;
+            Runnable body = () -> {
+                try (Endpoint e = client.newEndpoint()) {
+                    var service = e.openTable(spec).service();
+                    for (int i = 0; i < calls; i++) {
+                        String request = id + ":" + i;
+                        assertEquals(request, new String(e.queuePair(0).rpc(service, request.getBytes())));
+                        if (pauseEvery > 0 && i % pauseEvery == 0) {
+                            Thread.sleep(20);
+                        }
+                    }
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            };
+            threads.add(t < platform ? Thread.ofPlatform().daemon().start(body) : Thread.ofVirtual().start(body));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertTrue(failures.isEmpty(), "failures: " + failures);
     }
 }
