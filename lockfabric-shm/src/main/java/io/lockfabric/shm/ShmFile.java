@@ -183,7 +183,17 @@ final class ShmFile implements AutoCloseable {
      * most {@code timeoutNs} (a platform thread, and only where {@link Futex#AVAILABLE}).
      */
     void sleepOn(long bell, int expected, long timeoutNs) {
-        Futex.await(mapping.asSlice(bell, 4), expected, timeoutNs);
+        Futex.await(word(bell), expected, timeoutNs);
+    }
+
+    /**
+     * The address of the word at file offset {@code offset}, outside the mapping's arena: a thread
+     * asleep in a futex call must not hold the arena (it would keep {@link #close} from unmapping the
+     * file). A futex call on an address no longer mapped fails in the kernel (EFAULT), harmlessly.
+     */
+    private MemorySegment word(long offset) {
+        java.util.Objects.checkIndex(offset, mapping.byteSize() - 3);
+        return MemorySegment.ofAddress(mapping.address() + offset);
     }
 
     /**
@@ -192,7 +202,7 @@ final class ShmFile implements AutoCloseable {
      */
     void ring(long bell) {
         file.faa(bell, 1);
-        Futex.wake(mapping.asSlice(bell, 4), 1);
+        Futex.wake(word(bell), 1);
     }
 
     /** A number from the header's counter at {@code field}, never given out twice. */

@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * in the file ({@link Futex}): a client that appends a request while the server sleeps rings it.
  * Where futexes are not there it polls instead (spin, yield, park up to {@link #SERVER_MAX_PARK_NS};
  * after about a second without a request, parks of {@link #QUIET_PARK_NS}). A reply wakes its caller
- * the same way, if the caller went to sleep (its slot's wake word names its bell). Clients append requests under the
+ * the same way, if the caller went to sleep (its slot's wake word names its bell): once per batch of
+ * requests ({@link #defer}). Clients append requests under the
  * ring's {@link PidLock} and wait for the reply in their endpoint slot; a request is published by its
  * tail store, so a client killed while appending leaves nothing. Requests and replies longer than
  * {@link ShmLayout#RPC_INLINE_BYTES} travel in blobs of the file's heap, owned by the caller.
@@ -90,7 +91,7 @@ final class ShmRpcServer implements AutoCloseable {
     private final java.util.concurrent.CompletableFuture<Long> serving = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean running = true;
     private volatile boolean active;
-    /** Whether the server parks {@link #QUIET_PARK_NS} at a time now (for the tests). */
+    /** Whether the server has seen no request for about a second (for the tests). */
     private volatile boolean quiet;
     /** How many times the server slept on its bell (for the tests). */
     private volatile long sleeps;
@@ -186,7 +187,10 @@ final class ShmRpcServer implements AutoCloseable {
         return sleeps;
     }
 
-    /** Whether the server has been without a request long enough to park {@link #QUIET_PARK_NS} at a time. */
+    /**
+     * Whether the server has been without a request for about a second: it sleeps on its bell, or,
+     * without futexes, parks {@link #QUIET_PARK_NS} at a time.
+     */
     boolean isQuiet() {
         return quiet;
     }
@@ -276,6 +280,9 @@ final class ShmRpcServer implements AutoCloseable {
             if (deferred[i] == wake) {
                 return;
             }
+        }
+        if (bells == deferred.length) {
+            ringDeferred(); // one request answered many callers (a release that grants many readers)
         }
         deferred[bells++] = wake;
     }

@@ -107,8 +107,14 @@ class ShmFabricTest extends ShmDirectoryTest {
 
     private static final java.util.concurrent.atomic.AtomicInteger COUNTED = new java.util.concurrent.atomic.AtomicInteger();
 
-    /** A service that counts "count" calls and keeps the server's thread busy on "block" until it is interrupted. */
+    /**
+     * A service that counts "count" calls, keeps the server's thread busy on "block" until it is
+     * interrupted, and never answers "never".
+     */
     private static final TableSpec BLOCKING = new TableSpec("blocking", "test", 1, 64).withService(host -> call -> {
+        if (new String(call.request()).equals("never")) {
+            return;
+        }
         if (new String(call.request()).equals("block")) {
             try {
                 Thread.sleep(60_000);
@@ -121,6 +127,41 @@ class ShmFabricTest extends ShmDirectoryTest {
             call.reply(new byte[] {1});
         }
     });
+
+    /**
+     * A fabric closed while its threads sleep for replies (platform threads in a futex call, virtual
+     * threads parked for the reply watcher) closes: no sleeper keeps the file mapped. The sleepers
+     * then end, failing.
+     */
+    @Test
+    void aFabricClosesWhileItsCallersSleepForReplies() throws Exception {
+        Path file = dir.resolve("sleepers.shm");
+        try (ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build()) {
+            server.newEndpoint().openTable(BLOCKING);
+            ShmFabric client = ShmFabric.builder().path(file).build();
+            java.util.List<Thread> callers = new java.util.ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
+            for (int t = 0; t < 4; t++) {
+                Endpoint e = client.newEndpoint();
+                var service = e.openTable(BLOCKING).service();
+                Runnable call = () -> {
+                    try {
+                        e.queuePair(0).rpc(service, "never".getBytes());
+                    } catch (Throwable expected) {
+                        ended.incrementAndGet();
+                    }
+                };
+                callers.add(t % 2 == 0 ? Thread.ofPlatform().daemon().start(call) : Thread.ofVirtual().start(call));
+            }
+            Thread.sleep(300); // every caller asleep
+            client.close();
+            for (Thread t : callers) {
+                t.join(10_000);
+                assertFalse(t.isAlive(), "a caller still waits after its fabric closed");
+            }
+            assertEquals(4, ended.get(), "every caller failed");
+        }
+    }
 
     /**
      * A server a second without a request parks longer between its looks at the ring (to spare the

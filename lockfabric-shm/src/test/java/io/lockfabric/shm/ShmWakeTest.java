@@ -195,6 +195,62 @@ class ShmWakeTest extends ShmDirectoryTest {
     }
 
     /**
+     * One request answers more callers than the server keeps bells for a batch: a "release" that
+     * grants every caller queued behind it, as a lock server's release grants many readers. Each of
+     * them must be woken.
+     */
+    @Test
+    @Timeout(120)
+    void oneRequestThatAnswersManySleepingCallersWakesEachOfThem() throws Exception {
+        assertTrue(Futex.AVAILABLE, Futex.UNAVAILABLE_BECAUSE);
+        Path file = dir.resolve("many.shm");
+        List<io.lockfabric.fabric.RpcCall> queued = new CopyOnWriteArrayList<>();
+        TableSpec spec = new TableSpec("queue", "test", 1, 64).withService(host -> call -> {
+            if (new String(call.request()).equals("release")) {
+                for (io.lockfabric.fabric.RpcCall q : queued) {
+                    q.reply(q.request());
+                }
+                queued.clear();
+                call.reply(new byte[0]);
+            } else {
+                queued.add(call);
+            }
+        });
+        int platform = ShmRpcServer.DEFERRED_BELLS + 4; // a bell each
+        int virtual = 4; // one bell, their watcher's
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        try (ShmFabric server = ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
+             ShmFabric client = ShmFabric.builder().path(file).build()) {
+            server.newEndpoint().openTable(spec);
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < platform + virtual; t++) {
+                String request = "wait " + t;
+                Runnable body = () -> {
+                    try (Endpoint e = client.newEndpoint()) {
+                        assertEquals(request, new String(e.queuePair(0).rpc(e.openTable(spec).service(), request.getBytes())));
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                };
+                threads.add(t < platform ? Thread.ofPlatform().daemon().start(body) : Thread.ofVirtual().start(body));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (queued.size() < platform + virtual && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(platform + virtual, queued.size(), "callers queued");
+            Thread.sleep(100); // every caller is asleep by now
+            try (Endpoint e = client.newEndpoint()) {
+                e.queuePair(0).rpc(e.openTable(spec).service(), "release".getBytes());
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), "failures: " + failures);
+        }
+    }
+
+    /**
      * Calls the echo service of {@code spec} {@code calls} times from each of {@code platform} platform
      * and {@code virtual} virtual threads of {@code client}, each pausing 20 ms every
      * {@code pauseEvery} calls (0: never), long enough for the server to go to sleep; checks every
