@@ -20,7 +20,12 @@ import java.util.concurrent.locks.LockSupport;
  * a last time before it parks; the server stores the reply, then reads the wake word. So either the
  * waiter sees the reply, or the server sees the wake word of a listed waiter and rings the bell.
  * The watcher reads the bell before it looks at the waiters, and sleeps only while the bell still
- * holds what it read: a ring after that read ends the sleep at once. Thread-safe.
+ * holds what it read: a ring after that read ends the sleep at once.
+ *
+ * <p>While it has waiters the watcher wakes every {@link ShmFabric#replySleepNs} at least, and
+ * unparks them all, so that each checks that its server lives; without waiters it sleeps up to
+ * {@link #SLEEP_NS}. A waiter that comes during such a long sleep is first unparked for that check
+ * when the sleep ends: within a second, not 10 ms, should its server die meanwhile. Thread-safe.
  */
 final class ShmReplyWatcher implements AutoCloseable {
     /** The longest the watcher sleeps: it only has to wake when a bell rings, or to stop. */
