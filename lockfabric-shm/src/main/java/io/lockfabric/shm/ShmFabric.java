@@ -319,16 +319,13 @@ public final class ShmFabric implements Fabric {
 
     /**
      * Waits until the reply to {@code call} is in the slot at {@code slot}. The caller spins, and a
-     * platform thread yields, a while ({@link #AWAKE_LOOKS}); where there are {@link Futex futexes} it
-     * then sleeps until the server rings it: a platform thread on its slot's bell, a virtual thread
-     * (which must not block its carrier in a system call) parked until this process's
-     * {@link ShmReplyWatcher} sees its reply. Elsewhere it goes on with {@code idle}'s parks. Every
-     * {@link #SERVER_CHECK_NS} it checks that its server still lives.
+     * platform thread yields, a while ({@link #awakeLooks()}); where there are {@link Futex futexes} it
+     * then sleeps until the server rings it ({@link #sleepOnce}). Elsewhere it goes on with
+     * {@code idle}'s parks. Every {@link #SERVER_CHECK_NS} it checks that its server still lives.
      */
     private void awaitReply(MemoryRegion f, long slot, long replyCall, long call, IdleStrategy idle, long serverToken,
                             int service) {
-        boolean virtual = Thread.currentThread().isVirtual();
-        int awake = virtual ? BackoffIdleStrategy.DEFAULT_MAX_SPINS : AWAKE_LOOKS;
+        int awake = awakeLooks();
         int looks = 0;
         long checkedAt = System.nanoTime();
         try {
@@ -337,15 +334,8 @@ public final class ShmFabric implements Fabric {
                 if (looks < awake || !Futex.AVAILABLE) {
                     looks++;
                     idle.idle();
-                } else if (virtual) {
-                    watcher().await(slot, replyCall, call);
                 } else {
-                    long bell = slot + ShmLayout.SLOT_BELL;
-                    int rung = (int) f.read8(bell);
-                    f.write8(slot + ShmLayout.SLOT_WAKE, bell); // before the last look: the server stores, then reads it
-                    if (f.read8(replyCall) != call) {
-                        file.sleepOn(bell, rung, replySleepNs);
-                    }
+                    sleepOnce(slot, replyCall, call, true, Long.MAX_VALUE);
                 }
                 long now = System.nanoTime();
                 if (now - checkedAt > SERVER_CHECK_NS) {
@@ -356,20 +346,61 @@ public final class ShmFabric implements Fabric {
                 }
             }
         } finally {
-            if (looks >= awake && Futex.AVAILABLE) {
-                f.write8(slot + ShmLayout.SLOT_WAKE, 0);
+            if (looks >= awake) {
+                awake(slot);
             }
         }
     }
 
     /**
-     * How many times a platform thread waiting for a reply spins and yields ({@link BackoffIdleStrategy}'s
-     * defaults: 16 each) before it sleeps on its bell; a virtual thread only spins.
+     * How many times a thread waiting for another process looks before it sleeps: a platform thread
+     * spins and yields ({@link BackoffIdleStrategy}'s defaults: 16 each), a virtual thread only spins.
      */
+    static int awakeLooks() {
+        return Thread.currentThread().isVirtual() ? BackoffIdleStrategy.DEFAULT_MAX_SPINS : AWAKE_LOOKS;
+    }
+
+    /** Spins and yields of a platform thread before it sleeps ({@link #awakeLooks()}). */
     static final int AWAKE_LOOKS = BackoffIdleStrategy.DEFAULT_MAX_SPINS + BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
 
+    /** Whether the word at {@code word} holds {@code value} ({@code equal}), or does not (not {@code equal}). */
+    static boolean holds(MemoryRegion f, long word, long value, boolean equal) {
+        return (f.read8(word) == value) == equal;
+    }
+
+    /**
+     * One sleep of the thread of the endpoint slot at {@code slot} (only where {@link Futex#AVAILABLE})
+     * until the word at {@code word} {@link #holds} {@code value} or not, at most {@code timeoutNs}
+     * ({@link Long#MAX_VALUE}: none) and {@link #replySleepNs}. A platform thread names its slot's bell
+     * in the slot's wake word, looks once more and sleeps on the bell; a virtual thread, which must
+     * not block its carrier in a system call, parks for this process's {@link ShmReplyWatcher}. The
+     * waker stores first, then reads the wake word ({@link ShmFile#bellToRing}): one of the two sees
+     * the other. The caller looks again in any case, and clears the wake word ({@link #awake}) once
+     * it stops waiting.
+     */
+    void sleepOnce(long slot, long word, long value, boolean equal, long timeoutNs) {
+        if (Thread.currentThread().isVirtual()) {
+            watcher().await(slot, word, value, equal, timeoutNs);
+            return;
+        }
+        MemoryRegion f = file.control();
+        long bell = slot + ShmLayout.SLOT_BELL;
+        int rung = (int) f.read8(bell);
+        f.write8(slot + ShmLayout.SLOT_WAKE, bell);
+        if (!holds(f, word, value, equal)) {
+            file.sleepOn(bell, rung, Math.min(timeoutNs, replySleepNs));
+        }
+    }
+
+    /** Clears the wake word of the endpoint slot at {@code slot}: its thread no longer sleeps. */
+    void awake(long slot) {
+        if (Futex.AVAILABLE) {
+            file.control().write8(slot + ShmLayout.SLOT_WAKE, 0);
+        }
+    }
+
     /** This process's watcher of the replies its virtual threads sleep for, started at the first. */
-    ShmReplyWatcher watcher() {
+    private ShmReplyWatcher watcher() {
         ShmReplyWatcher w = watcher;
         if (w == null) {
             synchronized (this) {

@@ -205,6 +205,16 @@ final class ShmFile implements AutoCloseable {
         Futex.wake(word(bell), 1);
     }
 
+    /**
+     * The bell to ring for the thread of the endpoint slot at {@code slot}, read after what it waits
+     * for was stored: the bell its wake word names if it may sleep, else 0 (none, not a slot's bell,
+     * or no futexes here).
+     */
+    long bellToRing(long slot) {
+        long wake = file.read8(slot + ShmLayout.SLOT_WAKE);
+        return wake != 0 && Futex.AVAILABLE && ShmLayout.isSlotBell(wake) ? wake : 0;
+    }
+
     /** A number from the header's counter at {@code field}, never given out twice. */
     long next(long field) {
         return file.faa(field, 1);

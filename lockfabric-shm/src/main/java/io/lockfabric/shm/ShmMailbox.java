@@ -9,7 +9,6 @@ import io.lockfabric.fabric.PeerUnreachableException;
 import io.lockfabric.fabric.VerbKind;
 import io.lockfabric.fabric.WaitInterruptedException;
 import io.lockfabric.fabric.memory.MemoryRegion;
-import io.lockfabric.fabric.realtime.BackoffIdleStrategy;
 import io.lockfabric.fabric.realtime.RealTimeClock;
 
 import java.util.concurrent.TimeUnit;
@@ -62,8 +61,8 @@ final class ShmMailbox extends CountingMailbox {
             idle.idle();
             liveSlot(to);
         }
-        long wake = file.read8(target + ShmLayout.SLOT_WAKE); // after the tail: the receiver flags, then looks
-        if (wake != 0 && ShmLayout.isSlotBell(wake) && Futex.AVAILABLE) {
+        long wake = fabric.file().bellToRing(target); // after the tail: the receiver flags, then looks
+        if (wake != 0) {
             fabric.file().ring(wake);
         }
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
@@ -135,8 +134,7 @@ final class ShmMailbox extends CountingMailbox {
             return m;
         }
         IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
-        boolean virtual = Thread.currentThread().isVirtual();
-        int awake = virtual ? BackoffIdleStrategy.DEFAULT_MAX_SPINS : ShmFabric.AWAKE_LOOKS;
+        int awake = ShmFabric.awakeLooks();
         int looks = 0;
         try {
             while ((m = poll()) == null) {
@@ -148,20 +146,13 @@ final class ShmMailbox extends CountingMailbox {
                 if (looks < awake || !Futex.AVAILABLE) {
                     looks++;
                     idle.idle();
-                } else if (virtual) {
-                    fabric.watcher().awaitChange(slot, slot + ShmLayout.SLOT_TAIL, head, left);
                 } else {
-                    long bell = slot + ShmLayout.SLOT_BELL;
-                    int rung = (int) file.read8(bell);
-                    file.write8(slot + ShmLayout.SLOT_WAKE, bell); // before the last look: a sender stores, then reads it
-                    if (file.read8(slot + ShmLayout.SLOT_TAIL) == head) {
-                        fabric.file().sleepOn(bell, rung, Math.min(left, ShmFabric.replySleepNs));
-                    }
+                    fabric.sleepOnce(slot, slot + ShmLayout.SLOT_TAIL, head, false, left);
                 }
             }
         } finally {
-            if (looks >= awake && Futex.AVAILABLE) {
-                file.write8(slot + ShmLayout.SLOT_WAKE, 0);
+            if (looks >= awake) {
+                fabric.awake(slot);
             }
         }
         return m;

@@ -47,7 +47,7 @@ final class ShmReplyWatcher implements AutoCloseable {
     /** A thread that waits until the word at {@code word} holds {@code value} ({@code equal}), or no longer does. */
     private record Waiter(Thread thread, long word, long value, boolean equal) {
         boolean ready(MemoryRegion f) {
-            return (f.read8(word) == value) == equal;
+            return ShmFabric.holds(f, word, value, equal);
         }
     }
 
@@ -67,33 +67,22 @@ final class ShmReplyWatcher implements AutoCloseable {
 
     /**
      * Parks the calling thread (its endpoint's slot at {@code waiterSlot}) until the word at
-     * {@code replyCall} holds {@code call}, or {@link ShmFabric#replySleepNs} passes (the watcher
-     * then unparks every waiter, to check that its server lives), or a spurious wake: the caller
-     * looks again in any case.
+     * {@code word} holds {@code value} ({@code equal}: an rpc's reply came) or no longer does (a
+     * message came), or {@code timeoutNs} passes ({@link Long#MAX_VALUE}: no timeout, but every
+     * {@link ShmFabric#replySleepNs} the watcher unparks every waiter, to check that its server
+     * lives), or a spurious wake: the caller looks again in any case.
      */
-    void await(long waiterSlot, long replyCall, long call) {
-        await(waiterSlot, new Waiter(Thread.currentThread(), replyCall, call, true), 0);
-    }
-
-    /**
-     * Parks the calling thread (its endpoint's slot at {@code waiterSlot}) until the word at
-     * {@code word} no longer holds {@code value} (a message came), or {@code timeoutNs} passes, or a
-     * spurious wake: the caller looks again in any case.
-     */
-    void awaitChange(long waiterSlot, long word, long value, long timeoutNs) {
-        await(waiterSlot, new Waiter(Thread.currentThread(), word, value, false), Math.max(1, timeoutNs));
-    }
-
-    private void await(long waiterSlot, Waiter waiter, long timeoutNs) {
+    void await(long waiterSlot, long word, long value, boolean equal, long timeoutNs) {
+        Waiter waiter = new Waiter(Thread.currentThread(), word, value, equal);
         Long key = waiterSlot;
         waiters.put(key, waiter);
         try {
             f.write8(waiterSlot + ShmLayout.SLOT_WAKE, bell);
             if (!waiter.ready(f) && running) {
-                if (timeoutNs == 0) {
+                if (timeoutNs == Long.MAX_VALUE) {
                     LockSupport.park(this); // untimed: each timed park of a virtual thread costs a timer task
                 } else {
-                    LockSupport.parkNanos(this, timeoutNs);
+                    LockSupport.parkNanos(this, Math.max(1, timeoutNs));
                 }
             }
         } finally {

@@ -200,7 +200,7 @@ final class ShmRpcServer implements AutoCloseable {
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
         f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP, 0); // a dead server's flag would cost its clients syscalls
         long lastSweep = System.nanoTime();
-        long lastRequest = lastSweep;
+        long idleSince = lastSweep; // when the ring was first found empty after the last request
         int emptyLooks = 0;
         while (running) {
             if (head == f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL)) {
@@ -210,9 +210,6 @@ final class ShmRpcServer implements AutoCloseable {
                 } else if (Futex.AVAILABLE) {
                     WaitInterruptedException.throwIfInterrupted("the rpc ring");
                     sleep(head);
-                    if (!quiet && System.nanoTime() - lastRequest > QUIET_AFTER_NS) {
-                        quiet = true;
-                    }
                 } else {
                     if (!quiet) {
                         quiet = true;
@@ -221,13 +218,17 @@ final class ShmRpcServer implements AutoCloseable {
                     java.util.concurrent.locks.LockSupport.parkNanos(QUIET_PARK_NS);
                 }
                 long now = System.nanoTime();
+                if (emptyLooks == 1) {
+                    idleSince = now; // the first empty look after a request: no clock read per request
+                } else if (!quiet && Futex.AVAILABLE && emptyLooks >= AWAKE_LOOKS && now - idleSince > QUIET_AFTER_NS) {
+                    quiet = true;
+                }
                 if (now - lastSweep > 1_000_000_000L) {
                     lastSweep = now;
                     fabric.forgetServices();
                 }
                 continue;
             }
-            lastRequest = System.nanoTime();
             if (quiet) {
                 quiet = false;
             }
@@ -390,8 +391,8 @@ final class ShmRpcServer implements AutoCloseable {
             f.write8(reply + ShmLayout.REPLY_LENGTH, data.length);
             f.write8(reply + ShmLayout.REPLY_FAILED, failed ? 1 : 0);
             f.write8(reply + ShmLayout.REPLY_CALL, call); // last: the reply is there
-            long wake = f.read8(slot + ShmLayout.SLOT_WAKE); // after the reply: the caller flags, then looks
-            if (wake != 0 && ShmLayout.isSlotBell(wake) && Futex.AVAILABLE) {
+            long wake = file.bellToRing(slot); // after the reply: the caller flags, then looks
+            if (wake != 0) {
                 if (Thread.currentThread() == thread) {
                     defer(wake);
                 } else {
