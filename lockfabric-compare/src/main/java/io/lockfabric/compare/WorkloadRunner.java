@@ -1,6 +1,5 @@
 package io.lockfabric.compare;
 
-import io.lockfabric.bench.ZipfGenerator;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -171,12 +170,13 @@ final class WorkloadRunner {
         long measureTo = measureFrom + w.durationNs();
         List<Tally> tallies = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        LockChooser choose = LockChooser.of(w.locks(), w.zipf());
         for (int i = firstThread; i < firstThread + threadCount; i++) {
             Tally t = new Tally();
             tallies.add(t);
             long seed = w.seed() * 1_000_003L + i;
             Thread.Builder kind = w.virtualThreads() ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true);
-            threads.add(kind.name("compare-" + peer + "-" + i).start(() -> loop(client, t, seed, measureFrom, measureTo)));
+            threads.add(kind.name("compare-" + peer + "-" + i).start(() -> loop(client, choose, t, seed, measureFrom, measureTo)));
         }
         if (progress != null && w.warmupNs() > 0) {
             sleepUntil(measureFrom);
@@ -207,12 +207,11 @@ final class WorkloadRunner {
         return Part.sum(done, stuck, stuckAt);
     }
 
-    private void loop(PeerClient client, Tally t, long seed, long measureFrom, long measureTo) {
+    private void loop(PeerClient client, LockChooser choose, Tally t, long seed, long measureFrom, long measureTo) {
         SplittableRandom random = new SplittableRandom(seed);
-        ZipfGenerator zipf = new ZipfGenerator(w.locks(), w.zipf());
         try {
             while (!stop) {
-                int lock = (int) zipf.next(random);
+                int lock = choose.next(random);
                 boolean shared = w.reads() && random.nextDouble() < w.readRatio();
                 long t0 = System.nanoTime();
                 try {

@@ -24,7 +24,8 @@ import java.util.Locale;
  * reads the client's clock: it issues no verb, draws no random number and takes no time on the
  * simulator, so a run's outcome is the same with or without it.
  *
- * <p>Times are in the client's own clock (virtual on the simulator). Statistics without a breakdown
+ * <p>Times are in the client's own clock (virtual on the simulator). A client on a real-time
+ * clock does not time ({@link Clock#timesBreakdowns}): its operations are counted, its times read 0. Statistics without a breakdown
  * read as {@link #EMPTY}.
  */
 public final class LatencyBreakdown {
@@ -209,10 +210,35 @@ public final class LatencyBreakdown {
         return part.ordinal() * ITEMS + item.ordinal();
     }
 
-    /** A client's running totals. Not thread-safe: one per client. */
+    /**
+     * A client's running totals. Not thread-safe: one per client. An untimed recorder (one on a
+     * clock that does not {@linkplain Clock#timesBreakdowns time breakdowns}) counts operations and
+     * never reads the clock: its times stay 0.
+     */
     public static final class Recorder {
         private final long[] totalNs = new long[PARTS * ITEMS];
         private final long[] operations = new long[PARTS];
+        private final boolean timed;
+
+        /** A timed recorder. */
+        public Recorder() {
+            this(true);
+        }
+
+        /** @param timed whether it times items, or only counts operations */
+        public Recorder(boolean timed) {
+            this.timed = timed;
+        }
+
+        /** Whether this recorder times items. */
+        public boolean timed() {
+            return timed;
+        }
+
+        /** The start of a timed operation: now on {@code clock}, or 0, unread, if this recorder is untimed. */
+        public long start(Clock clock) {
+            return timed ? clock.nanoTime() : 0;
+        }
 
         /** Adds {@code ns} of {@code item} to the operation of {@code part} under way. */
         public void add(Part part, Item item, long ns) {
@@ -221,9 +247,12 @@ public final class LatencyBreakdown {
 
         /**
          * Adds the time from {@code since} to now on {@code clock} to {@code item} of {@code part};
-         * returns now, the start of the next item.
+         * returns now, the start of the next item. Untimed: returns {@code since} and reads nothing.
          */
         public long lap(Clock clock, Part part, Item item, long since) {
+            if (!timed) {
+                return since;
+            }
             long now = clock.nanoTime();
             add(part, item, now - since);
             return now;

@@ -1,5 +1,7 @@
 package io.lockfabric.lock;
 
+import io.lockfabric.fabric.Clock;
+import io.lockfabric.fabric.IdleStrategy;
 import io.lockfabric.lock.LatencyBreakdown.Item;
 import io.lockfabric.lock.LatencyBreakdown.Part;
 import org.junit.jupiter.api.Test;
@@ -45,5 +47,35 @@ class LatencyBreakdownTest {
         assertEquals(1, s.retries());
         assertEquals(LatencyBreakdown.EMPTY, LatencyBreakdown.of(new LockStats(1, 2, 3)));
         assertTrue(LatencyBreakdown.of(LockStats.ZERO).isEmpty());
+    }
+
+    @Test
+    void anUntimedRecorderCountsOperationsAndNeverReadsTheClock() {
+        Clock unreadable = new Clock() {
+            @Override
+            public long nanoTime() {
+                throw new AssertionError("an untimed recorder read the clock");
+            }
+
+            @Override
+            public void sleepNanos(long nanos) {
+                throw new AssertionError();
+            }
+
+            @Override
+            public IdleStrategy idleStrategy() {
+                throw new AssertionError();
+            }
+        };
+        LatencyBreakdown.Recorder rec = new LatencyBreakdown.Recorder(false);
+        assertFalse(rec.timed());
+        long since = rec.start(unreadable);
+        assertEquals(0, since);
+        assertEquals(since, rec.lap(unreadable, Part.WRITER_ACQUIRE, Item.IA, since));
+        rec.completed(Part.WRITER_ACQUIRE);
+        LatencyBreakdown b = rec.snapshot();
+        assertEquals(1, b.operations(Part.WRITER_ACQUIRE));
+        assertEquals(0, b.totalNs(Part.WRITER_ACQUIRE, Item.IA));
+        assertTrue(new LatencyBreakdown.Recorder().timed(), "timed unless told otherwise");
     }
 }

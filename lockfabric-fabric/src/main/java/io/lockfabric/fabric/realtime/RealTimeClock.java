@@ -34,6 +34,12 @@ public final class RealTimeClock implements Clock {
         return true;
     }
 
+    /** False: see {@link Clock#timesBreakdowns}. */
+    @Override
+    public boolean timesBreakdowns() {
+        return false;
+    }
+
     /** @throws WaitInterruptedException if the thread is interrupted before or while it sleeps */
     @Override
     public void sleepNanos(long nanos) {

@@ -40,13 +40,14 @@ final class CasRwClient implements LockClient {
     private final long ownerField;
     private final long pollIntervalNs;
     private final TruncatedExponentialBackoff backoff;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     private long retries;
 
     CasRwClient(Endpoint endpoint, Table table, long backoffInitNs, long pollIntervalNs) {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.ownerField = CasRwLayout.ownerField(endpoint.ordinal());
         this.pollIntervalNs = pollIntervalNs;
         this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
@@ -55,7 +56,7 @@ final class CasRwClient implements LockClient {
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
-        long since = clock.nanoTime();
+        long since = times.start(clock);
         if (mode == Mode.SHARED) {
             long word = qp.faa(addr, CasRwLayout.ONE_READER);
             since = times.lap(clock, Part.READER_ACQUIRE, Item.IA, since);
@@ -94,7 +95,7 @@ final class CasRwClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this cas-rw client: " + grant);
         }
         long addr = address(g.lockId());
-        long issued = clock.nanoTime();
+        long issued = times.start(clock);
         if (g.mode() == Mode.SHARED) {
             qp.faa(addr, -CasRwLayout.ONE_READER); // signaled, as cas's release: see CasClient.release
         } else {

@@ -79,7 +79,7 @@ final class DrTmClient implements LockClient {
     private final double skewGrowth;
     private final long txTimeNs;
     private final TruncatedExponentialBackoff backoff;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     private long retries;
     private long leaseOverruns;
     private long acquireSince;
@@ -90,6 +90,7 @@ final class DrTmClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.lockWord = DrTmLayout.locked(DrTmLayout.ownerOf(endpoint.ordinal()));
         this.leaseNs = leaseNs;
         this.deltaNs = deltaNs;
@@ -134,7 +135,7 @@ final class DrTmClient implements LockClient {
     public Grant acquire(long lockId, Mode mode) {
         long addr = DrTmProtocol.lockAddress(table, lockId);
         Part part = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
-        acquireSince = clock.nanoTime();
+        acquireSince = times.start(clock);
         initialAtomicPending = true;
         Grant g = mode == Mode.SHARED ? acquireShared(lockId, addr) : acquireExclusive(lockId, addr);
         times.lap(clock, part, Item.RT, acquireSince);
@@ -206,7 +207,7 @@ final class DrTmClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this drtm client: " + grant);
         }
         if (g.mode() == Mode.EXCLUSIVE) {
-            long issued = clock.nanoTime();
+            long issued = times.start(clock);
             qp.write8(DrTmProtocol.lockAddress(table, g.lockId()), 0); // signaled, as cas's release: see CasClient
             times.lap(clock, Part.RELEASE, Item.IA, issued);
             times.completed(Part.RELEASE);

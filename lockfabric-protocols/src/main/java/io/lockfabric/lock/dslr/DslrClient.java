@@ -137,7 +137,7 @@ final class DslrClient implements LockClient {
     private final int maxRestarts;
     /** DSLR+'s truncated exponential backoff between polls; null: DSLR's dynamic interval. */
     private final DslrPlusBackoff plusBackoff;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     /** The acquisition under way: its part, the start of its current item, and whether IA is still to come. */
     private Part timedPart = Part.WRITER_ACQUIRE;
     private long timedSince;
@@ -154,6 +154,7 @@ final class DslrClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.omegaNs = omegaNs;
         this.maxWaitNs = maxWaitNs;
         this.countMax = countMax;
@@ -178,7 +179,7 @@ final class DslrClient implements LockClient {
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
         timedPart = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
-        timedSince = clock.nanoTime();
+        timedSince = times.start(clock);
         initialAtomicPending = true;
         for (int restart = 0; ; restart++) {
             Grant g = tryAcquire(lockId, addr, mode);
@@ -329,7 +330,7 @@ final class DslrClient implements LockClient {
         }
         long addr = address(g.lockId());
         boolean shared = g.mode() == Mode.SHARED;
-        long issued = clock.nanoTime();
+        long issued = times.start(clock);
         if (!leased() || clock.nanoTime() - g.leaseStart() < leaseNs) {
             qp.post(new Verb.Faa(addr, shared ? DslrLayout.ONE_N_S : DslrLayout.ONE_N_X)); // posted: result not needed
             releaseTimed(issued);

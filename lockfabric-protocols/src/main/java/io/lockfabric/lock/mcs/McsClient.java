@@ -55,7 +55,7 @@ final class McsClient implements LockClient {
     private final TableInbox inbox;
     private final long me;
     private final Clock clock;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     private long retries;
     private long handovers;
 
@@ -65,12 +65,13 @@ final class McsClient implements LockClient {
         this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
     }
 
     @Override
     public Grant acquire(long lockId, Mode mode) {
         long addr = address(lockId);
-        long issued = clock.nanoTime();
+        long issued = times.start(clock);
         long old = qp.maskedCas(addr, 0, 0, me, McsLayout.TAIL_MASK);
         long enqueued = times.lap(clock, Part.WRITER_ACQUIRE, Item.IA, issued);
         EndpointId pred = McsLayout.tailEndpoint(old);
@@ -95,7 +96,7 @@ final class McsClient implements LockClient {
         }
         long lockId = g.lockId();
         long next = g.fencingToken() + 1;
-        long since = clock.nanoTime();
+        long since = times.start(clock);
         Message succ = inbox.take(McsLayout.SUCCESSOR, lockId);
         if (succ == null) {
             long mine = McsLayout.word(g.enqueueCount(), me);

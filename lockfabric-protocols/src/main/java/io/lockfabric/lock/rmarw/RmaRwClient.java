@@ -80,7 +80,7 @@ final class RmaRwClient implements LockClient {
     private final long writeThreshold;
     private final long readerThreshold;
     private final Clock clock;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     private long retries;
     private long resets;
 
@@ -90,6 +90,7 @@ final class RmaRwClient implements LockClient {
         this.inbox = new TableInbox(endpoint, table);
         this.me = endpoint.id().pack();
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
         this.writeThreshold = writeThreshold;
         this.readerThreshold = readerThreshold;
@@ -102,7 +103,7 @@ final class RmaRwClient implements LockClient {
     }
 
     private Grant acquireShared(long lockId, long addr) {
-        long since = clock.nanoTime();
+        long since = times.start(clock);
         for (int attempt = 0; ; attempt++) {
             Int128 old = qp.maskedFaa128(addr, RmaRwLayout.ONE_ARRIVE, RmaRwLayout.BOUNDARY);
             since = times.lap(clock, Part.READER_ACQUIRE, attempt == 0 ? Item.IA : Item.RT, since);
@@ -162,7 +163,7 @@ final class RmaRwClient implements LockClient {
     }
 
     private Grant acquireExclusive(long lockId, long addr) {
-        long issued = clock.nanoTime();
+        long issued = times.start(clock);
         Int128 old = qp.maskedCas128(addr, Int128.ZERO, Int128.ZERO, Int128.of(me, 0), ONLY_TAIL);
         long since = times.lap(clock, Part.WRITER_ACQUIRE, Item.IA, issued);
         EndpointId pred = RmaRwLayout.tailEndpoint(old);
@@ -228,7 +229,7 @@ final class RmaRwClient implements LockClient {
             throw new IllegalArgumentException("not a grant of this rmarw client: " + grant);
         }
         long addr = address(g.lockId());
-        long since = clock.nanoTime();
+        long since = times.start(clock);
         if (g.mode() == Mode.SHARED) {
             depart(addr);
             times.lap(clock, Part.RELEASE, Item.IA, since);

@@ -49,7 +49,7 @@ final class RpcLockClient implements LockClient {
     private final boolean retryOnFail;
     private final TruncatedExponentialBackoff backoff;
     private final Clock clock;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
     private long retries;
 
     RpcLockClient(Endpoint endpoint, Table table, boolean retryOnFail, long backoffInitNs) {
@@ -57,6 +57,7 @@ final class RpcLockClient implements LockClient {
         this.table = table;
         this.retryOnFail = retryOnFail;
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.backoff = new TruncatedExponentialBackoff(clock, endpoint.random(), backoffInitNs);
     }
 
@@ -65,7 +66,7 @@ final class RpcLockClient implements LockClient {
         checkLockId(lockId);
         byte[] request = RpcLockFrame.acquire(lockId, mode, retryOnFail);
         Part part = mode == Mode.SHARED ? Part.READER_ACQUIRE : Part.WRITER_ACQUIRE;
-        long since = clock.nanoTime();
+        long since = times.start(clock);
         for (int attempt = 0; ; attempt++) {
             Response r = RpcLockFrame.decodeResponse(qp.rpc(table.service(), request));
             if (attempt == 0) {
@@ -93,7 +94,7 @@ final class RpcLockClient implements LockClient {
         if (!(grant instanceof RpcGrant g)) {
             throw new IllegalArgumentException("not a grant of this rpc client: " + grant);
         }
-        long issued = clock.nanoTime();
+        long issued = times.start(clock);
         // posted: nothing waits for the answer (on tcp the next request leaves at once); a release the
         // server refuses fails a later call of this queue pair
         qp.postRpc(table.service(), RpcLockFrame.release(g.lockId(), g.mode(), g.fencingToken()),

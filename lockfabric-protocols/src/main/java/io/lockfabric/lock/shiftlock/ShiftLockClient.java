@@ -162,7 +162,7 @@ final class ShiftLockClient implements LockClient {
     private final int maxRestarts;
     private final ShiftLockProbe probe;
     private int attempt;
-    private final LatencyBreakdown.Recorder times = new LatencyBreakdown.Recorder();
+    private final LatencyBreakdown.Recorder times;
 
     private long retries;
     private long aborts;
@@ -187,6 +187,7 @@ final class ShiftLockClient implements LockClient {
         this.qp = endpoint.queuePair(table.memoryNode());
         this.table = table;
         this.clock = endpoint.clock();
+        this.times = new LatencyBreakdown.Recorder(clock.timesBreakdowns());
         this.mailbox = endpoint.mailbox();
         this.inbox = Inbox.of(endpoint);
         this.me = mailbox.id();
@@ -662,8 +663,11 @@ final class ShiftLockClient implements LockClient {
                 .counter(LockStats.HANDOVERS, handovers)).build();
     }
 
-    /** Adds the time since {@code since} to {@code item} of {@code part}; returns now. */
+    /** Adds the time since {@code since} to {@code item} of {@code part}; returns now (see {@link LatencyBreakdown.Recorder#lap}). */
     private long lap(Part part, Item item, long since) {
+        if (!times.timed()) {
+            return since;
+        }
         long now = clock.nanoTime();
         times.add(part, item, now - since);
         return now;
