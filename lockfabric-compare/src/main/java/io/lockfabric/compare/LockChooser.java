@@ -112,7 +112,10 @@ final class LockChooser {
         return keep != null;
     }
 
-    /** The probability of {@code lock} that the tables give (for the tests): its column's share plus the others' it is the alias of. */
+    /**
+     * The probability of {@code lock} that the tables give (for the tests): its own column's share,
+     * plus the rest of every column it is the alias of.
+     */
     double tableProbability(int lock) {
         double p = keep[lock];
         for (int i = 0; i < locks; i++) {

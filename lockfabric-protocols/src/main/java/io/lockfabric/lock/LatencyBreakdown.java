@@ -25,8 +25,8 @@ import java.util.Locale;
  * simulator, so a run's outcome is the same with or without it.
  *
  * <p>Times are in the client's own clock (virtual on the simulator). A client on a real-time
- * clock does not time ({@link Clock#timesBreakdowns}): its operations are counted, its times read 0. Statistics without a breakdown
- * read as {@link #EMPTY}.
+ * clock does not time ({@link Clock#timesBreakdowns}): its operations are counted, its times read
+ * 0. Statistics without a breakdown read as {@link #EMPTY}.
  */
 public final class LatencyBreakdown {
     /** The operation an item of time belongs to. */
