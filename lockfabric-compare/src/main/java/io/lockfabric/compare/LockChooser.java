@@ -26,7 +26,10 @@ final class LockChooser {
     private final int locks;
     /** The skewed law beyond the tables' bound; null otherwise. */
     private final ZipfGenerator zipf;
-    /** Column {@code i}'s cut-off: a draw below it keeps {@code i}, else takes {@code alias[i]}; null if uniform. */
+    /**
+     * Column {@code i}'s cut-off: a draw below it keeps {@code i}, else takes {@code alias[i]}; null
+     * without tables (a uniform law, or more locks than {@link #MAX_TABLE_LOCKS}).
+     */
     private final double[] keep;
     private final int[] alias;
 
