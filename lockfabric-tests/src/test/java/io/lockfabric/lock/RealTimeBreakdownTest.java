@@ -23,7 +23,7 @@ class RealTimeBreakdownTest {
 
     @Test
     void everyTimingProtocolCountsItsOperationsWithoutTimingThem() {
-        for (String protocol : new String[] {"cas", "cas-rw", "dslr", "mcs", "rmarw", "drtm", "shiftlock"}) {
+        for (String protocol : new String[] {"cas", "cas-rw", "dslr", "mcs", "rmarw", "drtm", "rpc", "shiftlock"}) {
             try (LocalFabric fabric = LocalFabric.builder().build(); Endpoint e = fabric.newEndpoint()) {
                 assertFalse(e.clock().timesBreakdowns(), "the local fabric's clock is the real-time one");
                 LockClient client = LockProtocols.byName(protocol).open(e, "t", 64, LockOptions.DEFAULTS);
