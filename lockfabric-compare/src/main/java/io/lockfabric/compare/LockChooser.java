@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  * of {@link ZipfGenerator} takes a logarithm and an exponential: on the fastest rows (shm, Zipf
  * 0.99, 1 000 locks) the draw had been a tenth of each client thread's time, which the table
  * gives back to the lock under test. The law is the same, up to the rounding of the
- * probabilities to doubles. More locks than that draw with {@link ZipfGenerator}, without a table.
+ * probabilities to doubles. A uniform law (one {@code nextLong}) and more locks than that draw
+ * with {@link ZipfGenerator}, without a table.
  *
  * <p>Immutable and thread-safe: the threads share one chooser, each with its own random stream.
  */
@@ -24,7 +25,7 @@ final class LockChooser {
     static final int MAX_TABLE_LOCKS = 1 << 20;
 
     private final int locks;
-    /** The skewed law beyond the tables' bound; null otherwise. */
+    /** The law, drawn by rejection-inversion where there are no tables. */
     private final ZipfGenerator zipf;
     /**
      * Column {@code i}'s cut-off: a draw below it keeps {@code i}, else takes {@code alias[i]}; null
@@ -46,11 +47,8 @@ final class LockChooser {
      */
     static LockChooser of(int locks, double theta) {
         ZipfGenerator law = new ZipfGenerator(locks, theta); // checks both arguments
-        if (theta == 0 || locks == 1) {
-            return new LockChooser(locks, null, null, null);
-        }
-        if (locks > MAX_TABLE_LOCKS) {
-            return new LockChooser(locks, law, null, null);
+        if (theta == 0 || locks == 1 || locks > MAX_TABLE_LOCKS) {
+            return new LockChooser(locks, law, null, null); // uniform draws cost no logarithm there
         }
         double[] weight = new double[locks];
         double sum = 0;
@@ -95,7 +93,7 @@ final class LockChooser {
             keep[s] = 1;
             alias[s] = s;
         }
-        return new LockChooser(locks, null, keep, alias);
+        return new LockChooser(locks, law, keep, alias);
     }
 
     /** The next lock, in [0, locks). */
@@ -104,10 +102,7 @@ final class LockChooser {
             int i = random.nextInt(locks);
             return random.nextDouble() < keep[i] ? i : alias[i];
         }
-        if (zipf != null) {
-            return (int) zipf.next(random);
-        }
-        return locks == 1 ? 0 : random.nextInt(locks);
+        return (int) zipf.next(random);
     }
 
     /** Whether draws go through the alias tables. */
