@@ -8,7 +8,6 @@ import io.lockfabric.lock.Grant;
 import io.lockfabric.lock.LockStats;
 import io.lockfabric.lock.Mode;
 
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
@@ -245,7 +244,8 @@ abstract class SpaceCore {
     private final LongAdder falseConflicts = new LongAdder();
     private final LongAdder localHandovers = new LongAdder();
     private final LongAdder losses = new LongAdder();
-    private final Histogram waitNs = new ConcurrentHistogram(3);
+    /** How long grants took, from the request to the grant; striped by thread ({@link StripedHistogram}). */
+    private final StripedHistogram waitNs = new StripedHistogram(3);
     /** Requests of this space not ended yet (queued, acquiring, or held). */
     private final LongAdder requests = new LongAdder();
     private volatile boolean dropped;
@@ -737,7 +737,7 @@ abstract class SpaceCore {
     }
 
     void granted(long waitedNs, boolean waited) {
-        waitNs.recordValue(Math.max(0, waitedNs));
+        waitNs.record(Math.max(0, waitedNs));
         if (waited) {
             waits.increment();
         }
@@ -817,12 +817,9 @@ abstract class SpaceCore {
         for (StatsCell c : cells) {
             protocolStats = protocolStats.plus(c.last);
         }
-        long p50;
-        long p99;
-        synchronized (waitNs) {
-            p50 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(50);
-            p99 = waitNs.getTotalCount() == 0 ? 0 : waitNs.getValueAtPercentile(99);
-        }
+        Histogram waited = waitNs.snapshot();
+        long p50 = waited.getTotalCount() == 0 ? 0 : waited.getValueAtPercentile(50);
+        long p99 = waited.getTotalCount() == 0 ? 0 : waited.getValueAtPercentile(99);
         return new LockSpaceStats(acquisitions.sum(), waits.sum(), protocolStats.counter(LockStats.HANDOVERS),
                 localHandovers.sum(), abandoned.sum(),
                 protocolStats.retries(),
