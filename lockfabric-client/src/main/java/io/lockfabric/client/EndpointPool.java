@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -27,6 +28,17 @@ import java.util.function.Supplier;
  * wait in one FIFO queue in the order they came: a synchronous caller parks, an asynchronous
  * request ({@link #checkoutAsync}) waits as a callback, with no thread. A checked-in endpoint goes
  * to the oldest waiter.
+ *
+ * <p><b>No lock while endpoints are free.</b> The free endpoints are a lock-free stack, the most
+ * recently checked in on top (its caches are warm): while nobody waits, a checkout pops and a
+ * checkin pushes, one compare-and-set each, and neither takes the pool's monitor. (The pool was a
+ * monitor around two queues before. On two processors with sixteen threads, every acquisition and
+ * release passed its lines between the processors twice, and a thread descheduled inside it held
+ * up all the others.) The monitor guards the waiters only. A request that finds the stack empty
+ * queues, publishes that someone waits ({@code waiting}), then looks at the stack again; a checkin
+ * pushes, then looks whether someone waits, and if so hands out what is free to the oldest waiters.
+ * Each side writes before it reads what the other wrote (both volatile), so one of the two always
+ * sees the other: no waiter is left parked beside a free endpoint.
  *
  * <p>A user may keep its endpoint as long as it needs (a lock request keeps it from the acquisition
  * until the release, as handover protocols require): the pool's size bounds how many requests are
@@ -213,14 +225,25 @@ public final class EndpointPool implements AutoCloseable {
         }
     }
 
+    /** A free endpoint on the stack. A checkin pushes a new one: a node is never pushed twice, so a pop cannot be fooled (ABA). */
+    private record Free(Worker worker, Free below) {
+    }
+
     private final Fabric fabric;
-    private final ArrayDeque<Worker> free = new ArrayDeque<>();
+    /** The free endpoints, the most recently checked in on top; null when none is free. */
+    private final AtomicReference<Free> top = new AtomicReference<>();
+    /** Requests waiting for an endpoint, oldest first; guarded by this pool's monitor. */
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Worker> all = new ArrayList<>();
     private final int size;
-    private volatile int freeHint;
+    /** {@code waiters.size()}, written under the monitor, read without it: 0 lets a checkout pop and a checkin push and go. */
+    private volatile int waiting;
     private volatile boolean closed;
     private volatile boolean forced;
+    /** Held by {@link #forEachIdle} while it has the free endpoints off the stack. */
+    private final Object idleVisit = new Object();
+    /** Set when {@link #close} closes the endpoints checked in: an endpoint checked in after that is closed by whoever finds it. */
+    private volatile boolean drained;
 
     /**
      * Makes {@code size} endpoints of {@code fabric}.
@@ -236,9 +259,7 @@ public final class EndpointPool implements AutoCloseable {
         this.size = size;
         try {
             for (int i = 0; i < size; i++) {
-                Worker w = new Worker(fabric.newEndpoint(), this);
-                all.add(w);
-                free.add(w);
+                all.add(new Worker(fabric.newEndpoint(), this));
             }
         } catch (RuntimeException e) {
             for (Worker w : all) {
@@ -246,7 +267,87 @@ public final class EndpointPool implements AutoCloseable {
             }
             throw e;
         }
-        freeHint = size;
+        for (int i = size - 1; i >= 0; i--) { // the first made on top: checked out first
+            push(all.get(i));
+        }
+    }
+
+    private void push(Worker w) {
+        Free f;
+        do {
+            f = top.get();
+        } while (!top.compareAndSet(f, new Free(w, f)));
+    }
+
+    /** The endpoint on top of the free stack, taken off it, or null if none is free. */
+    private Worker pop() {
+        for (Free f = top.get(); f != null; f = top.get()) {
+            if (top.compareAndSet(f, f.below)) {
+                return f.worker;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A free endpoint for a request that may take one at once (nobody waits), or null. One taken
+     * while {@link #close} began goes back: the request fails as if it had come after the close.
+     */
+    private Worker popUnlessClosed() {
+        if (waiting != 0) {
+            return null;
+        }
+        Worker w = pop();
+        if (w != null && closed) {
+            checkin(w);
+            throw new IllegalStateException("the endpoint pool is closed");
+        }
+        return w;
+    }
+
+    /**
+     * Gives free endpoints to the oldest waiters, as many as there are of both: called by a request
+     * that has just queued, and by a checkin that found someone waiting after its push.
+     */
+    private void handOutFree() {
+        List<Waiter> to = null;
+        List<Worker> given = null;
+        synchronized (this) {
+            while (!waiters.isEmpty()) {
+                Worker w = pop();
+                if (w == null) {
+                    break;
+                }
+                if (to == null) {
+                    to = new ArrayList<>(2);
+                    given = new ArrayList<>(2);
+                }
+                to.add(waiters.poll());
+                given.add(w);
+            }
+            waiting = waiters.size();
+        }
+        for (int i = 0; to != null && i < to.size(); i++) {
+            Waiter next = to.get(i);
+            if (next.parker != null) {
+                next.worker = given.get(i);
+                next.parker.unpark();
+            } else {
+                next.granted.accept(given.get(i));
+            }
+        }
+    }
+
+    /** Queues {@code me} behind the requests waiting, then hands out what is free (it may be {@code me}'s turn at once). */
+    private void enqueue(Waiter me) {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the endpoint pool is closed");
+            }
+            waiters.add(me);
+            waiting = waiters.size();
+        }
+        handOutFree(); // after publishing that someone waits: an endpoint pushed before that is found here
     }
 
     /**
@@ -256,19 +357,15 @@ public final class EndpointPool implements AutoCloseable {
      * @throws IllegalStateException if the pool is closed
      */
     public Worker checkout() {
-        Waiter me;
-        synchronized (this) {
-            if (closed) {
-                throw new IllegalStateException("the endpoint pool is closed");
-            }
-            if (waiters.isEmpty() && !free.isEmpty()) {
-                Worker w = free.poll();
-                freeHint = free.size();
-                return ready(w);
-            }
-            me = new Waiter(fabric.clientRuntime().parker(), null, null);
-            waiters.add(me);
+        if (closed) {
+            throw new IllegalStateException("the endpoint pool is closed");
         }
+        Worker w = popUnlessClosed();
+        if (w != null) {
+            return ready(w);
+        }
+        Waiter me = new Waiter(fabric.clientRuntime().parker(), null, null);
+        enqueue(me);
         while (me.worker == null && me.failure == null) {
             me.parker.park();
         }
@@ -286,19 +383,15 @@ public final class EndpointPool implements AutoCloseable {
      * @throws IllegalStateException if the pool is closed
      */
     public void checkoutAsync(Consumer<Worker> granted, Consumer<RuntimeException> failed) {
-        Worker w;
-        synchronized (this) {
-            if (closed) {
-                throw new IllegalStateException("the endpoint pool is closed");
-            }
-            if (!waiters.isEmpty() || free.isEmpty()) {
-                waiters.add(new Waiter(null, granted, failed));
-                return;
-            }
-            w = free.poll();
-            freeHint = free.size();
+        if (closed) {
+            throw new IllegalStateException("the endpoint pool is closed");
         }
-        granted.accept(w);
+        Worker w = popUnlessClosed();
+        if (w != null) {
+            granted.accept(w);
+            return;
+        }
+        enqueue(new Waiter(null, granted, failed));
     }
 
     /**
@@ -315,27 +408,39 @@ public final class EndpointPool implements AutoCloseable {
     /** Returns {@code w} to the pool: to the oldest waiter, or to the free list. The caller no longer uses it. */
     public void checkin(Worker w) {
         w.watcher = null;
-        Waiter next;
-        synchronized (this) {
-            if (closed) {
-                free.add(w);
-                freeHint = free.size();
-                notifyAll();
-                return;
+        push(w);
+        afterPush();
+    }
+
+    /** After endpoints went back on the stack: serves the requests that queued meanwhile, and a close that waits for them. */
+    private void afterPush() {
+        if (waiting != 0) { // read after the push: a request that queued before it is served here
+            handOutFree();
+        }
+        if (closed) {
+            if (drained) {
+                closeFree(); // the pool closed its free endpoints already: these (and any other late one) too
             }
-            next = waiters.poll();
-            if (next == null) {
-                free.push(w); // the most recently used first: its caches are warm
-                freeHint = free.size();
-                return;
+            synchronized (this) {
+                notifyAll(); // a close awaiting the endpoints checked out
             }
         }
-        if (next.parker != null) {
-            next.worker = w;
-            next.parker.unpark();
-        } else {
-            next.granted.accept(w);
+    }
+
+    /** Closes every endpoint on the free stack (once the pool has closed; each is taken off first, so each is closed once). */
+    private void closeFree() {
+        for (Worker w = pop(); w != null; w = pop()) {
+            w.closeAll();
         }
+    }
+
+    /** The endpoints on the free stack now. */
+    private int freeCount() {
+        int n = 0;
+        for (Free f = top.get(); f != null; f = f.below) {
+            n++;
+        }
+        return n;
     }
 
     /** The endpoints of the pool, as they are now (an endpoint lost with its memory node is replaced at its next checkout). */
@@ -363,15 +468,28 @@ public final class EndpointPool implements AutoCloseable {
      * check it out: the action has the worker as its user would (what the last user did on it is
      * visible), and must be short and not use the pool. Endpoints checked out are skipped.
      */
-    public synchronized void forEachIdle(Consumer<Worker> action) {
-        for (Worker w : free) {
-            action.accept(w);
+    public void forEachIdle(Consumer<Worker> action) {
+        synchronized (idleVisit) { // two visits at once would each find the other's endpoints gone
+            List<Worker> idle = new ArrayList<>();
+            for (Worker w = pop(); w != null; w = pop()) { // taken off the stack: a checkout meanwhile waits its turn
+                idle.add(w);
+            }
+            try {
+                for (Worker w : idle) {
+                    action.accept(w);
+                }
+            } finally {
+                for (int i = idle.size() - 1; i >= 0; i--) { // back in their order, the top on top again
+                    push(idle.get(i));
+                }
+                afterPush();
+            }
         }
     }
 
     /** Whether a request now would find a free endpoint at once (a hint: another caller may take it first). */
     public boolean hasFreeEndpoint() {
-        return freeHint > 0;
+        return waiting == 0 && top.get() != null;
     }
 
     /** The number of endpoints. */
@@ -393,6 +511,7 @@ public final class EndpointPool implements AutoCloseable {
             closed = true;
             left = new ArrayList<>(waiters);
             waiters.clear();
+            waiting = 0;
         }
         RuntimeException why = new IllegalStateException("the endpoint pool was closed");
         for (Waiter w : left) {
@@ -411,16 +530,13 @@ public final class EndpointPool implements AutoCloseable {
             }
             awaitAllIn(TimeUnit.SECONDS.toNanos(2));
         }
-        synchronized (this) {
-            for (Worker w : free) {
-                w.closeAll();
-            }
-        }
+        drained = true; // before taking them: an endpoint checked in after this is closed by its checkin
+        closeFree();
     }
 
     private synchronized boolean awaitAllIn(long ns) {
         long deadline = System.nanoTime() + ns;
-        while (free.size() < size) {
+        while (freeCount() < size) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
