@@ -292,8 +292,13 @@ public final class EndpointPool implements AutoCloseable {
     /**
      * A free endpoint for a request that may take one at once (nobody waits), or null. One taken
      * while {@link #close} began goes back: the request fails as if it had come after the close.
+     *
+     * @throws IllegalStateException if the pool is closed
      */
     private Worker popUnlessClosed() {
+        if (closed) {
+            throw new IllegalStateException("the endpoint pool is closed");
+        }
         if (waiting != 0) {
             return null;
         }
@@ -310,30 +315,28 @@ public final class EndpointPool implements AutoCloseable {
      * that has just queued, and by a checkin that found someone waiting after its push.
      */
     private void handOutFree() {
-        List<Waiter> to = null;
-        List<Worker> given = null;
+        List<Waiter> served = null;
         synchronized (this) {
             while (!waiters.isEmpty()) {
                 Worker w = pop();
                 if (w == null) {
                     break;
                 }
-                if (to == null) {
-                    to = new ArrayList<>(2);
-                    given = new ArrayList<>(2);
+                Waiter next = waiters.poll();
+                next.worker = w;
+                if (served == null) {
+                    served = new ArrayList<>(2);
                 }
-                to.add(waiters.poll());
-                given.add(w);
+                served.add(next);
             }
             waiting = waiters.size();
         }
-        for (int i = 0; to != null && i < to.size(); i++) {
-            Waiter next = to.get(i);
+        for (int i = 0; served != null && i < served.size(); i++) { // woken outside the monitor
+            Waiter next = served.get(i);
             if (next.parker != null) {
-                next.worker = given.get(i);
                 next.parker.unpark();
             } else {
-                next.granted.accept(given.get(i));
+                next.granted.accept(next.worker);
             }
         }
     }
@@ -357,9 +360,6 @@ public final class EndpointPool implements AutoCloseable {
      * @throws IllegalStateException if the pool is closed
      */
     public Worker checkout() {
-        if (closed) {
-            throw new IllegalStateException("the endpoint pool is closed");
-        }
         Worker w = popUnlessClosed();
         if (w != null) {
             return ready(w);
@@ -383,9 +383,6 @@ public final class EndpointPool implements AutoCloseable {
      * @throws IllegalStateException if the pool is closed
      */
     public void checkoutAsync(Consumer<Worker> granted, Consumer<RuntimeException> failed) {
-        if (closed) {
-            throw new IllegalStateException("the endpoint pool is closed");
-        }
         Worker w = popUnlessClosed();
         if (w != null) {
             granted.accept(w);
