@@ -479,10 +479,16 @@ public final class LockFabric implements AutoCloseable {
         return sequence.incrementAndGet();
     }
 
-    /** Tracks a request until it ends, so that {@link #close} can end it. */
+    /**
+     * Tracks a request until it ends, so that {@link #close} can end it. Its sequence number, the
+     * order in which a sweep reports and a close ends, is the next of {@link #sequence} in virtual
+     * time, where the simulator's runs depend on it; in real time it is the request's submission
+     * time, read already: the order of the requests is the same, and no line that every acquisition
+     * writes passes between processors (the counter took 5% of the samples of a client JVM with two
+     * carrier threads).
+     */
     void track(PooledHold h) {
-        long seq = sequence.incrementAndGet();
-        h.sequence = seq;
+        h.sequence = runtime.virtualTime() ? sequence.incrementAndGet() : h.submittedNs();
         live.add(h);
         if (closed) { // close took its snapshot of the live requests before this one was in it
             live.remove(h);

@@ -40,12 +40,14 @@ final class PooledHold implements Held {
     private static final EventType ACQUIRE_EVENTS = EventType.getEventType(AcquireEvent.class);
     private static final EventType HOLD_EVENTS = EventType.getEventType(HoldEvent.class);
     final CompletableFuture<PooledHold> granted = new CompletableFuture<>();
-    /** The request's number among its {@link LockFabric}'s, set when it is tracked. */
+    /** The request's place in its {@link LockFabric}'s order of requests, set when it is tracked ({@link LockFabric#track}). */
     long sequence;
     /** {@link LiveHolds}' links, guarded by the monitor of the hold's stripe there. */
     PooledHold liveNext;
     PooledHold livePrev;
     boolean live;
+    /** The {@link LiveHolds} stripe this hold went on (set by its add, before the hold is shared). */
+    int liveStripe;
     private final SpaceCore space;
     private final Request request;
     private final long autoReleaseNs;
@@ -97,6 +99,11 @@ final class PooledHold implements Held {
     interface LossReport {
         /** The hold was lost ({@code why}: {@code lease} or {@code server}) after {@code heldForNs} held. */
         void lost(String why, long heldForNs);
+    }
+
+    /** When the request was submitted, in the observer's time ({@link SpaceCore#nowNs}). */
+    long submittedNs() {
+        return submittedNs;
     }
 
     PooledHold(SpaceCore space, Request request, long autoReleaseNs, long submittedNs, boolean waitedForEndpoint) {

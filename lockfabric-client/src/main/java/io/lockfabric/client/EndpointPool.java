@@ -6,13 +6,15 @@ import io.lockfabric.fabric.Fabric;
 import io.lockfabric.fabric.FabricException;
 import io.lockfabric.fabric.WaitInterruptedException;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -29,14 +31,18 @@ import java.util.function.Supplier;
  * request ({@link #checkoutAsync}) waits as a callback, with no thread. A checked-in endpoint goes
  * to the oldest waiter.
  *
- * <p><b>No lock while endpoints are free.</b> The free endpoints are a lock-free stack, the most
+ * <p><b>No lock while endpoints are free.</b> The free endpoints are on lock-free stacks, the most
  * recently checked in on top (its caches are warm): while nobody waits, a checkout pops and a
  * checkin pushes, one compare-and-set each, and neither takes the pool's monitor. (The pool was a
  * monitor around two queues before. On two processors with sixteen threads, every acquisition and
  * release passed its lines between the processors twice, and a thread descheduled inside it held
- * up all the others.) The monitor guards the waiters only. A request that finds the stack empty
- * queues, publishes that someone waits ({@code waiting}), then looks at the stack again; a checkin
- * pushes, then looks whether someone waits, and if so hands out what is free to the oldest waiters.
+ * up all the others.) Each thread has a home stack, picked by its id: it checks in there, and
+ * checks out from there first, so a thread that takes locks one after the other gets its own
+ * endpoint back, with the lines of its lock clients still in its processor's cache; a thread whose
+ * home is empty takes from the other stacks. The monitor guards the waiters only. A request that
+ * finds every stack empty queues, publishes that someone waits ({@code waiting}), then looks at
+ * the stacks again; a checkin pushes, then looks whether someone waits, and if so hands out what is
+ * free to the oldest waiters.
  * Each side writes before it reads what the other wrote (both volatile), so one of the two always
  * sees the other: no waiter is left parked beside a free endpoint.
  *
@@ -229,9 +235,58 @@ public final class EndpointPool implements AutoCloseable {
     private record Free(Worker worker, Free below) {
     }
 
+    /**
+     * One stack of free endpoints, the most recently checked in on top (null when empty), padded so
+     * that two stacks made one after the other never share a cache line.
+     */
+    @SuppressWarnings("unused")
+    private static final class Stack {
+        private static final VarHandle TOP;
+
+        static {
+            try {
+                TOP = MethodHandles.lookup().findVarHandle(Stack.class, "top", Free.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private long p0, p1, p2, p3, p4, p5, p6;
+        private volatile Free top;
+        private long q0, q1, q2, q3, q4, q5, q6;
+
+        void push(Worker w) {
+            Free f;
+            do {
+                f = top;
+            } while (!TOP.compareAndSet(this, f, new Free(w, f)));
+        }
+
+        /** The endpoint on top, taken off, or null if this stack is empty. */
+        Worker pop() {
+            for (Free f = top; f != null; f = top) {
+                if (TOP.compareAndSet(this, f, f.below)) {
+                    return f.worker;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** The most stacks a pool keeps (see {@link #stacksFor}). */
+    static final int MAX_STACKS = 16;
+
     private final Fabric fabric;
-    /** The free endpoints, the most recently checked in on top; null when none is free. */
-    private final AtomicReference<Free> top = new AtomicReference<>();
+    /**
+     * The free endpoints, on {@code stacks.length} stacks (a power of two): a thread checks in onto
+     * the stack its id picks and checks out from that stack first, so in steady use each thread gets
+     * back the endpoint it used last, whose lines its processor still holds (an endpoint that went to
+     * the other processor on every acquisition made each of its clients' lines travel). A thread
+     * whose stack is empty takes from the others in turn. One stack in virtual time, where the
+     * simulator's runs depend on which endpoint goes out: the most recently checked in.
+     */
+    private final Stack[] stacks;
+    private final int stackMask;
     /** Requests waiting for an endpoint, oldest first; guarded by this pool's monitor. */
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Worker> all = new ArrayList<>();
@@ -257,6 +312,11 @@ public final class EndpointPool implements AutoCloseable {
         }
         this.fabric = fabric;
         this.size = size;
+        this.stacks = new Stack[stacksFor(size, fabric.clientRuntime().virtualTime())];
+        for (int i = 0; i < stacks.length; i++) {
+            stacks[i] = new Stack();
+        }
+        this.stackMask = stacks.length - 1;
         try {
             for (int i = 0; i < size; i++) {
                 all.add(new Worker(fabric.newEndpoint(), this));
@@ -267,26 +327,50 @@ public final class EndpointPool implements AutoCloseable {
             }
             throw e;
         }
-        for (int i = size - 1; i >= 0; i--) { // the first made on top: checked out first
-            push(all.get(i));
+        for (int i = size - 1; i >= 0; i--) { // dealt round the stacks, the first made on top: checked out first
+            stacks[i & stackMask].push(all.get(i));
         }
+    }
+
+    /**
+     * How many free stacks a pool of {@code size} endpoints keeps: one in virtual time; else {@code
+     * size} rounded up to a power of two, at most {@link #MAX_STACKS}, so that the threads of a
+     * pool sized for them seldom share a home.
+     */
+    static int stacksFor(int size, boolean virtualTime) {
+        if (virtualTime || size <= 1) {
+            return 1;
+        }
+        return Math.min(Integer.highestOneBit(size - 1) << 1, MAX_STACKS);
+    }
+
+    /** The stack of the calling thread: checkins go onto it, checkouts look there first. */
+    private int home() {
+        return stackMask == 0 ? 0 : homeOf(Thread.currentThread().threadId(), stackMask);
+    }
+
+    /** The home stack of the thread {@code threadId} among {@code mask + 1} stacks. */
+    static int homeOf(long threadId, int mask) {
+        return (int) KeyHash.fmix64(threadId) & mask;
+    }
+
+    /** The number of free stacks (for tests). */
+    int stackCount() {
+        return stacks.length;
     }
 
     private void push(Worker w) {
-        Free f;
-        do {
-            f = top.get();
-        } while (!top.compareAndSet(f, new Free(w, f)));
+        stacks[home()].push(w);
     }
 
-    /** The endpoint on top of the free stack, taken off it, or null if none is free. */
+    /** A free endpoint taken off the stacks (the calling thread's own first), or null if none is free. */
     private Worker pop() {
-        for (Free f = top.get(); f != null; f = top.get()) {
-            if (top.compareAndSet(f, f.below)) {
-                return f.worker;
-            }
+        int home = home();
+        Worker w = stacks[home].pop();
+        for (int i = 1; w == null && i <= stackMask; i++) {
+            w = stacks[(home + i) & stackMask].pop();
         }
-        return null;
+        return w;
     }
 
     /**
@@ -431,11 +515,13 @@ public final class EndpointPool implements AutoCloseable {
         }
     }
 
-    /** The endpoints on the free stack now. */
+    /** The endpoints on the free stacks now. */
     private int freeCount() {
         int n = 0;
-        for (Free f = top.get(); f != null; f = f.below) {
-            n++;
+        for (Stack st : stacks) {
+            for (Free f = st.top; f != null; f = f.below) {
+                n++;
+            }
         }
         return n;
     }
@@ -468,16 +554,20 @@ public final class EndpointPool implements AutoCloseable {
     public void forEachIdle(Consumer<Worker> action) {
         synchronized (idleVisit) { // two visits at once would each find the other's endpoints gone
             List<Worker> idle = new ArrayList<>();
-            for (Worker w = pop(); w != null; w = pop()) { // taken off the stack: a checkout meanwhile waits its turn
-                idle.add(w);
+            int[] from = new int[size];
+            for (int s = 0; s < stacks.length; s++) { // taken off the stacks: a checkout meanwhile waits its turn
+                for (Worker w = stacks[s].pop(); w != null; w = stacks[s].pop()) {
+                    from[idle.size()] = s;
+                    idle.add(w);
+                }
             }
             try {
                 for (Worker w : idle) {
                     action.accept(w);
                 }
             } finally {
-                for (int i = idle.size() - 1; i >= 0; i--) { // back in their order, the top on top again
-                    push(idle.get(i));
+                for (int i = idle.size() - 1; i >= 0; i--) { // back onto their stacks in their order, each top on top again
+                    stacks[from[i]].push(idle.get(i));
                 }
                 afterPush();
             }
@@ -486,7 +576,16 @@ public final class EndpointPool implements AutoCloseable {
 
     /** Whether a request now would find a free endpoint at once (a hint: another caller may take it first). */
     public boolean hasFreeEndpoint() {
-        return waiting == 0 && top.get() != null;
+        if (waiting != 0) {
+            return false;
+        }
+        int home = home();
+        for (int i = 0; i <= stackMask; i++) {
+            if (stacks[(home + i) & stackMask].top != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The number of endpoints. */

@@ -167,6 +167,69 @@ class EndpointPoolTest {
     }
 
     /**
+     * Outside virtual time the free endpoints are on several stacks, one the home of each thread:
+     * a thread whose home is empty takes endpoints from the others (one thread can check out the
+     * whole pool), and two threads of different homes that take turns each get back the endpoint
+     * it checked in last.
+     */
+    @Test
+    void eachThreadGetsBackItsOwnEndpointAndTakesFromOtherStacksWhenItsHomeIsEmpty() throws Exception {
+        try (Fabric fabric = Fabrics.open("local")) {
+            EndpointPool pool = new EndpointPool(fabric, 8);
+            assertEquals(8, pool.stackCount());
+            assertEquals(1, EndpointPool.stacksFor(8, true), "one stack in virtual time");
+            assertEquals(4, EndpointPool.stacksFor(3, false));
+            assertEquals(EndpointPool.MAX_STACKS, EndpointPool.stacksFor(1000, false));
+
+            Set<EndpointPool.Worker> all = new HashSet<>();
+            for (int i = 0; i < 8; i++) {
+                all.add(pool.checkout()); // one on this thread's home: the other seven come from the other stacks
+            }
+            assertEquals(8, all.size());
+            assertFalse(pool.hasFreeEndpoint());
+            all.forEach(pool::checkin); // all onto this thread's home now
+            assertTrue(pool.hasFreeEndpoint());
+
+            // two threads of different homes: each gets its own endpoint back, turn after turn
+            Thread[] two = new Thread[2];
+            List<List<EndpointPool.Worker>> got = List.of(Collections.synchronizedList(new ArrayList<>()),
+                    Collections.synchronizedList(new ArrayList<>()));
+            java.util.concurrent.Semaphore[] turn = {new java.util.concurrent.Semaphore(1), new java.util.concurrent.Semaphore(0)};
+            int rounds = 200;
+            for (int k = 0; k < 2; k++) {
+                int me = k;
+                Runnable body = () -> {
+                    for (int i = 0; i < rounds; i++) {
+                        turn[me].acquireUninterruptibly();
+                        EndpointPool.Worker w = pool.checkout();
+                        got.get(me).add(w);
+                        pool.checkin(w);
+                        turn[1 - me].release();
+                    }
+                };
+                Thread t;
+                do { // unstarted threads have their ids: make them until the second has another home
+                    t = Thread.ofPlatform().unstarted(body);
+                } while (k == 1 && EndpointPool.homeOf(t.threadId(), 7) == EndpointPool.homeOf(two[0].threadId(), 7));
+                two[k] = t;
+            }
+            two[0].start();
+            two[1].start();
+            two[0].join();
+            two[1].join();
+            // each thread's first checkout may take from the other's home (its own is empty until its
+            // first checkin); after that it finds its own endpoint at home
+            for (int k = 0; k < 2; k++) {
+                assertEquals(rounds, got.get(k).size());
+                assertEquals(1, new HashSet<>(got.get(k).subList(2, rounds)).size(),
+                        "thread " + k + " got its own endpoint back: " + got.get(k).subList(0, 8));
+            }
+            assertFalse(got.get(0).get(rounds - 1) == got.get(1).get(rounds - 1), "the two threads used different endpoints");
+            pool.close();
+        }
+    }
+
+    /**
      * A close fails the waiters and later requests, waits for the endpoints out, and closes each
      * endpoint once, including one checked in after the close gave up waiting for it.
      */
