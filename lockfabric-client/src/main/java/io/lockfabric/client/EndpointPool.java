@@ -8,7 +8,6 @@ import io.lockfabric.fabric.WaitInterruptedException;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
