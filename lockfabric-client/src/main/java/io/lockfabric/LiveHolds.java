@@ -8,18 +8,13 @@ import java.util.List;
 
 /**
  * The requests of a {@link LockFabric} not ended yet: what its close ends and its lease sweep
- * visits. Stripes of intrusive lists: a hold links itself through its own fields, so that tracking
- * and untracking, on every acquisition and release, allocate and box nothing. Each stripe's monitor
- * guards its list and the link fields of the holds on it.
- *
- * <p>A hold goes on the stripe of the thread that adds it (its id picks it), and remembers which:
- * a thread that acquires and releases finds its stripe's line in its own processor's cache. (By
- * sequence number, consecutive requests took different stripes, and on two processors nearly
- * every add and remove fetched the line from the other one.) The order of a {@link #snapshot} is
- * that of the sequence numbers, whatever the stripes.
+ * visits. Stripes of intrusive lists, by a hash of the request's sequence number: a hold links
+ * itself through its own fields, so that tracking and untracking, on every acquisition and release,
+ * allocate and box nothing. Each stripe's monitor guards its list and the link fields of the holds
+ * on it.
  */
 final class LiveHolds {
-    /** A power of two: threads seldom share one. */
+    /** A power of two. */
     private static final int STRIPES = 16;
     private final Stripe[] stripes = new Stripe[STRIPES];
 
@@ -39,11 +34,17 @@ final class LiveHolds {
         }
     }
 
+    /**
+     * The stripe of {@code h}, by a hash of its sequence number: in real time that is its submission
+     * time ({@link LockFabric#track}), whose low bits a coarse clock may hold fixed.
+     */
+    private Stripe stripe(PooledHold h) {
+        return stripes[(int) KeyHash.fmix64(h.sequence) & (STRIPES - 1)];
+    }
+
     /** Adds {@code h}, whose {@link PooledHold#sequence} is set and which is not on the list yet. */
     void add(PooledHold h) {
-        int i = (int) KeyHash.fmix64(Thread.currentThread().threadId()) & (STRIPES - 1);
-        h.liveStripe = i;
-        Stripe s = stripes[i];
+        Stripe s = stripe(h);
         synchronized (s) {
             PooledHold first = s.head;
             h.liveNext = first;
@@ -58,7 +59,7 @@ final class LiveHolds {
 
     /** Removes {@code h} if it is on the list (a request may end more than once, or never be added). */
     void remove(PooledHold h) {
-        Stripe s = stripes[h.liveStripe]; // set before h was published to other threads, or 0 (never added)
+        Stripe s = stripe(h);
         synchronized (s) {
             if (!h.live) {
                 return;

@@ -46,8 +46,6 @@ final class PooledHold implements Held {
     PooledHold liveNext;
     PooledHold livePrev;
     boolean live;
-    /** The {@link LiveHolds} stripe this hold went on (set by its add, before the hold is shared). */
-    int liveStripe;
     private final SpaceCore space;
     private final Request request;
     private final long autoReleaseNs;
