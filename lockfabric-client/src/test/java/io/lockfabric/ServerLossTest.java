@@ -129,6 +129,57 @@ class ServerLossTest {
         }
     }
 
+    /**
+     * On shm the memory is the file, which outlives any process, but an {@code rpc} lock lives in
+     * the memory of the process that serves the file's rpcs. When that server stops, the holds it
+     * granted are reported lost (with the holder doing nothing), holds of one-sided protocols on the
+     * same {@link LockFabric} stay valid, and once a server serves the file again the space works,
+     * its grants fenced above the lost ones.
+     */
+    @Test
+    void anShmRpcServerThatStopsLosesTheHoldsItGrantedAndNoOthers() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.isDirectory(java.nio.file.Path.of("/dev/shm"))
+                ? java.nio.file.Path.of("/dev/shm") : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+        java.nio.file.Path file = dir.resolve("lockfabric-server-loss-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        String address = "shm:" + file + "?capacity=33554432";
+        io.lockfabric.fabric.Fabric server = io.lockfabric.fabric.Fabrics.open(address + "&serve=true");
+        io.lockfabric.fabric.Fabric again = null;
+        try (LockFabric lf = LockFabric.builder(address).poolSize(3).open()) {
+            LockSpace served = lf.lockSpace("served", SpaceOptions.builder().protocol("rpc").build());
+            LockSpace oneSided = lf.lockSpace("one-sided", SpaceOptions.builder().protocol("cas").build());
+            List<Held> lost = new CopyOnWriteArrayList<>();
+            served.onLoss(lost::add);
+            oneSided.onLoss(lost::add);
+            Held verbs = oneSided.acquire("k"); // first, on an endpoint that has sent no rpc
+            Held rpc = served.acquire("k");
+
+            server.close();
+            awaitSize(lost, 1);
+            assertSame(rpc, lost.getFirst());
+            assertFalse(rpc.isValid());
+            assertTrue(verbs.isValid(), "a one-sided hold does not depend on the rpc server");
+            assertTimeoutPreemptively(Duration.ofSeconds(2), rpc::close, "closing a lost hold returns at once");
+
+            again = io.lockfabric.fabric.Fabrics.open(address + "&serve=true");
+            try (Held next = served.tryAcquire("k", Duration.ofSeconds(10)).orElseThrow()) {
+                assertTrue(next.isValid());
+                assertTrue(next.fencingToken() > rpc.fencingToken(), rpc.fencingToken() + " then " + next.fencingToken());
+            }
+            verbs.close();
+            try (Held more = oneSided.acquire("k")) {
+                assertTrue(more.isValid());
+            }
+            assertEquals(1, served.stats().losses());
+            assertEquals(0, oneSided.stats().losses());
+        } finally {
+            server.close();
+            if (again != null) {
+                again.close();
+            }
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     private static void awaitSize(List<Held> lost, int n) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TOLD_WITHIN_S);
         while (lost.size() < n && System.nanoTime() < deadline) {

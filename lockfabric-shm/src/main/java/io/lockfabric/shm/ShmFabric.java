@@ -48,7 +48,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       directly, other processes through a request ring in the file ({@link ShmRpcServer}), up to
  *       {@link ShmLayout#RPC_MAX_BYTES} each way. Without a serving process an rpc fails with an
  *       {@link RpcException} that says how to start one. A standby ({@link Builder#standbyRpc}) takes
- *       over when the serving process dies; rpcs in flight to the dead one fail.</li>
+ *       over when the serving process dies; rpcs in flight to the dead one fail, and an endpoint
+ *       whose rpcs went to a server that is gone is lost ({@link Endpoint#onMemoryNodeLost}), as
+ *       what they left there is ({@link ShmQueuePair}).</li>
  *   <li>Waits across processes: whoever waits for another process (the rpc server for requests, a
  *       caller for its reply, a receiver for a message) spins a moment, then sleeps on a bell, a
  *       futex word in the file ({@link Futex}), which the other process rings once there is
@@ -87,6 +89,10 @@ public final class ShmFabric implements Fabric {
     private final ConcurrentHashMap<Integer, RpcHandler> services = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ShmEndpoint, Long> open = new ConcurrentHashMap<>();
     private final ShmRpcServer server;
+    /** Queue pairs bound to an rpc server and not lost yet: {@link #watchServers} looks at their server. */
+    private final java.util.Set<ShmQueuePair> bound = ConcurrentHashMap.newKeySet();
+    /** Runs {@link #watchServers}; started at the first rpc, null before. */
+    private Thread serverWatch;
     /** Wakes this process's virtual threads when their replies come; started at the first that sleeps. */
     private volatile ShmReplyWatcher watcher;
     private volatile boolean closed;
@@ -220,6 +226,7 @@ public final class ShmFabric implements Fabric {
 
     /** Closes {@code endpoint}'s slot: later sends to it fail. */
     void release(ShmEndpoint endpoint, long slot) {
+        bound.remove(endpoint.shmQueuePair());
         if (open.remove(endpoint) == null || closed) {
             return;
         }
@@ -260,13 +267,15 @@ public final class ShmFabric implements Fabric {
      * call of the file's endpoints has). In the serving process, the handler runs on the caller's
      * thread; from any other, the call goes through the file's request ring to the serving process.
      */
-    byte[] rpc(int service, EndpointId caller, long call, byte[] request) {
+    byte[] rpc(ShmQueuePair qp, int service, EndpointId caller, long call, byte[] request) {
         file.checkService(service);
         if (request.length > ShmLayout.RPC_MAX_BYTES) {
             throw new RpcException("an rpc request of " + request.length + " bytes is longer than the shm fabric carries ("
                     + ShmLayout.RPC_MAX_BYTES + " bytes); nothing was sent");
         }
         if (server != null && server.isActive()) {
+            qp.bindOrCheck(server.token(), server.epoch()); // this process serves: neither changes while it does
+            server.awaitGrace();
             return BlockingRpc.call(c -> server.dispatch(service, c), caller, request);
         }
         MemoryRegion f = file.control();
@@ -286,7 +295,7 @@ public final class ShmFabric implements Fabric {
         try {
             IdleStrategy idle = RealTimeClock.INSTANCE.idleStrategy();
             long serverToken;
-            while ((serverToken = appendRequest(f, service, caller, call, request, blob)) == 0) {
+            while ((serverToken = appendRequest(qp, f, service, caller, call, request, blob)) == 0) {
                 idle.idle();
             }
             idle.reset();
@@ -294,7 +303,7 @@ public final class ShmFabric implements Fabric {
                 file.ring(ShmLayout.SERVER_AT + ShmLayout.SERVER_BELL); // after the tail: the server flags, then looks
             }
             long reply = slot + ShmLayout.SLOT_REPLY;
-            awaitReply(f, slot, reply + ShmLayout.REPLY_CALL, call, idle, serverToken, service);
+            awaitReply(qp, f, slot, reply + ShmLayout.REPLY_CALL, call, idle, serverToken, service);
             int length = (int) f.read8(reply + ShmLayout.REPLY_LENGTH);
             long replyBlob = f.read8(reply + ShmLayout.REPLY_BLOB);
             blobs |= replyBlob != 0;
@@ -323,8 +332,8 @@ public final class ShmFabric implements Fabric {
      * then sleeps until the server rings it ({@link #sleepOnce}). Elsewhere it goes on with
      * {@code idle}'s parks. Every {@link #SERVER_CHECK_NS} it checks that its server still lives.
      */
-    private void awaitReply(MemoryRegion f, long slot, long replyCall, long call, IdleStrategy idle, long serverToken,
-                            int service) {
+    private void awaitReply(ShmQueuePair qp, MemoryRegion f, long slot, long replyCall, long call, IdleStrategy idle,
+                            long serverToken, int service) {
         int awake = awakeLooks();
         int looks = 0;
         long checkedAt = System.nanoTime();
@@ -341,7 +350,7 @@ public final class ShmFabric implements Fabric {
                 if (now - checkedAt > SERVER_CHECK_NS) {
                     checkedAt = now;
                     if (f.read8(replyCall) != call) {
-                        checkServer(serverToken, service);
+                        checkServer(qp, serverToken, service);
                     }
                 }
             }
@@ -422,8 +431,11 @@ public final class ShmFabric implements Fabric {
      * Fails a caller whose server is gone: dead (a {@code kill -9}), or stopped and its word freed or
      * taken over by a standby. The call may or may not have taken effect.
      */
-    private void checkServer(long serverToken, int service) {
+    private void checkServer(ShmQueuePair qp, long serverToken, int service) {
         long now = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+        if (!file.liveness().isAlive(serverToken) || now != serverToken) {
+            qp.lose(serverGone(serverToken, now)); // told before the caller fails, as the SPI says
+        }
         if (!file.liveness().isAlive(serverToken)) {
             throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
                     + ") died before it answered rpc service " + service + " (the call may or may not have taken effect"
@@ -433,6 +445,74 @@ public final class ShmFabric implements Fabric {
             throw new RpcException("the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(serverToken)
                     + ") stopped before it answered rpc service " + service + " (the call may or may not have taken effect)");
         }
+    }
+
+    /**
+     * How often this process looks whether the rpc server its endpoints' rpcs went to is still the
+     * one serving ({@link #watchServers}).
+     */
+    static final long SERVER_WATCH_NS = 20_000_000;
+
+    /** Watches {@code qp}'s server from now on (it was just bound): starts the watch at the first. */
+    void watchServer(ShmQueuePair qp) {
+        bound.add(qp);
+        synchronized (bound) {
+            if (serverWatch == null && !closed) {
+                serverWatch = Thread.ofPlatform().daemon().name("shm-rpc-server-watch").start(this::watchServers);
+            } else if (serverWatch != null) {
+                java.util.concurrent.locks.LockSupport.unpark(serverWatch); // it may sleep with nothing to watch
+            }
+        }
+    }
+
+    /**
+     * Every {@link #SERVER_WATCH_NS}, loses each bound queue pair whose server is gone: dead (pid
+     * liveness), stopped (the word cleared) or followed by another (another token, or a new epoch
+     * of the same process). Its endpoint's loss listeners run here; the client API then reports its
+     * holds lost and replaces the endpoint. A bound queue pair needs no rpc in flight to be told: a
+     * holder of an {@code rpc} lock learns that the lock is gone while it does nothing. With no
+     * queue pair bound (none sent an rpc, or all are closed or lost) it sleeps until one is.
+     */
+    private void watchServers() {
+        MemoryRegion f = file.control();
+        while (!closed) {
+            if (bound.isEmpty()) {
+                java.util.concurrent.locks.LockSupport.park(this); // watchServer wakes it
+                continue;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(SERVER_WATCH_NS);
+            if (closed) {
+                return;
+            }
+            long token = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+            long epoch = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH); // after the token, as claims write them
+            for (ShmQueuePair qp : bound) {
+                long t = qp.boundToken();
+                if (qp.isLost()) {
+                    bound.remove(qp);
+                } else if (t != token || qp.boundEpoch() != epoch || !file.liveness().isAlive(t)) {
+                    qp.lose(serverGone(t, token));
+                    bound.remove(qp);
+                }
+            }
+        }
+    }
+
+    /** Why an endpoint bound to the server of {@code boundToken} is lost, now that {@code nowToken} (0: none) serves. */
+    FabricException serverGone(long boundToken, long nowToken) {
+        String was = "the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(boundToken) + ")";
+        String what;
+        if (!file.liveness().isAlive(boundToken)) {
+            what = " died";
+        } else if (nowToken == 0) {
+            what = " stopped";
+        } else {
+            what = nowToken == boundToken ? " stopped and served again" : " stopped";
+        }
+        String next = nowToken != 0 && nowToken != boundToken ? "; process " + ProcessLiveness.pid(nowToken) + " serves now"
+                : "";
+        return new FabricException(was + what + next + ": what this endpoint's rpcs left there (rpc locks held, places"
+                + " in their queues) is gone with it, so the endpoint is lost (a new endpoint goes to the new server)");
     }
 
     /** How often a caller waiting for a reply checks that the server still lives. */
@@ -459,11 +539,19 @@ public final class ShmFabric implements Fabric {
      * @return the token of the server it went to, or 0 if the ring is full
      * @throws RpcException if no live process serves the file
      */
-    private long appendRequest(MemoryRegion f, int service, EndpointId caller, long call, byte[] request, long blob) {
+    private long appendRequest(ShmQueuePair qp, MemoryRegion f, int service, EndpointId caller, long call, byte[] request,
+                               long blob) {
         long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
         file.locks().lock(ringLock);
         try {
+            long was = qp.boundToken();
+            long now = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+            if (was != 0 && (now != was || !file.liveness().isAlive(was))) { // gone, and maybe none serves now
+                qp.lose(serverGone(was, now));
+                qp.checkNotLost();
+            }
             long server = liveServer();
+            qp.bindOrCheck(server, f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH));
             long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
             if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
                 return 0;
@@ -667,6 +755,12 @@ public final class ShmFabric implements Fabric {
         }
         open.clear();
         closed = true;
+        synchronized (bound) {
+            if (serverWatch != null) {
+                java.util.concurrent.locks.LockSupport.unpark(serverWatch); // it sees closed and ends
+            }
+        }
+        bound.clear();
         synchronized (this) {
             ShmReplyWatcher w = watcher;
             if (w != null) {

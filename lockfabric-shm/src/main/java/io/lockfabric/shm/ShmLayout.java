@@ -124,6 +124,14 @@ public final class ShmLayout {
     public static final long SERVER_HEAD = 24;
     public static final long SERVER_BELL = 32;
     public static final long SERVER_ASLEEP = 40;
+    /**
+     * How many times a server has started serving the file: each claim of {@link #SERVER_TOKEN}
+     * adds one, under {@link #SERVER_RING_LOCK}. A client endpoint's rpc state lives with the server
+     * of one epoch; a new epoch (a standby that took over, a server started again, even in the same
+     * process) has none of it. Zero in a new file, untouched by builds before it (same layout
+     * version: such a server's takeover is still seen by its token).
+     */
+    public static final long SERVER_EPOCH = 48;
     public static final long SERVER_HEADER_BYTES = 64;
     public static final int REQUEST_CAPACITY = 64;
     /** Requests and replies up to this size travel in the ring and the slot; longer ones in a blob. */

@@ -38,6 +38,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * saying the call may or may not have taken effect, rather than hang or run twice. What the dead
  * server's services kept in its own memory (the {@code rpc} protocol's holders and queues) is gone:
  * the new server builds them afresh from the tables, whose memory (the fencing counts) survives.
+ * Each claim of the file starts a new {@linkplain ShmLayout#SERVER_EPOCH epoch}; the clients whose
+ * endpoints were bound to the old server see it and lose those endpoints ({@link ShmQueuePair}),
+ * and a server that took over waits {@link #TAKEOVER_GRACE_NS} before it serves, so that they have.
  *
  * <p>Services: a table opened in this process with a service factory uses it; any other table's
  * service is built from the directory (protocol, shape, the options the creator's factory declared)
@@ -75,6 +78,16 @@ final class ShmRpcServer implements AutoCloseable {
     static final long QUIET_AFTER_NS = 1_000_000_000L;
     /** How often a standby looks whether the serving process still lives. */
     static final long STANDBY_CHECK_NS = 20_000_000;
+    /**
+     * How long a server that took over (from a dead or stopped one: the file's epoch was not 0)
+     * waits before it serves its first rpc: three looks of the clients' watch ({@link
+     * ShmFabric#SERVER_WATCH_NS}), so that a client holding an {@code rpc} lock of the old server
+     * has been told it lost it (its endpoint lost) before the new server, which starts with every
+     * lock free, grants that lock to another. A client whose watch is late by more than that (a
+     * process stopped for longer) learns later: fencing tokens, whose counts are in the table, order
+     * the new grants above the old ones.
+     */
+    static final long TAKEOVER_GRACE_NS = 3 * ShmFabric.SERVER_WATCH_NS;
 
     private final ShmFabric fabric;
     private final ShmFile file;
@@ -91,6 +104,10 @@ final class ShmRpcServer implements AutoCloseable {
     private final java.util.concurrent.CompletableFuture<Long> serving = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean running = true;
     private volatile boolean active;
+    /** The file's server epoch this server started (0 until it claims the file). */
+    private volatile long epoch;
+    /** Until when (System.nanoTime) this server waits before it serves, after a takeover; 0: no wait. */
+    private volatile long graceUntilNs;
     /** Whether the server has seen no request for about a second (for the tests). */
     private volatile boolean quiet;
     /** How many times the server slept on its bell (for the tests). */
@@ -123,13 +140,18 @@ final class ShmRpcServer implements AutoCloseable {
     }
 
     /**
-     * Claims the server word if it is free or its holder is dead.
+     * Claims the server word if it is free or its holder is dead, and starts a new {@linkplain
+     * ShmLayout#SERVER_EPOCH epoch}: both under the request ring's lock, under which clients read
+     * them too, so a client never sees this server with the epoch before it.
      *
      * @return the token it held before (0: none), or -1 if a live process holds it
      */
     private long tryClaim() {
         long word = ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN;
-        while (true) {
+        long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
+        boolean interrupted = Thread.interrupted(); // the ring lock is waited for whole
+        file.locks().lock(ringLock);
+        try {
             long current = f.read8(word);
             if (current == me) {
                 throw new FabricException("this process serves the rpcs of " + file.path() + " already");
@@ -137,9 +159,43 @@ final class ShmRpcServer implements AutoCloseable {
             if (current != 0 && file.liveness().isAlive(current)) {
                 return -1;
             }
-            if (f.cas(word, current, me) == current) {
-                return current;
+            if (f.cas(word, current, me) != current) { // a build that claims without the lock got there first
+                return -1;
             }
+            long epoch = f.faa(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH, 1);
+            this.epoch = epoch + 1;
+            if (epoch > 0) { // a server served before: its clients are to learn that their rpc state is gone
+                graceUntilNs = System.nanoTime() + TAKEOVER_GRACE_NS;
+            }
+            return current;
+        } finally {
+            file.locks().unlock(ringLock);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits out the grace after a takeover ({@link #TAKEOVER_GRACE_NS}) before the first rpc is
+     * served, uninterruptibly (an interrupt is kept for afterwards). At once otherwise.
+     */
+    void awaitGrace() {
+        long until = graceUntilNs;
+        if (until == 0) {
+            return; // no clock read on the in-process rpc path once the grace is over
+        }
+        long left;
+        boolean interrupted = false;
+        while (running && (left = until - System.nanoTime()) > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            interrupted |= Thread.interrupted();
+        }
+        if (running) {
+            graceUntilNs = 0;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -156,6 +212,16 @@ final class ShmRpcServer implements AutoCloseable {
     /** Completes with the token of the server taken over from (0: none) once this process serves. */
     java.util.concurrent.CompletableFuture<Long> serving() {
         return serving;
+    }
+
+    /** This process's token, which the server word holds while this server is active. */
+    long token() {
+        return me;
+    }
+
+    /** The file's server epoch this server started, once it is active. */
+    long epoch() {
+        return epoch;
     }
 
     /** The token of the process serving the file now, or 0. */
@@ -196,6 +262,7 @@ final class ShmRpcServer implements AutoCloseable {
     }
 
     private void serve() {
+        awaitGrace();
         IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, SERVER_MAX_PARK_NS);
         long head = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD);
         f.write8(ShmLayout.SERVER_AT + ShmLayout.SERVER_ASLEEP, 0); // a dead server's flag would cost its clients syscalls

@@ -384,6 +384,9 @@ class ShmMultiProcessTest {
                              io.lockfabric.lock.LockOptions.DEFAULTS)) {
                     tokens[0] = lock1.acquire(0, io.lockfabric.lock.Mode.EXCLUSIVE).fencingToken();
                     assertEquals("x", new String(e1.queuePair(0).rpc(e1.openTable(ShmChild.ECHO_TABLE).service(), "x".getBytes())));
+                    java.util.concurrent.CompletableFuture<io.lockfabric.fabric.FabricException> holderLost =
+                            new java.util.concurrent.CompletableFuture<>();
+                    e1.onMemoryNodeLost(holderLost::complete);
                     java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
                     var waiter = fabric.spawn("waiter", () -> {
                         try (var lock2 = io.lockfabric.protocols.LockProtocols.byName("rpc").open(e2, "failover", 4,
@@ -404,6 +407,12 @@ class ShmMultiProcessTest {
                     assertTrue(failedMs < 5_000, "the call in flight took " + failedMs + " ms to fail");
                     assertEquals("" + serverToKill.pid(), standbyChild.awaitLine(ShmChild.SERVING, 30),
                             "the standby took over from the killed server");
+                    // the holder of the killed server's lock sent nothing since: it is told anyway, and its
+                    // endpoint no longer reaches the new server, which has the lock free
+                    String why = holderLost.get(10, TimeUnit.SECONDS).getMessage();
+                    assertTrue(why.contains("process " + serverToKill.pid() + ") died"), why);
+                    assertThrows(io.lockfabric.fabric.FabricException.class,
+                            () -> e1.queuePair(0).rpc(e1.openTable(ShmChild.ECHO_TABLE).service(), "x".getBytes()));
                 } catch (Throwable t) {
                     failure.set(t);
                 }
