@@ -36,71 +36,94 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ShmServerLossTest extends ShmDirectoryTest {
     private static final long TOLD_WITHIN_S = 10;
 
-    private ShmFabric server(Path file) {
+    private static ShmFabric server(Path file) {
         return ShmFabric.builder().path(file).capacityBytes(16L << 20).serveRpc(true).build();
     }
 
-    @Test
-    void aStoppedServerLosesTheEndpointsItServedWhileTheyIdleAndANewServerGrantsAfterItsGrace() throws Exception {
-        Path file = dir.resolve("loss.shm");
+    /** What a test does on a client thread of {@code client}, with the first server and a way to start the next. */
+    private interface Scenario {
+        void run(ShmFabric client, ShmFabric first, Servers next) throws Exception;
+    }
+
+    /** Starts servers on the test's file for a {@link Scenario}; closed with it. */
+    private static final class Servers {
+        private final Path file;
+        private final java.util.List<ShmFabric> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Servers(Path file) {
+            this.file = file;
+        }
+
+        void start() {
+            started.add(server(file));
+        }
+    }
+
+    /**
+     * Serves {@code name} in this JVM, opens a client fabric on it and runs {@code scenario} on a
+     * client thread; a failure there fails the test. Every server is closed after.
+     */
+    private void run(String name, Scenario scenario) throws Exception {
+        Path file = dir.resolve(name);
         ShmFabric first = server(file);
-        ShmFabric second = null;
+        Servers next = new Servers(file);
         try (ShmFabric client = ShmFabric.builder().path(file).build()) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicReference<ShmFabric> started = new AtomicReference<>();
             client.spawn("holder", () -> {
                 try {
-                    Endpoint rpcUser = client.newEndpoint();
-                    Endpoint verbsOnly = client.newEndpoint();
-                    LockClient lock = LockProtocols.byName("rpc").open(rpcUser, "served", 4, LockOptions.DEFAULTS);
-                    Grant held = lock.acquire(0, Mode.EXCLUSIVE);
-                    CompletableFuture<FabricException> rpcUserLost = new CompletableFuture<>();
-                    CompletableFuture<FabricException> verbsOnlyLost = new CompletableFuture<>();
-                    rpcUser.onMemoryNodeLost(rpcUserLost::complete);
-                    verbsOnly.onMemoryNodeLost(verbsOnlyLost::complete);
-                    Table words = verbsOnly.openTable(new TableSpec("words", "test", 4, 64));
-                    verbsOnly.queuePair(0).write8(words.at(0), 7);
-
-                    first.close(); // stops serving: the word is cleared
-                    FabricException why = rpcUserLost.get(TOLD_WITHIN_S, TimeUnit.SECONDS);
-                    assertTrue(why.getMessage().contains("stopped") && why.getMessage().contains("rpc locks held"),
-                            why.getMessage());
-                    FabricException verb = assertThrows(FabricException.class, () -> rpcUser.queuePair(0).read8(words.at(0)));
-                    assertTrue(verb.getMessage().contains("stopped"), verb.getMessage());
-                    assertThrows(FabricException.class, () -> rpcUser.queuePair(0).rpc(1, new byte[1]));
-                    assertThrows(FabricException.class, () -> rpcUser.openTable(new TableSpec("words", "test", 4, 64)));
-                    AtomicReference<FabricException> toldLate = new AtomicReference<>();
-                    rpcUser.onMemoryNodeLost(toldLate::set);
-                    assertEquals(why, toldLate.get(), "a listener added after the loss is told at once, on its thread");
-
-                    assertEquals(7, verbsOnly.queuePair(0).read8(words.at(0)), "an endpoint that sent no rpc goes on");
-                    assertTrue(!verbsOnlyLost.isDone(), "and is not lost");
-
-                    long openedAt = System.nanoTime();
-                    started.set(server(file));
-                    Endpoint fresh = client.newEndpoint();
-                    Grant again = LockProtocols.byName("rpc").open(fresh, "served", 4, LockOptions.DEFAULTS)
-                            .acquire(0, Mode.EXCLUSIVE);
-                    long grantedAfterNs = System.nanoTime() - openedAt;
-                    assertTrue(grantedAfterNs >= ShmRpcServer.TAKEOVER_GRACE_NS, "the new server granted "
-                            + grantedAfterNs / 1_000 + " us after it began serving, within its grace");
-                    assertTrue(again.fencingToken() > held.fencingToken(), "fenced above the old server's grant: "
-                            + held.fencingToken() + " then " + again.fencingToken());
-                    assertTrue(!verbsOnlyLost.isDone(), "the endpoint that sent no rpc is still not lost");
+                    scenario.run(client, first, next);
                 } catch (Throwable t) {
                     failure.set(t);
                 }
             }).join();
-            second = started.get();
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
+            assertNull(failure.get(), () -> String.valueOf(failure.get()));
         } finally {
             first.close();
-            if (second != null) {
-                second.close();
-            }
+            next.started.forEach(ShmFabric::close);
         }
+    }
+
+    @Test
+    void aStoppedServerLosesTheEndpointsItServedWhileTheyIdleAndANewServerGrantsAfterItsGrace() throws Exception {
+        run("loss.shm", (client, first, next) -> {
+            Endpoint rpcUser = client.newEndpoint();
+            Endpoint verbsOnly = client.newEndpoint();
+            LockClient lock = LockProtocols.byName("rpc").open(rpcUser, "served", 4, LockOptions.DEFAULTS);
+            Grant held = lock.acquire(0, Mode.EXCLUSIVE);
+            CompletableFuture<FabricException> rpcUserLost = new CompletableFuture<>();
+            CompletableFuture<FabricException> verbsOnlyLost = new CompletableFuture<>();
+            rpcUser.onMemoryNodeLost(rpcUserLost::complete);
+            verbsOnly.onMemoryNodeLost(verbsOnlyLost::complete);
+            Table words = verbsOnly.openTable(new TableSpec("words", "test", 4, 64));
+            verbsOnly.queuePair(0).write8(words.at(0), 7);
+
+            first.close(); // stops serving: the word is cleared
+            FabricException why = rpcUserLost.get(TOLD_WITHIN_S, TimeUnit.SECONDS);
+            assertTrue(why.getMessage().contains("stopped") && why.getMessage().contains("rpc locks held"),
+                    why.getMessage());
+            FabricException verb = assertThrows(FabricException.class, () -> rpcUser.queuePair(0).read8(words.at(0)));
+            assertTrue(verb.getMessage().contains("stopped"), verb.getMessage());
+            assertThrows(FabricException.class, () -> rpcUser.queuePair(0).rpc(1, new byte[1]));
+            assertThrows(FabricException.class, () -> rpcUser.openTable(new TableSpec("words", "test", 4, 64)));
+            AtomicReference<FabricException> toldLate = new AtomicReference<>();
+            rpcUser.onMemoryNodeLost(toldLate::set);
+            assertEquals(why, toldLate.get(), "a listener added after the loss is told at once, on its thread");
+
+            assertEquals(7, verbsOnly.queuePair(0).read8(words.at(0)), "an endpoint that sent no rpc goes on");
+            assertTrue(!verbsOnlyLost.isDone(), "and is not lost");
+
+            long openedAt = System.nanoTime();
+            next.start();
+            Endpoint fresh = client.newEndpoint();
+            Grant again = LockProtocols.byName("rpc").open(fresh, "served", 4, LockOptions.DEFAULTS)
+                    .acquire(0, Mode.EXCLUSIVE);
+            long grantedAfterNs = System.nanoTime() - openedAt;
+            assertTrue(grantedAfterNs >= ShmRpcServer.TAKEOVER_GRACE_NS, "the new server granted "
+                    + grantedAfterNs / 1_000 + " us after it began serving, within its grace");
+            assertTrue(again.fencingToken() > held.fencingToken(), "fenced above the old server's grant: "
+                    + held.fencingToken() + " then " + again.fencingToken());
+            assertTrue(!verbsOnlyLost.isDone(), "the endpoint that sent no rpc is still not lost");
+        });
     }
 
     /**
@@ -110,38 +133,20 @@ class ShmServerLossTest extends ShmDirectoryTest {
      */
     @Test
     void aServerStartedAgainInTheSameProcessIsANewServer() throws Exception {
-        Path file = dir.resolve("again.shm");
-        ShmFabric first = server(file);
-        ShmFabric second = null;
-        try (ShmFabric client = ShmFabric.builder().path(file).build()) {
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicReference<ShmFabric> started = new AtomicReference<>();
-            client.spawn("holder", () -> {
-                try {
-                    Endpoint e = client.newEndpoint();
-                    LockClient lock = LockProtocols.byName("rpc").open(e, "again", 4, LockOptions.DEFAULTS);
-                    Grant held = lock.acquire(0, Mode.EXCLUSIVE);
-                    long epoch = client.file().control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH);
-                    first.close();
-                    started.set(server(file));
-                    assertEquals(epoch + 1, client.file().control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH),
-                            "each server that claims the file starts an epoch");
-                    FabricException release = assertThrows(FabricException.class, () -> lock.release(held));
-                    assertTrue(release.getMessage().contains("stopped"), release.getMessage());
-                    Endpoint fresh = client.newEndpoint();
-                    LockClient lock2 = LockProtocols.byName("rpc").open(fresh, "again", 4, LockOptions.DEFAULTS);
-                    lock2.release(lock2.acquire(0, Mode.EXCLUSIVE)); // the new server has the lock free
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }).join();
-            second = started.get();
-            assertNull(failure.get(), () -> String.valueOf(failure.get()));
-        } finally {
+        run("again.shm", (client, first, next) -> {
+            Endpoint e = client.newEndpoint();
+            LockClient lock = LockProtocols.byName("rpc").open(e, "again", 4, LockOptions.DEFAULTS);
+            Grant held = lock.acquire(0, Mode.EXCLUSIVE);
+            long epoch = client.file().control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH);
             first.close();
-            if (second != null) {
-                second.close();
-            }
-        }
+            next.start();
+            assertEquals(epoch + 1, client.file().control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH),
+                    "each server that claims the file starts an epoch");
+            FabricException release = assertThrows(FabricException.class, () -> lock.release(held));
+            assertTrue(release.getMessage().contains("stopped"), release.getMessage());
+            Endpoint fresh = client.newEndpoint();
+            LockClient lock2 = LockProtocols.byName("rpc").open(fresh, "again", 4, LockOptions.DEFAULTS);
+            lock2.release(lock2.acquire(0, Mode.EXCLUSIVE)); // the new server has the lock free
+        });
     }
 }
