@@ -148,6 +148,10 @@ final class ShmRpcServer implements AutoCloseable {
      */
     private long tryClaim() {
         long word = ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN;
+        long seen = f.read8(word);
+        if (seen != 0 && seen != me && file.liveness().isAlive(seen)) {
+            return -1; // a standby's look while the server lives takes no lock from the clients
+        }
         long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
         boolean interrupted = Thread.interrupted(); // the ring lock is waited for whole
         file.locks().lock(ringLock);
