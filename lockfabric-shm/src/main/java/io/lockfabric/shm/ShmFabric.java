@@ -501,14 +501,8 @@ public final class ShmFabric implements Fabric {
     /** Why an endpoint bound to the server of {@code boundToken} is lost, now that {@code nowToken} (0: none) serves. */
     FabricException serverGone(long boundToken, long nowToken) {
         String was = "the rpc server of " + file.path() + " (process " + ProcessLiveness.pid(boundToken) + ")";
-        String what;
-        if (!file.liveness().isAlive(boundToken)) {
-            what = " died";
-        } else if (nowToken == 0) {
-            what = " stopped";
-        } else {
-            what = nowToken == boundToken ? " stopped and served again" : " stopped";
-        }
+        String what = !file.liveness().isAlive(boundToken) ? " died"
+                : nowToken == boundToken ? " stopped and served again" : " stopped";
         String next = nowToken != 0 && nowToken != boundToken ? "; process " + ProcessLiveness.pid(nowToken) + " serves now"
                 : "";
         return new FabricException(was + what + next + ": what this endpoint's rpcs left there (rpc locks held, places"
@@ -526,10 +520,14 @@ public final class ShmFabric implements Fabric {
     private long liveServer() {
         long token = file.control().read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
         if (token == 0 || !file.liveness().isAlive(token)) {
-            throw new RpcException("no process serves the rpcs of " + file.path() + ": start 'lockfabric serve --shm "
-                    + file.path() + "' (or open the fabric with serve=true in one process)");
+            throw noServer();
         }
         return token;
+    }
+
+    private RpcException noServer() {
+        return new RpcException("no process serves the rpcs of " + file.path() + ": start 'lockfabric serve --shm "
+                + file.path() + "' (or open the fabric with serve=true in one process)");
     }
 
     /**
@@ -544,13 +542,16 @@ public final class ShmFabric implements Fabric {
         long ringLock = ShmLayout.SERVER_AT + ShmLayout.SERVER_RING_LOCK;
         file.locks().lock(ringLock);
         try {
+            long server = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
+            boolean alive = server != 0 && file.liveness().isAlive(server); // one liveness look per rpc
             long was = qp.boundToken();
-            long now = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TOKEN);
-            if (was != 0 && (now != was || !file.liveness().isAlive(was))) { // gone, and maybe none serves now
-                qp.lose(serverGone(was, now));
+            if (was != 0 && (server != was || !alive)) { // its server is gone, and maybe none serves now
+                qp.lose(serverGone(was, server));
                 qp.checkNotLost();
             }
-            long server = liveServer();
+            if (!alive) {
+                throw noServer();
+            }
             qp.bindOrCheck(server, f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_EPOCH));
             long tail = f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_TAIL);
             if (tail - f.read8(ShmLayout.SERVER_AT + ShmLayout.SERVER_HEAD) >= ShmLayout.REQUEST_CAPACITY) {
