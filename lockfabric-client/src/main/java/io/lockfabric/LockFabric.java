@@ -83,6 +83,21 @@ public final class LockFabric implements AutoCloseable {
     public static final int DEFAULT_IN_PROCESS_POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     /** Default pool size on a remote fabric (tcp). */
     public static final int DEFAULT_REMOTE_POOL_SIZE = 16;
+    /**
+     * How often the endpoints no one has checked out answer what other clients wait for from them
+     * ({@link io.lockfabric.lock.LockClient#answersWhileIdle}: DecLock's reset signals), while this
+     * process takes locks. Without it a pooled endpoint idle since its last use never answered, and
+     * every reset of a lock waited a whole lease for it (1 s with the spaces' default lease).
+     */
+    static final long IDLE_ANSWER_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    /**
+     * The longest period of those answers: after a period in which no space of this process
+     * acquired anything, the period doubles up to this; the next acquisition brings it back to
+     * {@link #IDLE_ANSWER_NS}. A process at rest wakes ten times a second for it, and a reset
+     * elsewhere waits at most about this for its answer. (A process that opened a space and takes no
+     * locks, as a comparison's parent that serves the shm file, is a member all the same.)
+     */
+    static final long IDLE_ANSWER_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
     /** The shortest wait of a try-acquire: a request must reach the memory node and come back. */
     public static final long MIN_TRY_LOCK_GRACE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -135,6 +150,11 @@ public final class LockFabric implements AutoCloseable {
     /** When the armed lease sweep runs ({@link ClientRuntime#nanoTime}), {@link Long#MAX_VALUE} if none is armed. */
     private final java.util.concurrent.atomic.AtomicLong sweepAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
     private volatile boolean closed;
+    /** Whether the idle endpoints' answers ({@link #answerWhileIdle}) are scheduled. */
+    private final java.util.concurrent.atomic.AtomicBoolean answeringWhileIdle = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The period of those answers now, and the acquisitions counted at the last: their task's only (one at a time). */
+    private long idleAnswerNs = IDLE_ANSWER_NS;
+    private long acquisitionsAtIdleAnswer = -1;
 
     /** A space, open or being opened, and the options it is opened with. */
     private record SpaceEntry(CompletableFuture<SpaceCore> space, SpaceOptions options, boolean range) {
@@ -537,6 +557,61 @@ public final class LockFabric implements AutoCloseable {
 
     void untrack(PooledHold h) {
         live.remove(h);
+    }
+
+    /**
+     * A space made a client that answers while idle ({@link io.lockfabric.lock.LockClient#answersWhileIdle}):
+     * from now on, the endpoints no one has checked out answer every {@link #IDLE_ANSWER_NS} or so.
+     * Not on virtual time: there the application's processes end the simulation, and a task that
+     * schedules itself for ever would keep it from ending.
+     */
+    void answerWhileIdle() {
+        if (!answeringWhileIdle.get() && !runtime.virtualTime() && answeringWhileIdle.compareAndSet(false, true)) {
+            scheduleIdleAnswers(IDLE_ANSWER_NS);
+        }
+    }
+
+    private void scheduleIdleAnswers(long delayNs) {
+        try {
+            // a thread of control of its own: an answer is a send, which may wait for room in a full mailbox,
+            // and the timer thread runs the lease sweep
+            timers.schedule(() -> runtime.start("lockfabric-idle-answers", this::answerOnIdleEndpoints), delayNs);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // closed: nothing more to answer
+        }
+    }
+
+    /** One round of {@link #answerWhileIdle}: every idle endpoint's clients answer; then the next round is scheduled. */
+    private void answerOnIdleEndpoints() {
+        if (closed) {
+            return;
+        }
+        List<SpaceCore> open = new ArrayList<>();
+        synchronized (spaces) {
+            for (SpaceEntry e : spaces.values()) {
+                if (e.space().isDone() && !e.space().isCompletedExceptionally()) {
+                    open.add(e.space().join());
+                }
+            }
+        }
+        long acquisitions = 0;
+        for (SpaceCore s : open) {
+            acquisitions += s.acquisitionCount();
+        }
+        try {
+            pool.forEachIdle(w -> {
+                for (SpaceCore s : open) {
+                    s.answerOn(w);
+                }
+            });
+        } catch (IllegalStateException closing) {
+            return; // the pool closed meanwhile
+        }
+        idleAnswerNs = acquisitions != acquisitionsAtIdleAnswer ? IDLE_ANSWER_NS : Math.min(2 * idleAnswerNs, IDLE_ANSWER_MAX_NS);
+        acquisitionsAtIdleAnswer = acquisitions;
+        if (!closed) {
+            scheduleIdleAnswers(idleAnswerNs);
+        }
     }
 
     /** A session checked out an endpoint: {@link #close} releases what it holds. */

@@ -68,7 +68,13 @@ final class PointSpace extends SpaceCore implements LockSpace {
         this.lockOptions = bound;
         this.slots = slots;
         this.tableName = TABLE_PREFIX + name;
-        this.openClient = ep -> new Client(protocol.open(ep, tableName, slots, this.lockOptions), newCell());
+        this.openClient = ep -> {
+            LockClient client = protocol.open(ep, tableName, slots, this.lockOptions);
+            if (client.answersWhileIdle()) {
+                fabric.answerWhileIdle();
+            }
+            return new Client(client, newCell());
+        };
     }
 
     private Client clientOn(EndpointPool.Worker worker) {
@@ -95,6 +101,18 @@ final class PointSpace extends SpaceCore implements LockSpace {
         Client c = idle.existingClient(this, Client.class);
         if (c != null && c.cell().behind()) {
             c.cell().publish(c.client().stats());
+        }
+    }
+
+    @Override
+    void answerOn(EndpointPool.Worker idle) {
+        Client c = idle.existingClient(this, Client.class);
+        if (c != null && c.client().answersWhileIdle()) {
+            try {
+                c.client().whileIdle();
+            } catch (RuntimeException e) {
+                // the endpoint's next operation meets the same failure (a lost memory node, a closed fabric) and reports it
+            }
         }
     }
 

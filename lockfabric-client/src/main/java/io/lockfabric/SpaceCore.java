@@ -811,6 +811,18 @@ abstract class SpaceCore {
     /** Publishes the statistics of this space's client on {@code idle}, an endpoint no one has checked out. */
     abstract void publishStatsOn(EndpointPool.Worker idle);
 
+    /**
+     * Lets this space's client on {@code idle}, an endpoint no one has checked out, answer what
+     * other clients wait for ({@link LockFabric#answerWhileIdle}). Default: nothing.
+     */
+    void answerOn(EndpointPool.Worker idle) {
+    }
+
+    /** The acquisitions this space counted (a sum of a counter: for telling activity from rest). */
+    long acquisitionCount() {
+        return acquisitions.sum();
+    }
+
     public LockSpaceStats stats() {
         fabric.forEachIdleEndpoint(this::publishStatsOn);
         LockStats protocolStats = LockStats.ZERO;

@@ -39,6 +39,24 @@ public interface LockClient extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether other clients may wait for this one's answer to a message while it neither acquires
+     * nor releases: then whoever owns its endpoint calls {@link #whileIdle} now and then between
+     * operations (the client API: on its endpoints that no one has checked out). DecLock's clients
+     * do: a reset of a lock waits for every member's answer to its signal, up to a lease, and a
+     * client that does not look at its messages is taken for alive and waited for. Default: false.
+     */
+    default boolean answersWhileIdle() {
+        return false;
+    }
+
+    /**
+     * Answers what has arrived for this client since its last operation, on the thread that owns
+     * its endpoint now; short, and it waits for nothing but its sends. Default: nothing.
+     */
+    default void whileIdle() {
+    }
+
     @Override
     default void close() {
     }

@@ -64,12 +64,13 @@ class FabricTimingDefaultsTest {
      * On tcp: 20 x the round trips, and stalls where a wait bounds a client's own steps or another's
      * hold. Close to the table the tcp suites ran with before (TcpProtocolDefaults): the same
      * leases and timeouts; citron's t-wait 2.3 ms (was 2 ms), starve 4 ms (was 5 ms), hold-wait
-     * 24 ms (was 50 ms); drtm's tx-time 14 ms (was 15 ms). Nothing else moves.
+     * 24 ms (was 50 ms); drtm's tx-time 14 ms (was 15 ms); DecLock's signal poll one stall, 2 ms
+     * (was 50 us, a slice shorter than one sleep). Nothing else moves.
      */
     @Test
     void onTcpTheWaitsScaleToItsTiming() {
         Map<String, List<String>> expected = new LinkedHashMap<>();
-        List<String> cql = List.of("lease-ns=400ms", "timeout-ns=200ms");
+        List<String> cql = List.of("lease-ns=400ms", "signal-poll-ns=2ms", "timeout-ns=200ms");
         expected.put("dslr", List.of("lease-ns=200ms"));
         expected.put("drtm", List.of("lease-ns=20ms", "tx-time-ns=14ms"));
         expected.put("shiftlock", List.of("lease-ns=200ms"));
@@ -91,8 +92,9 @@ class FabricTimingDefaultsTest {
     }
 
     /**
-     * On shm (RDMA's round trips, 2 ms stalls): DecLock's waiters wait 25 stalls (50 ms) for the
-     * holder ahead before they take it for crashed, not 10 ms (issue 18: on a loaded machine every
+     * On shm (RDMA's round trips, 2 ms stalls): DecLock's waiters look for signals every stall, not
+     * every 50 us, and wait 25 stalls (50 ms) for the holder ahead before they take it for crashed,
+     * not 10 ms (issue 18: on a loaded machine every
      * second contended handover reset the lock), its lease stays at least twice that, and the
      * leases of dslr and shiftlock cover 100 stalls (200 ms, as on tcp), not 10 ms: on a machine
      * at load 18, three processes counting under shiftlock's 10 ms lease lost increments.
@@ -106,7 +108,9 @@ class FabricTimingDefaultsTest {
                 moved.put(name, pairs.stream().sorted().toList());
             }
         });
-        List<String> cql = List.of("timeout-ns=50ms");
+        // a waiter's slice is a stall, not 50 us: shorter than a sleep, it spun and yielded through the whole
+        // wait, and two client processes' waiters starved the holder they waited for
+        List<String> cql = List.of("signal-poll-ns=2ms", "timeout-ns=50ms");
         assertEquals(cql, moved.get("cql"));
         assertEquals(cql, moved.get("declock-tf"));
         assertEquals(cql, moved.get("declock-pf"));

@@ -135,6 +135,18 @@ public final class CqlClient implements LockClient {
         return engine.locks();
     }
 
+    /** A reset of any lock of the table waits for this client's answer to its signal. */
+    @Override
+    public boolean answersWhileIdle() {
+        return true;
+    }
+
+    /** Answers the reset signals that have arrived ({@link CqlEngine#serviceControl}): at once, or, for a lock held, at its release. */
+    @Override
+    public void whileIdle() {
+        engine.serviceControl();
+    }
+
     /**
      * Retries: failed CASes (RST, late releases, header rewrite); resets: resets completed by this
      * client; and the counts and reset latencies of {@link DecLockCounters}.

@@ -57,7 +57,23 @@ public final class CqlProtocol implements LockProtocol {
 
     public static final LockOption TIMEOUT_NS = LockOption.wait("timeout-ns", CqlProtocol::defaultTimeoutNs,
             "a waiter not granted within this resets the lock (a crashed holder or queue member)");
-    public static final LockOption SIGNAL_POLL_NS = new LockOption("signal-poll-ns", 50_000,
+    /** On RDMA; where clients share cores, at least one of the fabric's stalls ({@link #defaultSignalPollNs}). */
+    public static final long DEFAULT_SIGNAL_POLL_NS = 50_000;
+
+    /**
+     * The longest slice of a client's wait before it looks for reset signals and a restart of the
+     * memory node: {@link #DEFAULT_SIGNAL_POLL_NS} on RDMA, scaled to the fabric's round trips, and at
+     * least one of its stalls. A slice shorter than a sleep is a busy loop: on shm (RDMA's round trips)
+     * a waiter sliced at 50 us spun and yielded through its whole wait (thread dumps of two client
+     * processes found every waiting thread in a yield), and 8 waiters on 2 cores starved the holders
+     * they waited for. A slice of a stall (2 ms) lets a waiter sleep until its message comes; a reset's
+     * signal waits at most that for its answer, against a lease of 100 ms or more there.
+     */
+    static long defaultSignalPollNs(FabricTiming t) {
+        return t.scaledAtLeast(DEFAULT_SIGNAL_POLL_NS, 1);
+    }
+
+    public static final LockOption SIGNAL_POLL_NS = LockOption.wait("signal-poll-ns", CqlProtocol::defaultSignalPollNs,
             "while waiting, a client looks for reset signals of other locks at least this often");
     public static final LockOption MAX_RESTARTS = new LockOption("max-restarts", 1024,
             "restarts of one acquisition (after resets) before giving up; a queue that overflows all the time (capacity"

@@ -727,6 +727,18 @@ public final class DecLockClient implements LockClient {
         return engine.locks();
     }
 
+    /** A reset of any lock of the table waits for this client's answer to its signal. */
+    @Override
+    public boolean answersWhileIdle() {
+        return true;
+    }
+
+    /** Answers the reset signals that have arrived ({@link CqlEngine#serviceControl}): at once, or, for a lock held, at its release. */
+    @Override
+    public void whileIdle() {
+        engine.serviceControl();
+    }
+
     /**
      * The CQL engine's counts, with local grants given back because of a reset counted as aborts,
      * and this client's local handovers, CQL acquisitions and dead locals ({@link DecLockCounters}).
