@@ -401,6 +401,21 @@ public final class ShmFabric implements Fabric {
         }
     }
 
+    /**
+     * Wakes the thread of the endpoint slot at {@code slot}, which may sleep on bell {@code wake}
+     * ({@link ShmFile#bellToRing}, not 0). A virtual thread of this fabric parked for its
+     * {@link ShmReplyWatcher} is unparked here, on the caller's thread: no system call, and no hop
+     * through the watcher thread, which a sender and a receiver in one process paid on every message
+     * before. Anyone else is woken by ringing the bell, and so is a waiter not listed with the
+     * watcher at this moment (between two of its sleeps: it looks again before the next).
+     */
+    void wake(long slot, long wake) {
+        ShmReplyWatcher w = watcher;
+        if (w == null || wake != w.bell() || !w.unparkIfReady(slot)) {
+            file.ring(wake);
+        }
+    }
+
     /** Clears the wake word of the endpoint slot at {@code slot}: its thread no longer sleeps. */
     void awake(long slot) {
         if (Futex.AVAILABLE) {

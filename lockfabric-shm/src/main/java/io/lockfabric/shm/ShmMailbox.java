@@ -63,7 +63,7 @@ final class ShmMailbox extends CountingMailbox {
         }
         long wake = fabric.file().bellToRing(target); // after the tail: the receiver flags, then looks
         if (wake != 0) {
-            fabric.file().ring(wake);
+            fabric.wake(target, wake);
         }
         counters.record(VerbKind.SEND, Message.WIRE_BYTES);
     }

@@ -3,6 +3,7 @@ package io.lockfabric.shm;
 import io.lockfabric.fabric.memory.MemoryRegion;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -11,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * virtual thread must not sleep in a {@link Futex} call: that would hold its carrier, and with it
  * the virtual threads the reply may wait for. So it parks, and names this watcher's bell in its
  * slot's wake word. The server rings that bell once it stored the reply, and the watcher, a platform
- * thread asleep on the bell, unparks every waiter whose reply is there.
+ * thread asleep on the bell, unparks every waiter whose reply is there. A sender of this process's
+ * own fabric unparks its receiver itself instead ({@link #unparkIfReady}).
  *
  * <p>The bell is the bell word of an endpoint slot of its own, claimed as an endpoint's is, so a
  * process that dies leaves it to the next that claims it.
@@ -43,6 +45,8 @@ final class ShmReplyWatcher implements AutoCloseable {
     private volatile boolean running = true;
     /** How many waiters it unparked because their reply was there (for the tests). */
     private volatile long woken;
+    /** How many waiters senders of this process unparked (for the tests). */
+    private final LongAdder unparkedBySenders = new LongAdder();
 
     /** A thread that waits until the word at {@code word} holds {@code value} ({@code equal}), or no longer does. */
     private record Waiter(Thread thread, long word, long value, boolean equal) {
@@ -63,6 +67,34 @@ final class ShmReplyWatcher implements AutoCloseable {
     /** The file offset of the slot this watcher's bell is in. */
     long slot() {
         return slot;
+    }
+
+    /** The file offset of this watcher's bell, the word its waiters name in their wake words. */
+    long bell() {
+        return bell;
+    }
+
+    /**
+     * Unparks the waiter of the slot at {@code waiterSlot} if what it waits for is there, on the
+     * calling thread (a sender of this process: {@link ShmFabric#wake}); whether it did. The sender
+     * stored its message before it read the waiter's wake word, and the waiter listed itself before
+     * it stored that word: so a waiter whose wake word names this bell is listed here, or has ended
+     * that sleep and looks again before its next.
+     */
+    boolean unparkIfReady(long waiterSlot) {
+        Long key = waiterSlot;
+        Waiter w = waiters.get(key);
+        if (w != null && w.ready(f) && waiters.remove(key, w)) { // unparked once only
+            unparkedBySenders.increment();
+            LockSupport.unpark(w.thread);
+            return true;
+        }
+        return false;
+    }
+
+    /** How many waiters senders of this process unparked themselves ({@link #unparkIfReady}). */
+    long unparkedBySenders() {
+        return unparkedBySenders.sum();
     }
 
     /**

@@ -195,6 +195,58 @@ class ShmWakeTest extends ShmDirectoryTest {
     }
 
     /**
+     * Virtual receivers and their senders on one fabric (one process): a sender unparks a sleeping
+     * receiver itself ({@link ShmFabric#wake}), with no ring and no hop through the watcher thread,
+     * and loses no wake-up doing so (every sleep here is longer than the test may run).
+     */
+    @Test
+    @Timeout(120)
+    void aSenderOfTheReceiversOwnFabricUnparksItItself() throws Exception {
+        assertTrue(Futex.AVAILABLE, Futex.UNAVAILABLE_BECAUSE);
+        int pairs = 8;
+        int messages = 200;
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        try (ShmFabric fabric = ShmFabric.builder().path(dir.resolve("own.shm")).capacityBytes(16L << 20).build()) {
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < pairs; t++) {
+                Endpoint receiver = fabric.newEndpoint();
+                Endpoint sender = fabric.newEndpoint();
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try (receiver) {
+                        for (int i = 0; i < messages; i++) {
+                            var m = receiver.mailbox().await(System.nanoTime() + LONG_SLEEP_NS);
+                            assertNotNull(m, "no message " + i);
+                            assertEquals(i, m.a(), "the messages in order");
+                        }
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                }));
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try (sender) {
+                        for (int i = 0; i < messages; i++) {
+                            sender.mailbox().send(receiver.id(), 1, 2, 3, i, 0);
+                            if (i % 4 == 0) {
+                                Thread.sleep(2); // long enough for the receiver to go to sleep
+                            }
+                        }
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), "failures: " + failures);
+            ShmReplyWatcher watcher = fabric.replyWatcher();
+            assertNotNull(watcher, "no virtual receiver slept");
+            assertTrue(watcher.unparkedBySenders() > 0, "no sender unparked its receiver itself (the watcher woke "
+                    + watcher.woken() + ")");
+        }
+    }
+
+    /**
      * One request answers more callers than the server keeps bells for a batch: a "release" that
      * grants every caller queued behind it, as a lock server's release grants many readers. Each of
      * them must be woken.
