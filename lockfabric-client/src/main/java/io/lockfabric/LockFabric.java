@@ -581,36 +581,38 @@ public final class LockFabric implements AutoCloseable {
         }
     }
 
-    /** One round of {@link #answerWhileIdle}: every idle endpoint's clients answer; then the next round is scheduled. */
+    /**
+     * One round of {@link #answerWhileIdle}: every idle endpoint's clients answer; then the next
+     * round is scheduled, whatever this one met, until the {@code LockFabric} closes.
+     */
     private void answerOnIdleEndpoints() {
         if (closed) {
             return;
         }
-        List<SpaceCore> open = new ArrayList<>();
-        synchronized (spaces) {
-            for (SpaceEntry e : spaces.values()) {
-                if (e.space().isDone() && !e.space().isCompletedExceptionally()) {
-                    open.add(e.space().join());
+        try {
+            List<SpaceCore> open = new ArrayList<>();
+            synchronized (spaces) {
+                for (SpaceEntry e : spaces.values()) {
+                    if (e.space().isDone() && !e.space().isCompletedExceptionally()) {
+                        open.add(e.space().join());
+                    }
                 }
             }
-        }
-        long acquisitions = 0;
-        for (SpaceCore s : open) {
-            acquisitions += s.acquisitionCount();
-        }
-        try {
+            long acquisitions = 0;
+            for (SpaceCore s : open) {
+                acquisitions += s.acquisitionCount();
+            }
             pool.forEachIdle(w -> {
                 for (SpaceCore s : open) {
-                    s.answerOn(w);
+                    s.answerOn(w); // each client's failure stays its own
                 }
             });
-        } catch (IllegalStateException closing) {
-            return; // the pool closed meanwhile
-        }
-        idleAnswerNs = acquisitions != acquisitionsAtIdleAnswer ? IDLE_ANSWER_NS : Math.min(2 * idleAnswerNs, IDLE_ANSWER_MAX_NS);
-        acquisitionsAtIdleAnswer = acquisitions;
-        if (!closed) {
-            scheduleIdleAnswers(idleAnswerNs);
+            idleAnswerNs = acquisitions != acquisitionsAtIdleAnswer ? IDLE_ANSWER_NS : Math.min(2 * idleAnswerNs, IDLE_ANSWER_MAX_NS);
+            acquisitionsAtIdleAnswer = acquisitions;
+        } finally {
+            if (!closed) {
+                scheduleIdleAnswers(idleAnswerNs);
+            }
         }
     }
 
