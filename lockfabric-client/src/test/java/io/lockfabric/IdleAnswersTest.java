@@ -8,6 +8,7 @@ import io.lockfabric.lock.declock.DecLockCounters;
 
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its pool. The client API lets its idle endpoints answer ({@link LockFabric#IDLE_ANSWER_NS}), so the
  * reset waits for them a few periods at most, not the lease (before: the whole lease, every reset).
  */
+@Tag("faults")
 class IdleAnswersTest {
     /** The lease of the spaces here: what a reset waited for each idle member before. */
     private static final long LEASE_MS = 3_000;
