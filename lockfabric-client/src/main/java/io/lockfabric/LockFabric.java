@@ -566,7 +566,7 @@ public final class LockFabric implements AutoCloseable {
      * schedules itself for ever would keep it from ending.
      */
     void answerWhileIdle() {
-        if (!answeringWhileIdle.get() && !runtime.virtualTime() && answeringWhileIdle.compareAndSet(false, true)) {
+        if (!runtime.virtualTime() && answeringWhileIdle.compareAndSet(false, true)) { // once per client made, not per request
             scheduleIdleAnswers(IDLE_ANSWER_NS);
         }
     }
