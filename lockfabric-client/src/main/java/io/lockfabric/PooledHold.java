@@ -9,9 +9,10 @@ import io.lockfabric.lock.Mode;
 
 import jdk.jfr.EventType;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One request of a space, from the queue for an endpoint to the release, and, once granted, the
@@ -26,13 +27,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * which releases on the closing thread (any thread, once) and checks the endpoint in.
  *
  * <p>A hold is lost once, whichever comes first: its lease runs out ({@link #checkLease}, called by
- * the {@link LockFabric}'s lease sweep on the scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, on a fabric thread).
+ * the {@link LockFabric}'s lease sweep on the scheduler) or its endpoint loses the memory node ({@link #memoryNodeLost}, its endpoint's watcher, on a fabric thread).
  * A hold lost to its memory node frees its endpoint at once (on a virtual thread: the release
  * cannot reach the server, and the lock went with it); closing it later does nothing. A request
  * still acquiring then fails with a {@link FabricUnreachableException}: its protocol code is
  * interrupted out of any wait.
  */
-final class PooledHold implements Held {
+final class PooledHold implements Held, EndpointPool.LossWatcher {
+    private static final VarHandle FLAGS;
+
+    static {
+        try {
+            FLAGS = MethodHandles.lookup().findVarHandle(PooledHold.class, "flags", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** {@link #flags}: closed by its holder, an auto-release or an undelivered grant. */
+    private static final int CLOSED = 1;
+    /** {@link #flags}: taken by whoever releases and checks the endpoint in: a close, an auto-release, a loss of the memory node. */
+    private static final int FINISHED = 2;
+    /** {@link #flags}: its loss was told (lease or memory node), once. */
+    private static final int LOST = 4;
     /**
      * The JFR event types, asked before an event is made: with no recording enabling them, a
      * request allocates none (an event made to be asked would be, on every acquisition).
@@ -81,10 +98,11 @@ final class PooledHold implements Held {
     private long leaseNs;
     private HoldEvent holdEvent;
 
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** Taken by whoever releases and checks the endpoint in: a close, an auto-release, a loss of the memory node. */
-    private final AtomicBoolean finished = new AtomicBoolean();
-    private final AtomicBoolean lost = new AtomicBoolean();
+    /**
+     * {@link #CLOSED}, {@link #FINISHED}, {@link #LOST}: each set once, atomically ({@link #set});
+     * one word, not an atomic object each, since every request makes a hold.
+     */
+    private volatile int flags;
     /** Why the endpoint lost its memory node while this request was on it, or null. */
     private volatile FabricException serverLost;
     /** The request's JFR event, begun at submission; null unless a recording enables it. */
@@ -123,6 +141,15 @@ final class PooledHold implements Held {
         return request;
     }
 
+    /** Sets {@code flag}; true if this call set it (it was clear). */
+    private boolean set(int flag) {
+        return ((int) FLAGS.getAndBitwiseOr(this, flag) & flag) == 0;
+    }
+
+    private boolean has(int flag) {
+        return (flags & flag) != 0;
+    }
+
     /** Another request of this process was on the slot when this one began. */
     void waitedOnSlot() {
         waitedForEndpointOrSlot = true;
@@ -152,7 +179,7 @@ final class PooledHold implements Held {
     void adopt(PooledHold from, EndpointPool.Worker w) {
         worker = w;
         localPasses = from.localPasses + 1;
-        w.watch(this::memoryNodeLost);
+        w.watch(this);
         FabricException gone = w.memoryNodeLost();
         if (gone != null) {
             releaseQuietly(w, from.grant);
@@ -211,7 +238,7 @@ final class PooledHold implements Held {
             space.ended(this);
             return;
         }
-        w.watch(this::memoryNodeLost);
+        w.watch(this);
         FabricException gone = w.memoryNodeLost();
         if (gone != null) {
             fail(w, new FabricUnreachableException(space.fabric.address(), gone));
@@ -223,7 +250,7 @@ final class PooledHold implements Held {
         long retriesBefore;
         try {
             retriesBefore = acquireEvent == null ? 0 : space.retriesOn(w);
-            g = w.runProtocol(() -> space.acquireOn(w, request));
+            g = w.runProtocol(PooledHold::acquireBody, this);
         } catch (RuntimeException e) {
             FabricException why = serverLost != null ? serverLost : w.memoryNodeLost();
             fail(w, why != null ? new FabricUnreachableException(space.fabric.address(), why) : space.acquireFailed(request, e));
@@ -249,6 +276,17 @@ final class PooledHold implements Held {
         }
         beginHoldEvent();
         deliver();
+    }
+
+    /** The protocol's acquisition of {@code h}'s request on its worker (a body that captures nothing: see {@link EndpointPool.Worker#runProtocol(java.util.function.Function, Object)}). */
+    private static Grant acquireBody(PooledHold h) {
+        return h.space.acquireOn(h.worker, h.request);
+    }
+
+    /** The protocol's release of {@code h}'s grant on its worker. */
+    private static Void releaseBody(PooledHold h) {
+        h.space.releaseOn(h.worker, h.grant);
+        return null;
     }
 
     private void fail(EndpointPool.Worker w, RuntimeException why) {
@@ -287,13 +325,13 @@ final class PooledHold implements Held {
             if (autoReleaseNs > 0) {
                 scheduleAutoRelease(autoReleaseNs);
             }
-            if (closed.get()) {
+            if (has(CLOSED)) {
                 cancelTimers();
             }
             reportServerLoss();
         } else {
             space.undelivered();
-            closed.set(true);
+            set(CLOSED);
             release(false);
         }
     }
@@ -314,12 +352,12 @@ final class PooledHold implements Held {
      * @throws LockFabricException if {@code report} and the protocol failed to release
      */
     private void release(boolean report) {
-        if (!finished.compareAndSet(false, true)) {
+        if (!set(FINISHED)) {
             return;
         }
         EndpointPool.Worker w = worker;
         Grant g = grant;
-        if (inCohort && serverLost == null && !lost.get() && g.mode() == Mode.EXCLUSIVE && space.handOver(this, w)) {
+        if (inCohort && serverLost == null && !has(LOST) && g.mode() == Mode.EXCLUSIVE && space.handOver(this, w)) {
             endHoldEvent(g);
             return;
         }
@@ -328,10 +366,7 @@ final class PooledHold implements Held {
             if (serverLost != null) {
                 releaseQuietly(w, g);
             } else {
-                w.runProtocol(() -> {
-                    space.releaseOn(w, g);
-                    return null;
-                });
+                w.runProtocol(PooledHold::releaseBody, this);
             }
         } catch (RuntimeException e) {
             if (serverLost == null) {
@@ -369,7 +404,7 @@ final class PooledHold implements Held {
             e.slot = request.slot();
             e.mode = g.mode().name();
             e.fencingToken = g.fencingToken();
-            e.lost = lost.get();
+            e.lost = has(LOST);
             e.commit();
         }
     }
@@ -385,19 +420,22 @@ final class PooledHold implements Held {
 
     /**
      * The endpoint lost its memory node (a fabric thread): an acquisition in progress fails (the
-     * pool interrupts its waits); a delivered hold is lost and frees its endpoint.
+     * pool interrupts its waits); a delivered hold is lost and frees its endpoint. The hold is its
+     * endpoint's watcher ({@link EndpointPool.Worker#watch}) itself, so that no watcher is made per
+     * request; an application sees the hold only as a {@link Held}.
      */
-    private void memoryNodeLost(FabricException why) {
+    @Override
+    public void memoryNodeLost(FabricException why) {
         serverLost = why;
         reportServerLoss();
     }
 
     /** Reports the loss of a delivered, open hold to its memory node; called by both sides of the race with {@link #deliver}. */
     private void reportServerLoss() {
-        if (serverLost != null && isOpen() && lost.compareAndSet(false, true)) {
+        if (serverLost != null && isOpen() && set(LOST)) {
             cancelTimers();
             tellLost("server", clock.nanoTime() - grantNs);
-            if (!finished.get()) {
+            if (!has(FINISHED)) {
                 space.fabric.runtime().start("lockfabric-lost", () -> release(false));
             }
         }
@@ -409,14 +447,14 @@ final class PooledHold implements Held {
      * closed or lost).
      */
     long checkLease() {
-        if (leaseNs <= 0 || !isOpen() || lost.get()) {
+        if (leaseNs <= 0 || !isOpen() || has(LOST)) {
             return -1;
         }
         long left = leaseLeftNs();
         if (left > 0) {
             return left;
         }
-        if (lost.compareAndSet(false, true)) {
+        if (set(LOST)) {
             tellLost("lease", clock.nanoTime() - grantNs);
         }
         return -1;
@@ -424,7 +462,7 @@ final class PooledHold implements Held {
 
     /** Releases without reporting a failure (the auto-release, the fabric's close), on the calling thread. */
     void releaseInBackground() {
-        if (closed.compareAndSet(false, true)) {
+        if (set(CLOSED)) {
             cancelTimers();
             try {
                 release(false);
@@ -436,7 +474,7 @@ final class PooledHold implements Held {
 
     /** Whether this request was delivered and not closed yet. */
     boolean isOpen() {
-        return granted.isDone() && !granted.isCompletedExceptionally() && !granted.isCancelled() && !closed.get();
+        return granted.isDone() && !granted.isCompletedExceptionally() && !granted.isCancelled() && !has(CLOSED);
     }
 
     private void cancelTimers() {
@@ -463,7 +501,7 @@ final class PooledHold implements Held {
 
     @Override
     public boolean isValid() {
-        return !closed.get() && !lost.get() && serverLost == null
+        return !has(CLOSED) && !has(LOST) && serverLost == null
                 && (leaseNs <= 0 || leaseLeftNs() > 0);
     }
 
@@ -474,7 +512,7 @@ final class PooledHold implements Held {
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!set(CLOSED)) {
             return;
         }
         cancelTimers();
@@ -490,10 +528,10 @@ final class PooledHold implements Held {
      */
     void reportLeaseOutlived() {
         Grant g = grant;
-        if (g == null || leaseNs <= 0 || serverLost != null || lost.get()) {
+        if (g == null || leaseNs <= 0 || serverLost != null || has(LOST)) {
             return;
         }
-        if (leaseLeftNs() <= 0 && lost.compareAndSet(false, true)) {
+        if (leaseLeftNs() <= 0 && set(LOST)) {
             tellLost("lease", clock.nanoTime() - grantNs);
         }
     }
@@ -501,7 +539,7 @@ final class PooledHold implements Held {
     @Override
     public String toString() {
         return "Held[" + space.name() + " " + request.key() + " " + request.mode()
-                + (isOpen() || closed.get() && grant != null ? " token " + grant.fencingToken() : "")
-                + (closed.get() ? ", closed" : "") + "]";
+                + (isOpen() || has(CLOSED) && grant != null ? " token " + grant.fencingToken() : "")
+                + (has(CLOSED) ? ", closed" : "") + "]";
     }
 }

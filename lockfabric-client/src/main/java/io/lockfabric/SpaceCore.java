@@ -83,7 +83,8 @@ abstract class SpaceCore {
      * process that the memory node sees and the requests queued behind it in the process.
      */
     private static final class SlotUse {
-        final long slot;
+        /** The slot; set when the use is taken from its stripe ({@link SlotTable.Stripe#getOrAdd}). */
+        long slot;
         /** The next slot in use of the same {@link SlotTable} stripe, or null. */
         SlotUse next;
         String key;
@@ -98,6 +99,17 @@ abstract class SpaceCore {
 
         SlotUse(long slot) {
             this.slot = slot;
+        }
+
+        /** Makes this use, whose slot has no request any more, a fresh one for {@code s}. */
+        void reuseFor(long s) {
+            slot = s;
+            next = null;
+            key = null;
+            keyCount = 0;
+            others = null;
+            total = 0;
+            owner = null; // an empty queue of waiters stays for the next cohort
         }
 
         /**
@@ -179,7 +191,12 @@ abstract class SpaceCore {
         @SuppressWarnings("unused")
         static final class Stripe {
             SlotUse head;
-            private long p1, p2, p3, p4, p5, p6, p7;
+            /**
+             * The use last dropped, kept for the next slot that comes into use here: in steady use
+             * each request would otherwise make one, and it is only ever reached under the monitor.
+             */
+            SlotUse spare;
+            private long p1, p2, p3, p4, p5, p6;
 
             /** The use of {@code slot}, or null if no request is on it. */
             SlotUse get(long slot) {
@@ -195,24 +212,34 @@ abstract class SpaceCore {
             SlotUse getOrAdd(long slot) {
                 SlotUse u = get(slot);
                 if (u == null) {
-                    u = new SlotUse(slot);
+                    u = spare;
+                    if (u != null) {
+                        spare = null;
+                        u.reuseFor(slot);
+                    } else {
+                        u = new SlotUse(slot);
+                    }
                     u.next = head;
                     head = u;
                 }
                 return u;
             }
 
-            /** Drops {@code u}, whose slot has no request any more. */
+            /** Drops {@code u}, whose slot has no request any more (it may come back as the {@link #spare}). */
             void drop(SlotUse u) {
                 if (head == u) {
                     head = u.next;
-                    return;
-                }
-                for (SlotUse p = head; p != null; p = p.next) {
-                    if (p.next == u) {
-                        p.next = u.next;
-                        return;
+                } else {
+                    for (SlotUse p = head; p != null; p = p.next) {
+                        if (p.next == u) {
+                            p.next = u.next;
+                            break;
+                        }
                     }
+                }
+                if (u.waiters == null || u.waiters.isEmpty()) {
+                    u.next = null;
+                    spare = u;
                 }
             }
         }

@@ -56,6 +56,17 @@ import java.util.function.Supplier;
  * {@link Worker#memoryNodeLost()} and should fail at once. Thread-safe.
  */
 public final class EndpointPool implements AutoCloseable {
+    /**
+     * Told that a checked-out endpoint lost its memory node ({@link Worker#watch}), on a fabric
+     * thread. An interface of its own, so that a request can be its endpoint's watcher itself and
+     * make none per checkout.
+     */
+    @FunctionalInterface
+    public interface LossWatcher {
+        /** The endpoint lost its memory node: {@code why}. Keep it short, and do not use the endpoint. */
+        void memoryNodeLost(FabricException why);
+    }
+
     /** One endpoint of the pool and what its users keep on it (their lock clients). */
     public static final class Worker {
         private final Map<Object, Object> clients = new IdentityHashMap<>();
@@ -64,7 +75,7 @@ public final class EndpointPool implements AutoCloseable {
         private final EndpointPool pool;
         private volatile Endpoint endpoint;
         private volatile FabricException lost;
-        private volatile Consumer<FabricException> watcher;
+        private volatile LossWatcher watcher;
         /** The thread running protocol code on this endpoint, interrupted on a loss or a forced close; guarded by {@code this}. */
         private Thread inProtocol;
         /** Whether {@link #interruptProtocol} interrupted {@link #inProtocol}; guarded by {@code this}. */
@@ -85,9 +96,9 @@ public final class EndpointPool implements AutoCloseable {
                     return;
                 }
                 lost = why;
-                Consumer<FabricException> w = watcher;
+                LossWatcher w = watcher;
                 if (w != null) {
-                    w.accept(why);
+                    w.memoryNodeLost(why);
                 }
                 interruptProtocol();
             });
@@ -113,7 +124,7 @@ public final class EndpointPool implements AutoCloseable {
          * fabric thread; keep it short, do not use the endpoint); null to stop. Set by the user that
          * has it checked out; cleared at checkin.
          */
-        public void watch(Consumer<FabricException> w) {
+        public void watch(LossWatcher w) {
             this.watcher = w;
         }
 
@@ -124,12 +135,21 @@ public final class EndpointPool implements AutoCloseable {
          * or a pool closed past its grace does.
          */
         public <T> T runProtocol(Supplier<T> body) {
+            return runProtocol(Supplier::get, body);
+        }
+
+        /**
+         * {@link #runProtocol(Supplier)} of {@code body} applied to {@code argument}: with a body
+         * that captures nothing (a static method's reference), a run allocates nothing of its own,
+         * as an acquisition's and a release's do.
+         */
+        public <A, T> T runProtocol(Function<? super A, ? extends T> body, A argument) {
             synchronized (this) {
                 inProtocol = Thread.currentThread();
             }
             endpoint.adopt();
             try {
-                return deferral.run(body);
+                return deferral.run(body, argument);
             } finally {
                 synchronized (this) {
                     inProtocol = null;

@@ -2,6 +2,7 @@ package io.lockfabric.fabric;
 
 import java.io.Serial;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -29,8 +30,13 @@ public final class WaitInterruptedException extends FabricException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** Bound while interrupts are deferred: whether one came meanwhile. */
-    private static final ScopedValue<Deferred> DEFERRED = ScopedValue.newInstance();
+    /**
+     * The innermost deferral under way on this thread, or null: set around a deferred body and put
+     * back after it, so that nested deferrals nest. A thread-local set and restored per run, not a
+     * scoped value bound per run: a binding made a snapshot object at every run, and a lock
+     * client's every acquisition and release runs deferred (read only when an interrupt came).
+     */
+    private static final ThreadLocal<Deferred> DEFERRED = new ThreadLocal<>();
 
     /** An interrupt seen (and cleared) while interrupts were deferred; one thread only. */
     private static final class Deferred {
@@ -55,8 +61,9 @@ public final class WaitInterruptedException extends FabricException {
      */
     public static void throwIfInterrupted(String waitingFor) {
         if (Thread.interrupted()) {
-            if (DEFERRED.isBound() && !DEFERRED.get().cutShort.getAsBoolean()) {
-                DEFERRED.get().interrupted = true; // cleared so that parking works; set again at the end
+            Deferred d = DEFERRED.get();
+            if (d != null && !d.cutShort.getAsBoolean()) {
+                d.interrupted = true; // cleared so that parking works; set again at the end
                 return;
             }
             throw new WaitInterruptedException(waitingFor);
@@ -83,9 +90,12 @@ public final class WaitInterruptedException extends FabricException {
      */
     public static <T> T deferringInterruptsUnless(BooleanSupplier cutShort, Supplier<T> body) {
         Deferred deferred = new Deferred(cutShort);
+        Deferred outer = DEFERRED.get();
+        DEFERRED.set(deferred);
         try {
-            return ScopedValue.where(DEFERRED, deferred).call(body::get);
+            return body.get();
         } finally {
+            DEFERRED.set(outer);
             if (deferred.interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -94,32 +104,42 @@ public final class WaitInterruptedException extends FabricException {
 
     /**
      * {@link #deferringInterruptsUnless} made once and run many times, by one thread at a time: its
-     * state and its binding are made once, not at every run (an endpoint's user runs every
+     * state is made once, not at every run (an endpoint's user runs every
      * acquisition and release this way). A run nested in another run of the same deferral gets a
      * state of its own.
      */
     public static final class Deferral {
         private final Deferred state;
-        private final ScopedValue.Carrier binding;
         /** Whether a run is under way (written by the running thread only). */
         private boolean running;
 
         /** @param cutShort as for {@link #deferringInterruptsUnless} */
         public Deferral(BooleanSupplier cutShort) {
             this.state = new Deferred(cutShort);
-            this.binding = ScopedValue.where(DEFERRED, state);
         }
 
         /** Runs {@code body} as {@link #deferringInterruptsUnless} would, with this deferral's condition. */
         public <T> T run(Supplier<T> body) {
+            return run(Supplier::get, body);
+        }
+
+        /**
+         * Runs {@code body} on {@code argument} as {@link #run(Supplier)} does. A body that captures
+         * nothing (a static method's reference) and its argument make a run that allocates
+         * nothing: what a lock client's every acquisition and release goes through.
+         */
+        public <A, T> T run(Function<? super A, ? extends T> body, A argument) {
             if (running) {
-                return deferringInterruptsUnless(state.cutShort, body);
+                return deferringInterruptsUnless(state.cutShort, () -> body.apply(argument));
             }
             running = true;
             state.interrupted = false;
+            Deferred outer = DEFERRED.get();
+            DEFERRED.set(state);
             try {
-                return binding.call(body::get);
+                return body.apply(argument);
             } finally {
+                DEFERRED.set(outer);
                 running = false;
                 if (state.interrupted) {
                     state.interrupted = false;

@@ -13,8 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link WaitInterruptedException.Deferral}: a deferral made once and run again and again defers an
  * interrupt in each run as {@link WaitInterruptedException#deferringInterruptsUnless} does, sets it
- * again after the run, starts every run clean, honours its condition, and keeps an outer run's
- * interrupt when a run of it is nested in the same deferral.
+ * again after the run, starts every run clean, honours its condition, keeps an outer run's
+ * interrupt when a run of it is nested in the same deferral, ends with its run (a wait after it
+ * gives up again), and puts an outer deferral back when an inner one ends.
  */
 class DeferralTest {
     @AfterEach
@@ -79,5 +80,38 @@ class DeferralTest {
             return null;
         });
         assertTrue(Thread.interrupted(), "the outer run's interrupt is set again at its end");
+    }
+
+    @Test
+    void aRunEndsItsDeferralAndRunsItsBodyOnItsArgument() {
+        WaitInterruptedException.Deferral d = new WaitInterruptedException.Deferral(() -> false);
+        int result = d.run((Integer n) -> {
+            Thread.currentThread().interrupt();
+            aWait();
+            return n * 2;
+        }, 21);
+        assertEquals(42, result);
+        assertTrue(Thread.interrupted(), "set again after the run");
+        Thread.currentThread().interrupt();
+        assertThrows(WaitInterruptedException.class, DeferralTest::aWait, "after the run a wait gives up again");
+    }
+
+    @Test
+    void anInnerDeferralThatEndsPutsTheOuterOneBack() {
+        WaitInterruptedException.Deferral outer = new WaitInterruptedException.Deferral(() -> false);
+        outer.run(() -> {
+            assertThrows(WaitInterruptedException.class, () -> WaitInterruptedException.deferringInterruptsUnless(() -> true, () -> {
+                Thread.currentThread().interrupt();
+                aWait(); // the inner deferral's condition cuts it short
+                return null;
+            }));
+            Thread.currentThread().interrupt();
+            aWait(); // the outer deferral again: deferred
+            assertFalse(Thread.currentThread().isInterrupted(), "deferred by the outer run");
+            return null;
+        });
+        assertTrue(Thread.interrupted(), "the outer run's interrupt is set again at its end");
+        Thread.currentThread().interrupt();
+        assertThrows(WaitInterruptedException.class, DeferralTest::aWait, "no deferral is left behind");
     }
 }

@@ -74,6 +74,9 @@ public final class Inbox {
 
     /** Removes and returns the first buffered message of (channel, lock) that {@code wanted} accepts. */
     public Message take(int channel, long lock, Predicate<Message> wanted) {
+        if (buffered.isEmpty()) {
+            return null; // the usual case: no key is made to look up nothing
+        }
         ArrayDeque<Message> q = buffered.get(new Key(channel, lock));
         if (q == null) {
             return null;
@@ -124,6 +127,9 @@ public final class Inbox {
 
     /** Drops the buffered messages of (channel, lock) that {@code stale} accepts. */
     public void discard(int channel, long lock, Predicate<Message> stale) {
+        if (buffered.isEmpty()) {
+            return;
+        }
         ArrayDeque<Message> q = buffered.get(new Key(channel, lock));
         if (q != null) {
             q.removeIf(stale);
