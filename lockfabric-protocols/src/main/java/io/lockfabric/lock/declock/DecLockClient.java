@@ -177,18 +177,27 @@ public final class DecLockClient implements LockClient {
         this.holderExpiryNs = HOLDER_EXPIRY_LEASES * settings.leaseNs();
     }
 
+    /** This client's node's local lock table (tests). */
+    LocalLockTable localTable() {
+        return local;
+    }
+
     /** A reset signal is kept while this node holds the CQL lock in that reset count or before. */
     private boolean defer(long lockId, long rstcnt, EndpointId from) {
-        LocalLock l = local.existing(lockId);
+        LocalLock l = local.pinExisting(lockId);
         if (l == null) {
-            return false;
+            return false; // idle: the node holds no CQL grant of it
         }
-        synchronized (l) {
-            if (l.cql != null && l.cql.rstcnt() <= rstcnt) {
-                l.deferred.add(new Signal(from, rstcnt));
-                return true;
+        try {
+            synchronized (l) {
+                if (l.cql != null && l.cql.rstcnt() <= rstcnt) {
+                    l.deferred.add(new Signal(from, rstcnt));
+                    return true;
+                }
+                return false;
             }
-            return false;
+        } finally {
+            local.unpin(lockId, l);
         }
     }
 
@@ -223,7 +232,15 @@ public final class DecLockClient implements LockClient {
         // signals that have arrived go into the local lock first: no local grant under a CQL
         // grant that is being reset
         engine.serviceControl();
-        LocalLock l = local.lock(lockId);
+        LocalLock l = local.pin(lockId);
+        try {
+            return attempt(lockId, mode, ts, l);
+        } finally {
+            local.unpin(lockId, l);
+        }
+    }
+
+    private Grant attempt(long lockId, Mode mode, long ts, LocalLock l) {
         Waiter w;
         boolean prefetch;
         engine.inbox().discard(engine.channel(), lockId, m -> m.type() == CqlMessages.LOCAL);
@@ -499,9 +516,13 @@ public final class DecLockClient implements LockClient {
             throw new IllegalArgumentException("not a grant this declock client holds: " + grant);
         }
         engine.serviceControl(); // reset signals that have arrived are kept in the local lock now
-        LocalLock l = local.lock(g.lockId());
-        if (!releaseLocally(g.lockId(), l, me)) {
-            engine.ignoreRelease(); // taken for dead (held past 2 x lease): released on its behalf already
+        LocalLock l = local.pin(g.lockId());
+        try {
+            if (!releaseLocally(g.lockId(), l, me)) {
+                engine.ignoreRelease(); // taken for dead (held past 2 x lease): released on its behalf already
+            }
+        } finally {
+            local.unpin(g.lockId(), l);
         }
     }
 

@@ -24,6 +24,17 @@ import java.util.Map;
  *
  * <p>Each {@link LocalLock} is mutated only inside {@code synchronized (lock)} blocks that make no
  * fabric call (so they never block, and a simulated process never yields inside one).
+ *
+ * <p>The table keeps the locks in use and at most {@link #KEEP_IDLE} more, not every lock the node
+ * ever touched (about 265 bytes a lock, which a node going over a 4 M-slot table kept by the
+ * million). A client {@link #pin}s a lock for each operation on it and {@link #unpin}s it after; the
+ * last unpin of a lock left idle (no holder, no waiter, no CQL grant or acquisition or release of
+ * the node's, no reset signal kept) drops it while the table holds more than {@code KEEP_IDLE}. An
+ * idle lock's state is what a new one has, as far as anything reads it (the node's next CQL grant
+ * sets the rest afresh), so a drop changes nothing but memory; a table of fewer locks never drops
+ * one, and its hot locks are not made again and again. A lock is only ever reached pinned, so none
+ * is used after its drop, and a later pin makes a new one. Lock order: the table's monitor, then a
+ * lock's.
  */
 final class LocalLockTable {
     /** The local lock tables of one compute node, by lock table. */
@@ -33,6 +44,9 @@ final class LocalLockTable {
 
     private record Key(String table, int memoryNode, long address) {
     }
+
+    /** Idle locks the table may keep ({@link #unpin}): a table of up to this many locks drops none. */
+    static final int KEEP_IDLE = 1024;
 
     private final Map<Long, LocalLock> locks = new HashMap<>();
     /** Clock origin of the node after the synchronization barrier, or 0 (guarded by this). */
@@ -57,13 +71,41 @@ final class LocalLockTable {
         }
     }
 
-    synchronized LocalLock lock(long lockId) {
-        return locks.computeIfAbsent(lockId, k -> new LocalLock());
+    /** The local lock of {@code lockId}, made if none is in use, pinned: {@link #unpin} it after the operation. */
+    synchronized LocalLock pin(long lockId) {
+        LocalLock l = locks.computeIfAbsent(lockId, k -> new LocalLock());
+        l.pins++;
+        return l;
     }
 
-    /** The lock if some client of this node used it, else null. */
-    synchronized LocalLock existing(long lockId) {
-        return locks.get(lockId);
+    /** The local lock of {@code lockId} pinned if some client of this node uses it, else null (an idle lock). */
+    synchronized LocalLock pinExisting(long lockId) {
+        LocalLock l = locks.get(lockId);
+        if (l != null) {
+            l.pins++;
+        }
+        return l;
+    }
+
+    /**
+     * Ends an operation's pin of {@code l}, the lock of {@code lockId}; the last drops it if it is
+     * idle and the table holds more than {@link #KEEP_IDLE} locks.
+     */
+    synchronized void unpin(long lockId, LocalLock l) {
+        if (--l.pins > 0 || locks.size() <= KEEP_IDLE) {
+            return;
+        }
+        synchronized (l) {
+            if (!l.idle()) {
+                return;
+            }
+        }
+        locks.remove(lockId, l);
+    }
+
+    /** Local locks in the table now (tests). */
+    synchronized int size() {
+        return locks.size();
     }
 
     /**
@@ -158,6 +200,17 @@ final class LocalLockTable {
         final ArrayDeque<Waiter> queue = new ArrayDeque<>();
         /** Reset signals for the CQL lock the node holds, answered when it releases it. */
         List<Signal> deferred = new ArrayList<>();
+        /** Operations under way on this lock ({@link LocalLockTable#pin}); guarded by the table's monitor. */
+        int pins;
+
+        /**
+         * Nothing is on the lock: no holder, waiter, chosen acquirer, CQL grant, release under way or
+         * kept signal. Its other fields are set afresh before they are read again (call holding it).
+         */
+        boolean idle() {
+            return holding.isEmpty() && queue.isEmpty() && pendingBy == null && releasingBy == null
+                    && nextAcquirer == null && cql == null && deferred.isEmpty();
+        }
 
         int holders() {
             return holding.size();
