@@ -296,8 +296,7 @@ final class PooledHold implements Held, EndpointPool.LossWatcher {
     }
 
     private void checkin(EndpointPool.Worker w) {
-        w.watch(null);
-        space.fabric.checkin(w);
+        space.fabric.checkin(w); // which stops the endpoint's watch of this hold
     }
 
     private void commitAcquire(Grant g, long retries) {

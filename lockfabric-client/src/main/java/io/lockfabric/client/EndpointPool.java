@@ -69,6 +69,22 @@ public final class EndpointPool implements AutoCloseable {
 
     /** One endpoint of the pool and what its users keep on it (their lock clients). */
     public static final class Worker {
+        private static final VarHandle IN_PROTOCOL;
+        private static final VarHandle WATCHER;
+        /** {@link #inProtocol}: the pool is interrupting the thread that ran protocol code. */
+        private static final Object INTERRUPTING = new Object();
+        /** {@link #inProtocol}: the pool has interrupted the thread that runs protocol code. */
+        private static final Object INTERRUPTED = new Object();
+
+        static {
+            try {
+                IN_PROTOCOL = MethodHandles.lookup().findVarHandle(Worker.class, "inProtocol", Object.class);
+                WATCHER = MethodHandles.lookup().findVarHandle(Worker.class, "watcher", LossWatcher.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         private final Map<Object, Object> clients = new IdentityHashMap<>();
         /** Owners whose clients are to be closed by the next user of this worker ({@link EndpointPool#forget}). */
         private final java.util.concurrent.ConcurrentLinkedQueue<Object> forgotten = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -76,10 +92,16 @@ public final class EndpointPool implements AutoCloseable {
         private volatile Endpoint endpoint;
         private volatile FabricException lost;
         private volatile LossWatcher watcher;
-        /** The thread running protocol code on this endpoint, interrupted on a loss or a forced close; guarded by {@code this}. */
-        private Thread inProtocol;
-        /** Whether {@link #interruptProtocol} interrupted {@link #inProtocol}; guarded by {@code this}. */
-        private boolean interruptedByPool;
+        /**
+         * The thread running protocol code on this endpoint ({@link #runProtocol}), to be interrupted on
+         * a loss or a forced close; null when none does; {@link #INTERRUPTING} while {@link
+         * #interruptProtocol} interrupts it, {@link #INTERRUPTED} once it has. A word changed by
+         * compare-and-set, not a monitor: a protocol run enters with a plain store and leaves with
+         * one compare-and-set, where the two monitors it took before cost four, and every
+         * acquisition and release is a run (see the README's client API section for what it saved).
+         */
+        @SuppressWarnings("unused") // through IN_PROTOCOL
+        private volatile Object inProtocol;
         /** Defers interrupts in {@link #runProtocol} unless the memory node was lost or the pool is forced closed. */
         private final WaitInterruptedException.Deferral deferral;
 
@@ -104,11 +126,40 @@ public final class EndpointPool implements AutoCloseable {
             });
         }
 
-        private synchronized void interruptProtocol() {
-            if (inProtocol != null) {
-                interruptedByPool = true;
-                inProtocol.interrupt();
+        /**
+         * Interrupts the thread running protocol code on this endpoint, if one is, once per run: it
+         * clears the interrupt itself as it leaves the run ({@link #leaveProtocol}). A run that
+         * begins just after this looked is not interrupted, as it was not when a monitor guarded the
+         * word: after a loss of the memory node its verbs fail, and a forced close waits for it no
+         * longer than its last grace.
+         */
+        private void interruptProtocol() {
+            if (IN_PROTOCOL.getVolatile(this) instanceof Thread t && IN_PROTOCOL.compareAndSet(this, t, INTERRUPTING)) {
+                try {
+                    t.interrupt();
+                } finally {
+                    IN_PROTOCOL.setVolatile(this, INTERRUPTED);
+                }
             }
+        }
+
+        /**
+         * Ends {@code me}'s protocol run: if the pool interrupted it meanwhile, waits until the
+         * interrupt is in and clears it (it was meant for the protocol's waits only), unless the run
+         * set again an interrupt of the thread's owner that it had deferred.
+         */
+        private void leaveProtocol(Thread me) {
+            Object was = IN_PROTOCOL.compareAndExchange(this, me, null);
+            if (was == me || was == null) {
+                return; // as it entered, or left already by an inner run
+            }
+            while (IN_PROTOCOL.getVolatile(this) == INTERRUPTING) {
+                Thread.onSpinWait(); // the interrupter is between its compare-and-set and the interrupt
+            }
+            if (!deferral.reinterrupted()) { // else the owner's interrupt, deferred, is set again: it stays
+                Thread.interrupted(); // the pool's interrupt, if it came after the protocol's last wait
+            }
+            IN_PROTOCOL.setVolatile(this, null);
         }
 
         /**
@@ -129,6 +180,16 @@ public final class EndpointPool implements AutoCloseable {
         }
 
         /**
+         * Stops telling the watcher, at checkin: an ordered store, not a volatile one's fence. A loss
+         * that reads the watcher still set tells a request that has ended, which ignores it (its
+         * endpoint is checked in); a watcher set by {@link #watch} stays a volatile store, so that a
+         * loss racing it either sees it or is seen by {@link #memoryNodeLost()} after it.
+         */
+        void unwatch() {
+            WATCHER.setRelease(this, (LossWatcher) null);
+        }
+
+        /**
          * Runs protocol code on this endpoint on the calling thread with interrupts deferred
          * ({@link WaitInterruptedException#deferringInterruptsUnless}): an interrupt of the thread
          * does not cut it short (its status is set again afterwards), but a loss of the memory node
@@ -144,20 +205,13 @@ public final class EndpointPool implements AutoCloseable {
          * as an acquisition's and a release's do.
          */
         public <A, T> T runProtocol(Function<? super A, ? extends T> body, A argument) {
-            synchronized (this) {
-                inProtocol = Thread.currentThread();
-            }
+            Thread me = Thread.currentThread();
+            IN_PROTOCOL.setRelease(this, me);
             endpoint.adopt();
             try {
                 return deferral.run(body, argument);
             } finally {
-                synchronized (this) {
-                    inProtocol = null;
-                    if (interruptedByPool) {
-                        interruptedByPool = false;
-                        Thread.interrupted(); // the pool's interrupt, if it came after the protocol's last wait
-                    }
-                }
+                leaveProtocol(me);
             }
         }
 
@@ -505,9 +559,9 @@ public final class EndpointPool implements AutoCloseable {
         return w;
     }
 
-    /** Returns {@code w} to the pool: to the oldest waiter, or to the free list. The caller no longer uses it. */
+    /** Returns {@code w} to the pool, its watcher dropped: to the oldest waiter, or to the free list. The caller no longer uses it. */
     public void checkin(Worker w) {
-        w.watcher = null;
+        w.unwatch();
         push(w);
         afterPush();
     }

@@ -291,6 +291,79 @@ class EndpointPoolTest {
         }
     }
 
+    /**
+     * A close past its grace interrupts protocol code that runs on an endpoint still out. Here the
+     * interrupt comes after the protocol's last wait (the body returns when it sees it): the run ends
+     * normally, and the pool's interrupt ends with it, so that it does not reach the application.
+     */
+    @Test
+    void thePoolsInterruptOfProtocolCodeEndsWithTheRun() throws Exception {
+        try (Fabric fabric = Fabrics.open("local")) {
+            EndpointPool pool = new EndpointPool(fabric, 1);
+            CountDownLatch inBody = new CountDownLatch(1);
+            AtomicReference<String> outcome = new AtomicReference<>();
+            Thread user = Thread.ofPlatform().start(() -> {
+                EndpointPool.Worker w = pool.checkout();
+                String r = w.runProtocol(() -> {
+                    inBody.countDown();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        Thread.onSpinWait();
+                    }
+                    return "returned";
+                });
+                outcome.set(r + (Thread.currentThread().isInterrupted() ? ", interrupted after the run" : ", not interrupted"));
+                pool.checkin(w);
+            });
+            inBody.await();
+            pool.close(TimeUnit.MILLISECONDS.toNanos(50));
+            user.join();
+            assertEquals("returned, not interrupted", outcome.get());
+        }
+    }
+
+    /**
+     * A close past its grace cuts a protocol wait short even where the application's own interrupt
+     * was deferred; the application's interrupt is set again after the run, and the pool's does not
+     * clear it.
+     */
+    @Test
+    void aForcedCloseCutsAProtocolWaitShortAndKeepsTheOwnersDeferredInterrupt() throws Exception {
+        try (Fabric fabric = Fabrics.open("local")) {
+            EndpointPool pool = new EndpointPool(fabric, 1);
+            CountDownLatch inBody = new CountDownLatch(1);
+            AtomicInteger waits = new AtomicInteger();
+            AtomicReference<String> outcome = new AtomicReference<>();
+            Thread user = Thread.ofPlatform().start(() -> {
+                EndpointPool.Worker w = pool.checkout();
+                try {
+                    w.runProtocol(() -> {
+                        inBody.countDown();
+                        while (true) { // a protocol's wait, answering interrupts as every real-time wait does
+                            waits.incrementAndGet();
+                            java.util.concurrent.locks.LockSupport.park();
+                            io.lockfabric.fabric.WaitInterruptedException.throwIfInterrupted("the test");
+                        }
+                    });
+                    outcome.set("returned");
+                } catch (io.lockfabric.fabric.WaitInterruptedException e) {
+                    outcome.set("cut short" + (Thread.currentThread().isInterrupted() ? ", interrupted after the run" : ""));
+                }
+                pool.checkin(w);
+            });
+            inBody.await();
+            user.interrupt(); // deferred: the wait goes on
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (waits.get() < 2) {
+                assertTrue(System.nanoTime() < deadline, "the body never waited again after the deferred interrupt");
+                Thread.sleep(1);
+            }
+            assertTrue(user.isAlive(), "the owner's interrupt did not cut the protocol short");
+            pool.close(TimeUnit.MILLISECONDS.toNanos(50));
+            user.join();
+            assertEquals("cut short, interrupted after the run", outcome.get());
+        }
+    }
+
     /** A client kept on an endpoint: closed with it. */
     static final class Probe implements AutoCloseable {
         final AtomicInteger closed = new AtomicInteger();

@@ -243,16 +243,16 @@ public final class Comparison implements AutoCloseable {
                                       int localHandovers, String[] opened) {
         opened[0] = address;
         if (!address.startsWith("shm:") || address.contains("serve=")) {
-            return LockFabricPeer.open(address, protocol, space, w, localHandovers);
+            return LockFabricPeer.open(address, protocol, space, w, localHandovers).droppingOnClose();
         }
         String serving = address + (address.contains("?") ? "," : "?") + "serve=true";
         try {
             LockFabricPeer peer = LockFabricPeer.open(serving, protocol, space, w, localHandovers);
             opened[0] = serving;
-            return peer;
+            return peer.droppingOnClose();
         } catch (RuntimeException e) {
             if (String.valueOf(e.getMessage()).contains("has an rpc server already")) {
-                return LockFabricPeer.open(address, protocol, space, w, localHandovers);
+                return LockFabricPeer.open(address, protocol, space, w, localHandovers).droppingOnClose();
             }
             throw e;
         }

@@ -16,6 +16,8 @@ final class LockFabricPeer implements PeerClient {
     private final LockFabric fabric;
     private final LockSpace space;
     private final String[] keys;
+    /** Whether {@link #close} drops the space (the process that made it for the row). */
+    private boolean dropOnClose;
 
     private LockFabricPeer(LockFabric fabric, LockSpace space, int locks) {
         this.fabric = fabric;
@@ -62,8 +64,26 @@ final class LockFabricPeer implements PeerClient {
         return held::close;
     }
 
+    /**
+     * Makes {@link #close} drop the space: the row's space is of no use after it, and a memory node
+     * that outlives the command (a {@code shm:} file, a running {@code lockfabric serve}) would
+     * otherwise keep its table, until a file of fixed capacity has no room for the next run's.
+     */
+    LockFabricPeer droppingOnClose() {
+        dropOnClose = true;
+        return this;
+    }
+
     @Override
     public void close() {
-        fabric.close();
+        try {
+            if (dropOnClose) {
+                fabric.dropSpace(space.name());
+            }
+        } catch (RuntimeException e) {
+            // another client still has it open (a client process not gone yet): a serving memory node drops it after its grace
+        } finally {
+            fabric.close();
+        }
     }
 }

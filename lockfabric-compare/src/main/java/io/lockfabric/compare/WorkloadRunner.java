@@ -218,14 +218,13 @@ final class WorkloadRunner {
                     PeerClient.Release release = client.acquire(lock, shared);
                     try {
                         if (shared) {
-                            check.readerIn(lock);
-                            if (check.writers(lock) != 0) {
+                            if (ExclusionCheck.writersOf(check.readerIn(lock)) != 0) {
                                 t.violations++;
                             }
                             check.readerOut(lock);
                         } else {
-                            int wr = check.writerIn(lock);
-                            if (wr != 1 || check.readers(lock) != 0) {
+                            long inside = check.writerIn(lock); // the writers and the readers, read at once
+                            if (ExclusionCheck.writersOf(inside) != 1 || ExclusionCheck.readersOf(inside) != 0) {
                                 t.violations++;
                             }
                             check.increment(lock);

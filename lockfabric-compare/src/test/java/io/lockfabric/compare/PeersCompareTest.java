@@ -84,6 +84,10 @@ class PeersCompareTest {
         for (PeerResult r : rs) {
             assertTrue(r.system().endsWith("clients in 2 processes"), r.system());
         }
+        // the row's space is dropped after it: a file that outlives the command does not fill up run after run
+        try (io.lockfabric.shm.ShmFabric f = io.lockfabric.shm.ShmFabric.builder().path(dir.resolve("fabric")).build()) {
+            assertEquals(List.of(), f.tables().stream().map(io.lockfabric.shm.ShmFabric.TableRow::name).toList());
+        }
     }
 
     /** Every peer's client opens in a client process as it does here ({@link PeerSpec}): one second each, in two. */

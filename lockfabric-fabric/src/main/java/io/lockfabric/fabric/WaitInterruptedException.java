@@ -112,6 +112,8 @@ public final class WaitInterruptedException extends FabricException {
         private final Deferred state;
         /** Whether a run is under way (written by the running thread only). */
         private boolean running;
+        /** Whether the last run ended by setting again an interrupt it had deferred (written by the running thread only). */
+        private boolean reinterrupted;
 
         /** @param cutShort as for {@link #deferringInterruptsUnless} */
         public Deferral(BooleanSupplier cutShort) {
@@ -141,11 +143,21 @@ public final class WaitInterruptedException extends FabricException {
             } finally {
                 DEFERRED.set(outer);
                 running = false;
+                reinterrupted = state.interrupted;
                 if (state.interrupted) {
                     state.interrupted = false;
                     Thread.currentThread().interrupt();
                 }
             }
+        }
+
+        /**
+         * Whether the last run on this thread ended by setting the thread's interrupt status again
+         * for an interrupt it had deferred: an interrupt of the thread's owner, which whoever cut the
+         * run short with an interrupt of its own must not clear with its own.
+         */
+        public boolean reinterrupted() {
+            return reinterrupted;
         }
     }
 }
