@@ -211,7 +211,7 @@ public final class Comparison implements AutoCloseable {
                 for (int handovers : settings.localHandovers()) {
                     String space = "compare-" + runId + "-" + results.size();
                     String[] served = {address};
-                    try (LockFabricPeer client = openServing(address, proto, space, w, handovers, served)) {
+                    try (LockFabricPeer client = openServing(address, proto, space, w, handovers, served).droppingOnClose()) {
                         String lock = client.protocol() + (handovers > 0 ? "+lh" + handovers : "");
                         String row = "lockfabric " + fabric + " " + lock;
                         String system = (fabric.equals("tcp") ? "LockFabric, memory node in its own process (" + address
@@ -243,16 +243,16 @@ public final class Comparison implements AutoCloseable {
                                       int localHandovers, String[] opened) {
         opened[0] = address;
         if (!address.startsWith("shm:") || address.contains("serve=")) {
-            return LockFabricPeer.open(address, protocol, space, w, localHandovers).droppingOnClose();
+            return LockFabricPeer.open(address, protocol, space, w, localHandovers);
         }
         String serving = address + (address.contains("?") ? "," : "?") + "serve=true";
         try {
             LockFabricPeer peer = LockFabricPeer.open(serving, protocol, space, w, localHandovers);
             opened[0] = serving;
-            return peer.droppingOnClose();
+            return peer;
         } catch (RuntimeException e) {
             if (String.valueOf(e.getMessage()).contains("has an rpc server already")) {
-                return LockFabricPeer.open(address, protocol, space, w, localHandovers).droppingOnClose();
+                return LockFabricPeer.open(address, protocol, space, w, localHandovers);
             }
             throw e;
         }
