@@ -15,17 +15,12 @@ import io.lockfabric.lock.Mode;
 final class LockFabricPeer implements PeerClient {
     private final LockFabric fabric;
     private final LockSpace space;
-    private final String[] keys;
     /** Whether {@link #close} drops the space (the process that made it for the row). */
     private boolean dropOnClose;
 
-    private LockFabricPeer(LockFabric fabric, LockSpace space, int locks) {
+    private LockFabricPeer(LockFabric fabric, LockSpace space) {
         this.fabric = fabric;
         this.space = space;
-        this.keys = new String[locks];
-        for (int i = 0; i < locks; i++) {
-            keys[i] = Integer.toString(i);
-        }
     }
 
     /**
@@ -40,7 +35,7 @@ final class LockFabricPeer implements PeerClient {
             if (protocol != null) {
                 options.protocol(protocol);
             }
-            return new LockFabricPeer(lf, lf.lockSpace(spaceName, options.build()), w.locks());
+            return new LockFabricPeer(lf, lf.lockSpace(spaceName, options.build()));
         } catch (RuntimeException e) {
             lf.close();
             throw e;
@@ -58,9 +53,15 @@ final class LockFabricPeer implements PeerClient {
         return space.protocol();
     }
 
+    /**
+     * Takes lock {@code lock}, whose key is its number, made for this call as an application makes
+     * a key from its data. A table of 100 000 keys made in advance cost a cycle two or three cache
+     * misses (the table, the string, its bytes) that are no part of the lock: two client processes on
+     * the shm fabric made 2.2M ops/s with it and 3.2M without, side by side.
+     */
     @Override
     public Release acquire(int lock, boolean shared) {
-        Held held = space.acquire(keys[lock], shared ? Mode.SHARED : Mode.EXCLUSIVE);
+        Held held = space.acquire(Integer.toString(lock), shared ? Mode.SHARED : Mode.EXCLUSIVE);
         return held::close;
     }
 

@@ -88,6 +88,35 @@ class WorkloadRunnerTest {
         assertTrue(r.errors() > 0 && r.outcome().contains("no server"), r.outcome());
     }
 
+    /**
+     * A cycle is timed from the end of the thread's previous cycle: its hold is in its latency, and
+     * a failed attempt before it is not (the clock starts again after a failure).
+     */
+    @Test
+    void aCycleIsTimedFromThePreviousOneAndAFailureRestartsTheClock() throws InterruptedException {
+        PeerClient everyOtherFails = new PeerClient() {
+            private final ThreadLocal<int[]> calls = ThreadLocal.withInitial(() -> new int[1]);
+
+            @Override
+            public Release acquire(int lock, boolean shared) throws InterruptedException {
+                if (calls.get()[0]++ % 2 == 0) {
+                    Thread.sleep(20);
+                    throw new IllegalStateException("refused after 20 ms");
+                }
+                return () -> Thread.sleep(2);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        CompareWorkload one = new CompareWorkload(1, 4, 0, 0, 0, TimeUnit.MILLISECONDS.toNanos(400), 1);
+        PeerResult r = WorkloadRunner.run("flaky", null, "x", "x", everyOtherFails, one, null);
+        assertTrue(r.cycles() >= 5 && r.errors() >= 5, r.cycles() + " cycles, " + r.errors() + " errors");
+        assertTrue(r.p50Us() >= 2_000, "the hold is in a cycle's latency: p50 " + r.p50Us() + " us");
+        assertTrue(r.p99Us() < 15_000, "a failed attempt's 20 ms is not: p99 " + r.p99Us() + " us");
+    }
+
     @Test
     void theReportHasEveryFormatAndTheRatioToLockFabricsBest() throws Exception {
         PeerResult lf = new PeerResult("lockfabric local dslr", true, "local", "LockFabric on local", "dslr", 10_000, 1, 1, 2, 3,
