@@ -90,7 +90,8 @@ class WorkloadRunnerTest {
 
     /**
      * A cycle is timed from the end of the thread's previous cycle: its hold is in its latency, and
-     * a failed attempt before it is not (the clock starts again after a failure).
+     * a failed attempt before it is not (the clock starts again after a failure). Timed with the
+     * failure, a cycle would take at least 22 ms; the bound leaves its 2 ms hold 17 ms to oversleep.
      */
     @Test
     void aCycleIsTimedFromThePreviousOneAndAFailureRestartsTheClock() throws InterruptedException {
@@ -114,7 +115,7 @@ class WorkloadRunnerTest {
         PeerResult r = WorkloadRunner.run("flaky", null, "x", "x", everyOtherFails, one, null);
         assertTrue(r.cycles() >= 5 && r.errors() >= 5, r.cycles() + " cycles, " + r.errors() + " errors");
         assertTrue(r.p50Us() >= 2_000, "the hold is in a cycle's latency: p50 " + r.p50Us() + " us");
-        assertTrue(r.p99Us() < 15_000, "a failed attempt's 20 ms is not: p99 " + r.p99Us() + " us");
+        assertTrue(r.p99Us() < 19_000, "a failed attempt's 20 ms is not: p99 " + r.p99Us() + " us");
     }
 
     @Test
