@@ -96,7 +96,7 @@ public final class EndpointPool implements AutoCloseable {
          * The thread running protocol code on this endpoint ({@link #runProtocol}), to be interrupted on
          * a loss or a forced close; null when none does; {@link #INTERRUPTING} while {@link
          * #interruptProtocol} interrupts it, {@link #INTERRUPTED} once it has. A word changed by
-         * compare-and-set, not a monitor: a protocol run enters with a plain store and leaves with
+         * compare-and-set, not a monitor: a protocol run enters with an ordered store and leaves with
          * one compare-and-set, where the two monitors it took before cost four, and every
          * acquisition and release is a run (see the README's client API section for what it saved).
          */
